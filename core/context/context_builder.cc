@@ -1,0 +1,320 @@
+#include "context/context_builder.h"
+
+#include <optional>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "format/clock.h"
+#include "json/json_string.h"
+#include "json/member_scanner.h"
+
+namespace xs::context {
+
+namespace {
+
+using format::EntryType;
+using json::Kind;
+using json::Member;
+using session::Entry;
+
+constexpr std::string_view kEmptyContext =
+    R"({"leafId":null,"messages":[],"thinkingLevel":"off","models":{},"injectedTtsrRules":[],"mode":"none"})";
+
+// Members of a stored line. Lines were validated on load or append, so this cannot fail on
+// them; a failure leaves the list empty and the entry contributes nothing.
+std::vector<Member> members_of(std::string_view text) {
+  std::vector<Member> m;
+  bool is_object = false;
+  if (!json::scan_members(text, json::internal_limits(), &m, &is_object).ok() || !is_object) m.clear();
+  return m;
+}
+
+std::optional<std::string> decoded(const Member* m) {
+  std::string s;
+  if (!m || m->kind != Kind::kString || !json::decode_string_token(m->value, s)) return std::nullopt;
+  return s;
+}
+
+bool present(const Member* m) { return m != nullptr; }
+bool non_null(const Member* m) { return m && m->kind != Kind::kNull; }
+
+void append_time(std::string& out, std::string_view iso) {
+  if (auto ms = format::parse_iso_ms(iso)) {
+    out += std::to_string(*ms);
+  } else {
+    out += "null";  // Date.parse gave NaN; JSON.stringify writes null
+  }
+}
+
+void append_member(std::string& out, std::string_view key, const Member* m) {
+  if (!m) return;  // undefined properties vanish from JSON.stringify's output
+  out += ",\"";
+  out += key;
+  out += "\":";
+  out += m->value;
+}
+
+// State folded along the path (§6 step 4); later entries override earlier ones.
+struct State {
+  std::string thinking = "\"off\"";
+  std::vector<std::pair<std::string, std::string>> models;  // role -> "provider/id", first-set order
+  std::vector<std::string> rules;
+  std::unordered_set<std::string> rule_set;
+  std::string mode = "\"none\"";
+  std::optional<std::string> mode_data;
+  std::optional<std::string> service_tier;
+  std::optional<std::string> mcp_tools;
+  size_t compaction = SIZE_MAX;  // position on the path of the last compaction
+
+  void set_model(std::string role, std::string value) {
+    for (auto& [r, v] : models) {
+      if (r == role) {
+        v = std::move(value);
+        return;
+      }
+    }
+    models.emplace_back(std::move(role), std::move(value));
+  }
+};
+
+void fold(const Entry& e, size_t pos, State& st) {
+  switch (e.type) {
+    case EntryType::kMessage:
+      if (e.is_assistant() && !e.provider.empty() && !e.model.empty()) {
+        st.set_model("default", std::string(e.provider) + "/" + std::string(e.model));
+      }
+      return;
+    case EntryType::kThinkingLevelChange: {
+      auto m = members_of(e.line);
+      const Member* level = json::find_member(m, "thinkingLevel");
+      st.thinking = non_null(level) ? std::string(level->value) : "\"off\"";
+      return;
+    }
+    case EntryType::kModelChange: {
+      auto m = members_of(e.line);
+      std::optional<std::string> model = decoded(json::find_member(m, "model"));
+      if (!model || model->empty()) {
+        // pi's form: {provider, modelId}
+        auto provider = decoded(json::find_member(m, "provider"));
+        auto id = decoded(json::find_member(m, "modelId"));
+        if (provider && id) model = *provider + "/" + *id;
+      }
+      if (model && !model->empty()) {
+        st.set_model(decoded(json::find_member(m, "role")).value_or("default"), *model);
+      }
+      return;
+    }
+    case EntryType::kCompaction:
+      st.compaction = pos;
+      return;
+    case EntryType::kTtsrInjection: {
+      auto m = members_of(e.line);
+      const Member* rules = json::find_member(m, "injectedRules");
+      if (!rules || rules->kind != Kind::kArray) return;
+      std::vector<Member> items;
+      bool is_object = true;
+      if (!json::scan_members(rules->value, json::internal_limits(), &items, &is_object).ok()) return;
+      for (const Member& item : items) {
+        auto name = decoded(&item);
+        if (name && st.rule_set.insert(*name).second) st.rules.push_back(*name);
+      }
+      return;
+    }
+    case EntryType::kModeChange: {
+      auto m = members_of(e.line);
+      const Member* mode = json::find_member(m, "mode");
+      st.mode = present(mode) ? std::string(mode->value) : "\"none\"";
+      const Member* data = json::find_member(m, "data");
+      st.mode_data = present(data) ? std::optional<std::string>(data->value) : std::nullopt;
+      return;
+    }
+    case EntryType::kServiceTierChange: {
+      auto m = members_of(e.line);
+      const Member* tier = json::find_member(m, "serviceTier");
+      st.service_tier = non_null(tier) ? std::optional<std::string>(tier->value) : std::nullopt;
+      return;
+    }
+    case EntryType::kMcpToolSelection: {
+      auto m = members_of(e.line);
+      const Member* names = json::find_member(m, "selectedToolNames");
+      st.mcp_tools = present(names) ? std::string(names->value) : "[]";
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+class Emitter {
+ public:
+  Emitter(std::string& out, const BlobResolver& resolve) : out_(out), resolve_(resolve) {}
+
+  void entry(const Entry& e) {
+    switch (e.type) {
+      case EntryType::kMessage:
+        if (!e.message_length) return;
+        // Only lines flagged at load hold refs; all others are copied without a parse.
+        if (e.has_blob_ref && resolve_) {
+          raw(resolve_(e.message()));
+        } else {
+          raw(e.message());
+        }
+        return;
+      case EntryType::kCustomMessage: {
+        auto m = members_of(e.line);
+        start();
+        out_ += "{\"role\":\"custom\"";
+        for (std::string_view key : {"customType", "content", "display", "details", "attribution"}) {
+          const Member* member = json::find_member(m, key);
+          if (key == "content" && member && e.has_blob_ref && resolve_) {
+            out_ += ",\"content\":" + resolve_(member->value);
+            continue;
+          }
+          append_member(out_, key, member);
+        }
+        out_ += ",\"timestamp\":";
+        append_time(out_, e.timestamp);
+        out_ += '}';
+        return;
+      }
+      case EntryType::kBranchSummary: {
+        auto m = members_of(e.line);
+        const Member* summary = json::find_member(m, "summary");
+        if (!json::is_truthy(summary)) return;  // an empty summary is skipped (golden 05)
+        start();
+        out_ += "{\"role\":\"branchSummary\",\"summary\":";
+        out_ += summary->value;
+        append_member(out_, "fromId", json::find_member(m, "fromId"));
+        out_ += ",\"timestamp\":";
+        append_time(out_, e.timestamp);
+        out_ += '}';
+        return;
+      }
+      default:
+        return;  // custom, label, state changes, session_init, unknown types: not messages
+    }
+  }
+
+  // The summary message of the compaction C; returns whether the kept range before C is
+  // replaced by a provider payload (omp's openaiRemoteCompaction).
+  bool compaction_summary(const Entry& c, const std::vector<Member>& m) {
+    start();
+    out_ += "{\"role\":\"compactionSummary\"";
+    append_member(out_, "summary", json::find_member(m, "summary"));
+    append_member(out_, "shortSummary", json::find_member(m, "shortSummary"));
+    append_member(out_, "tokensBefore", json::find_member(m, "tokensBefore"));
+    bool remote = false;
+    if (auto payload = remote_payload(m)) {
+      out_ += ",\"providerPayload\":";
+      out_ += *payload;
+      remote = true;
+    }
+    out_ += ",\"timestamp\":";
+    append_time(out_, c.timestamp);
+    out_ += '}';
+    return remote;
+  }
+
+ private:
+  void start() {
+    if (!first_) out_ += ',';
+    first_ = false;
+  }
+  void raw(std::string_view bytes) {
+    start();
+    out_ += bytes;
+  }
+
+  // preserveData.openaiRemoteCompaction = {provider: non-empty string, replacementHistory: [...]}
+  static std::optional<std::string> remote_payload(const std::vector<Member>& m) {
+    const Member* preserve = json::find_member(m, "preserveData");
+    if (!preserve || preserve->kind != Kind::kObject) return std::nullopt;
+    auto pm = members_of(preserve->value);
+    const Member* remote = json::find_member(pm, "openaiRemoteCompaction");
+    if (!remote || remote->kind != Kind::kObject) return std::nullopt;
+    auto rm = members_of(remote->value);
+    const Member* provider = json::find_member(rm, "provider");
+    const Member* history = json::find_member(rm, "replacementHistory");
+    if (!provider || provider->kind != Kind::kString || provider->value.size() <= 2) return std::nullopt;
+    if (!history || history->kind != Kind::kArray) return std::nullopt;
+    std::string p = "{\"type\":\"openaiResponsesHistory\",\"provider\":";
+    p += provider->value;
+    p += ",\"items\":";
+    p += history->value;
+    p += '}';
+    return p;
+  }
+
+  std::string& out_;
+  const BlobResolver& resolve_;
+  bool first_ = true;
+};
+
+}  // namespace
+
+std::string build_context(const session::SessionData& data, const session::Tree& tree, uint32_t leaf,
+                          const BlobResolver& resolve) {
+  if (leaf == session::kNone) return std::string(kEmptyContext);
+  const std::vector<Entry>& entries = data.entries;
+  std::vector<uint32_t> path = tree.path_to(leaf);
+
+  State st;
+  size_t bytes = 256;
+  for (size_t p = 0; p < path.size(); ++p) {
+    const Entry& e = entries[path[p]];
+    fold(e, p, st);
+    bytes += e.message_length + 1;
+  }
+
+  std::string out;
+  out.reserve(bytes);
+  out += "{\"leafId\":";
+  json::append_quoted(out, entries[leaf].id);
+  out += ",\"messages\":[";
+  Emitter emit(out, resolve);
+  size_t from = 0;
+  if (st.compaction != SIZE_MAX) {
+    const Entry& c = entries[path[st.compaction]];
+    auto m = members_of(c.line);
+    bool remote = emit.compaction_summary(c, m);
+    from = st.compaction + 1;
+    auto kept = decoded(json::find_member(m, "firstKeptEntryId"));
+    if (!remote && kept) {
+      // Keep from the first path entry with that id up to the compaction; a kept id that is not
+      // on the path (another branch, or bogus) keeps nothing (golden 07).
+      for (size_t p = 0; p < st.compaction; ++p) {
+        if (entries[path[p]].id == *kept) {
+          for (size_t q = p; q < st.compaction; ++q) emit.entry(entries[path[q]]);
+          break;
+        }
+      }
+    }
+  }
+  for (size_t p = from; p < path.size(); ++p) {
+    if (p != st.compaction) emit.entry(entries[path[p]]);
+  }
+  out += "],\"thinkingLevel\":";
+  out += st.thinking;
+  out += ",\"models\":{";
+  for (size_t i = 0; i < st.models.size(); ++i) {
+    if (i) out += ',';
+    json::append_quoted(out, st.models[i].first);
+    out += ':';
+    json::append_quoted(out, st.models[i].second);
+  }
+  out += "},\"injectedTtsrRules\":[";
+  for (size_t i = 0; i < st.rules.size(); ++i) {
+    if (i) out += ',';
+    json::append_quoted(out, st.rules[i]);
+  }
+  out += "],\"mode\":";
+  out += st.mode;
+  if (st.mode_data) out += ",\"modeData\":" + *st.mode_data;
+  if (st.service_tier) out += ",\"serviceTier\":" + *st.service_tier;
+  if (st.mcp_tools) out += ",\"selectedMCPToolNames\":" + *st.mcp_tools + ",\"hasPersistedMCPToolSelection\":true";
+  out += '}';
+  return out;
+}
+
+}  // namespace xs::context

@@ -1,0 +1,142 @@
+#include "discovery/finder.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "discovery/session_paths.h"
+#include "format/ids.h"
+#include "storage/atomic_file.h"
+#include "storage/path.h"
+
+namespace xs::discovery {
+
+namespace {
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool starts_with_ci(std::string_view s, std::string_view prefix) {
+  if (prefix.size() > s.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> Finder::session_dirs(const std::optional<std::string>& cwd) const {
+  if (cwd) return {session_dir(root_, *cwd)};
+  std::vector<std::string> dirs;
+  std::string base = sessions_root(root_);
+  auto names = fs_->list_dir(base);
+  if (!names.ok()) return dirs;
+  for (const std::string& n : *names) {
+    std::string d = storage::join_path(base, n);
+    auto info = fs_->stat(d);
+    if (info.ok() && info->is_dir) dirs.push_back(d);
+  }
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
+std::vector<std::string> Finder::session_files(const std::string& dir) const {
+  std::vector<std::string> files;
+  auto names = fs_->list_dir(dir);
+  if (!names.ok()) return files;
+  for (const std::string& n : *names) {
+    if (n.empty() || n[0] == '.' || !ends_with(n, ".jsonl")) continue;  // not temp files, locks, copies
+    files.push_back(storage::join_path(dir, n));
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+Result<std::vector<SessionSummary>> Finder::list(const ListQuery& q) const {
+  std::vector<SessionSummary> out;
+  for (const std::string& dir : session_dirs(q.cwd)) {
+    for (const std::string& path : session_files(dir)) {
+      auto s = read_summary(fs_, path, q.full, q.max_line_bytes);
+      if (!s.ok()) {
+        // Unreadable or header-less files are not listed (the verifier reports them); a file that
+        // vanished between listing and reading is simply gone.
+        continue;
+      }
+      if (q.cwd && s->cwd != *q.cwd) continue;
+      out.push_back(std::move(*s));
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const SessionSummary& a, const SessionSummary& b) {
+    return a.modified_ms > b.modified_ms;
+  });
+  if (q.limit && out.size() > q.limit) out.resize(q.limit);
+  return out;
+}
+
+Result<std::string> Finder::resolve(const std::string& query, const std::optional<std::string>& cwd) const {
+  if (query.empty()) return Status::Invalid("an empty session id");
+  auto search = [&](const std::vector<std::string>& dirs, std::vector<std::string>* hits) {
+    for (const std::string& dir : dirs) {
+      for (const std::string& path : session_files(dir)) {
+        std::string name = storage::base_name(path);
+        std::string stem = name.substr(0, name.size() - 6);  // without ".jsonl"
+        std::string after = stem.substr(stem.rfind('_') + 1);
+        bool hit = starts_with_ci(name, query) || starts_with_ci(after, query);
+        if (!hit) {
+          auto s = read_summary(fs_, path, false, 64ull << 20);
+          hit = s.ok() && starts_with_ci(s->id, query);
+        }
+        if (hit) hits->push_back(path);
+      }
+    }
+  };
+  std::vector<std::string> hits;
+  if (cwd) search(session_dirs(cwd), &hits);
+  if (hits.empty()) search(session_dirs(std::nullopt), &hits);
+  if (hits.empty()) return Status::NotFound("no session matches \"" + query + "\"");
+  if (hits.size() > 1) {
+    std::string names;
+    for (size_t i = 0; i < hits.size() && i < 5; ++i) names += (i ? ", " : "") + storage::base_name(hits[i]);
+    return Status(Code::kAmbiguous, "\"" + query + "\" matches " + std::to_string(hits.size()) + " sessions: " + names +
+                                        (hits.size() > 5 ? ", ..." : ""));
+  }
+  return hits.front();
+}
+
+std::optional<std::string> Finder::breadcrumb(const std::string& terminal_id, const std::string& cwd) const {
+  if (!format::is_valid_new_id(terminal_id)) return std::nullopt;
+  storage::PaddedBuffer b;
+  if (!fs_->read_file(storage::join_path(storage::join_path(root_, "terminal-sessions"), terminal_id), 1 << 20, &b).ok()) {
+    return std::nullopt;
+  }
+  std::string_view text = b.view();
+  size_t nl = text.find('\n');
+  if (nl == std::string_view::npos) return std::nullopt;
+  std::string_view line0 = text.substr(0, nl);
+  std::string_view rest = text.substr(nl + 1);
+  std::string_view line1 = rest.substr(0, rest.find('\n'));
+  if (line0 != cwd || line1.empty()) return std::nullopt;
+  auto info = fs_->stat(std::string(line1));
+  if (!info.ok() || !info->is_regular) return std::nullopt;
+  return std::string(line1);
+}
+
+Status Finder::write_breadcrumb(const std::string& terminal_id, const std::string& cwd, const std::string& path) const {
+  if (!format::is_valid_new_id(terminal_id)) {
+    return Status::Invalid("terminal id must be 1-64 characters of [A-Za-z0-9_-]");
+  }
+  if (cwd.find('\n') != std::string::npos || path.find('\n') != std::string::npos) {
+    return Status::Invalid("a breadcrumb cannot hold a newline");
+  }
+  std::string dir = storage::join_path(root_, "terminal-sessions");
+  XS_RETURN_IF_ERROR(fs_->make_dirs(dir));
+  std::string file = storage::join_path(dir, terminal_id);
+  std::string text = cwd + "\n" + path + "\n";
+  auto now = fs_->stat(file);
+  return storage::atomic_replace(*fs_, file, {text}, now.ok() ? storage::Expected::Of(*now) : storage::Expected::None());
+}
+
+}  // namespace xs::discovery

@@ -1,0 +1,51 @@
+// Finding sessions in a store (reference §9, DECISIONS 'Ids, paths and threads'):
+// listing per working directory or across the store, newest first; resolving an id or id prefix
+// to a file; and the terminal breadcrumbs that let continue-recent prefer the session this terminal
+// was using over whichever file was modified last.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "discovery/session_info.h"
+#include "storage/fs.h"
+#include "util/status.h"
+
+namespace xs::discovery {
+
+struct ListQuery {
+  std::optional<std::string> cwd;  // nullopt: every working directory
+  uint64_t limit = 0;              // 0: no limit
+  bool full = false;               // load whole files for counts
+  uint64_t max_line_bytes = 64ull << 20;
+};
+
+class Finder {
+ public:
+  Finder(std::shared_ptr<storage::Fs> fs, std::string root) : fs_(std::move(fs)), root_(std::move(root)) {}
+
+  // Sessions, newest (mtime) first. With a cwd, only files whose header says that cwd: directory
+  // names collide ("/a-b" and "/a/b"). Files without a header are not sessions and are skipped.
+  Result<std::vector<SessionSummary>> list(const ListQuery& q) const;
+
+  // The file of a session given by id, id prefix, file name or the part of the file name after
+  // its last '_' (case-insensitive prefix, as omp's resolveResumableSession). The cwd's directory
+  // is searched first, then the whole store. kNotFound, or kAmbiguous naming the candidates.
+  Result<std::string> resolve(const std::string& query, const std::optional<std::string>& cwd) const;
+
+  // The session file this terminal last used in `cwd`, if the breadcrumb is there, names that cwd
+  // and points at an existing regular file.
+  std::optional<std::string> breadcrumb(const std::string& terminal_id, const std::string& cwd) const;
+  Status write_breadcrumb(const std::string& terminal_id, const std::string& cwd, const std::string& path) const;
+
+ private:
+  std::vector<std::string> session_dirs(const std::optional<std::string>& cwd) const;
+  std::vector<std::string> session_files(const std::string& dir) const;
+
+  std::shared_ptr<storage::Fs> fs_;
+  std::string root_;
+};
+
+}  // namespace xs::discovery

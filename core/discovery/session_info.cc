@@ -1,0 +1,129 @@
+#include "discovery/session_info.h"
+
+#include <cstring>
+#include <vector>
+
+#include "format/header.h"
+#include "format/message_text.h"
+#include "json/json_string.h"
+#include "json/line_scanner.h"
+#include "session/session.h"
+
+namespace xs::discovery {
+
+namespace {
+
+void append_opt(std::string& out, const char* key, const std::optional<std::string>& v) {
+  out += ",\"";
+  out += key;
+  out += "\":";
+  if (v) json::append_quoted(out, *v);
+  else out += "null";
+}
+
+// Reads from the start of the file until `need` complete lines are in, or `cap` bytes.
+Status read_prefix(storage::Fs& fs, const std::string& path, uint64_t max_line, storage::PaddedBuffer* out,
+                   storage::FileInfo* info) {
+  uint64_t want = kPrefixBytes;
+  for (;;) {
+    XS_RETURN_IF_ERROR(fs.read_range(path, 0, want, out, info));
+    std::string_view v = out->view();
+    // Enough once the first non-blank line is complete, or when the file or the limit ends.
+    if (std::memchr(v.data(), '\n', v.size()) || v.size() < want || want > max_line) return Status::Ok();
+    want *= 4;
+  }
+}
+
+}  // namespace
+
+Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, const std::string& path, bool full,
+                                    uint64_t max_line_bytes) {
+  SessionSummary s;
+  s.path = path;
+  storage::PaddedBuffer prefix;
+  storage::FileInfo info;
+  XS_RETURN_IF_ERROR(read_prefix(*fs, path, max_line_bytes, &prefix, &info));
+  s.modified_ms = info.mtime_ms;
+  s.size = info.size;
+  json::Limits limits;
+  limits.max_line_bytes = max_line_bytes;
+  json::LineScanner scanner(limits);
+  json::LineFacts facts;
+  std::string_view all = prefix.view();
+  bool have_header = false;
+  size_t pos = all.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // a byte order mark, as pi's trim() drops
+  // Only whole lines count: the prefix may end inside one.
+  while (pos < all.size()) {
+    const char* nl = static_cast<const char*>(std::memchr(all.data() + pos, '\n', all.size() - pos));
+    if (!nl && all.size() < info.size) break;
+    size_t end = nl ? static_cast<size_t>(nl - all.data()) : all.size();
+    std::string_view line = all.substr(pos, end - pos);
+    pos = end + 1;
+    json::LineVerdict v = scanner.scan(line, &facts);
+    if (v == json::LineVerdict::kBlank) continue;
+    if (!have_header) {
+      if (v == json::LineVerdict::kBad && !scanner.parsed()) continue;  // garbage before the header
+      if (v != json::LineVerdict::kObject || !facts.type.is_string() || facts.type.str != "session" ||
+          !facts.id.is_string()) {
+        return Status(Code::kNoHeader, path + ": not a session file");
+      }
+      auto h = format::parse_header(line);
+      if (!h.ok()) return h.status();
+      s.id = h->id;
+      s.cwd = h->cwd;
+      s.timestamp = h->timestamp;
+      s.title = h->title;
+      s.parent_session = h->parent_session;
+      s.version = h->version;
+      have_header = true;
+      continue;
+    }
+    if (v != json::LineVerdict::kObject || !facts.role.is_string() || facts.role.str != "user") continue;
+    std::string text = format::message_text(line.substr(facts.message_offset, facts.message_length));
+    if (!text.empty()) {
+      s.first_message = text;
+      break;
+    }
+  }
+  if (!have_header) return Status(Code::kNoHeader, path + ": no session header in its first line");
+  if (!full) return s;
+
+  session::SessionOptions o;
+  o.read_only = true;
+  o.limits = limits;
+  auto opened = session::Session::open(fs, path, o);
+  if (!opened.ok()) return opened.status();
+  session::Session& x = **opened;
+  s.full = true;
+  s.entry_count = x.entry_count();
+  s.message_count = x.message_count();
+  s.diagnostics = x.diagnostic_count();
+  s.title = x.title();
+  s.first_message = x.first_user_text();
+  return s;
+}
+
+std::string summary_json(const SessionSummary& s) {
+  std::string out = "{\"path\":";
+  json::append_quoted(out, s.path);
+  out += ",\"id\":";
+  json::append_quoted(out, s.id);
+  out += ",\"cwd\":";
+  json::append_quoted(out, s.cwd);
+  out += ",\"timestamp\":";
+  json::append_quoted(out, s.timestamp);
+  out += ",\"modified\":" + std::to_string(s.modified_ms) + ",\"size\":" + std::to_string(s.size);
+  append_opt(out, "title", s.title);
+  append_opt(out, "parentSession", s.parent_session);
+  out += ",\"version\":" + std::to_string(s.version);
+  out += std::string(",\"needsMigration\":") + (s.version < format::kCurrentVersion ? "true" : "false");
+  append_opt(out, "firstMessage", s.first_message);
+  if (s.full) {
+    out += ",\"messageCount\":" + std::to_string(s.message_count) + ",\"entryCount\":" +
+           std::to_string(s.entry_count) + ",\"diagnostics\":" + std::to_string(s.diagnostics);
+  }
+  out += '}';
+  return out;
+}
+
+}  // namespace xs::discovery

@@ -1,0 +1,44 @@
+// What a session file is, learned cheaply: the header and the first user prompt from a bounded
+// prefix (reference §9.3: omp reads 4096 bytes), without the blind spot for longer headers
+// (DECISIONS 'do better' 4: the read grows up to the first newline, bounded by the line limit).
+// A full summary loads the whole file for counts, as pi's list() does.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "storage/fs.h"
+#include "util/status.h"
+
+namespace xs::discovery {
+
+constexpr uint64_t kPrefixBytes = 4096;
+
+struct SessionSummary {
+  std::string path;
+  std::string id;
+  std::string cwd;
+  std::string timestamp;  // the header's (creation time)
+  int64_t modified_ms = 0;  // file mtime
+  uint64_t size = 0;
+  std::optional<std::string> title;
+  std::optional<std::string> parent_session;
+  int version = 1;
+  std::optional<std::string> first_message;  // text of the first user message with text
+  // Full summaries only:
+  bool full = false;
+  uint64_t message_count = 0;
+  uint64_t entry_count = 0;
+  uint64_t diagnostics = 0;
+};
+
+// kNoHeader when the file has no session header (such files are not sessions to list).
+Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, const std::string& path, bool full,
+                                    uint64_t max_line_bytes);
+
+// {"path","id","cwd","timestamp","modified","size","title","parentSession","version",
+//  "needsMigration","firstMessage"[,"messageCount","entryCount","diagnostics"]}
+std::string summary_json(const SessionSummary& s);
+
+}  // namespace xs::discovery

@@ -1,0 +1,32 @@
+// JSON string tokens: writing them the way JSON.stringify does, and decoding raw tokens.
+//
+// Two directions, two rules (DECISIONS.md "Bytes we write"):
+//  - strings we generate (ids, timestamps, summaries handed to us as text) are escaped exactly as
+//    JSON.stringify escapes them, so our lines are byte-identical to the reference agents';
+//  - tokens we read are decoded by decode_string_token, which accepts lone-surrogate escapes
+//    (valid JSON that pi writes) and maps them to U+FFFD, as Node does when it turns such a
+//    string into UTF-8. The raw token itself is never rewritten, so nothing is lost on disk.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace xs::json {
+
+// Appends `"<escaped utf8>"` to out. `utf8` must be valid UTF-8 (checked by callers at the API
+// boundary). Escapes: \" \\ \b \f \n \r \t, other control characters as \u00xx, nothing else.
+void append_quoted(std::string& out, std::string_view utf8);
+
+// Decodes a raw JSON string token (including its quotes) into UTF-8. Returns false when the token
+// is not a well-formed string token. Lone surrogate escapes decode to U+FFFD.
+bool decode_string_token(std::string_view token, std::string& out);
+
+// String.prototype.trim: drops leading and trailing JavaScript whitespace (ASCII blanks, NBSP,
+// BOM, the Unicode space separators, U+2028/U+2029) from valid UTF-8.
+std::string_view js_trim(std::string_view s);
+
+// True when `s` is well-formed UTF-8 (no overlongs, no encoded surrogates, nothing above U+10FFFF).
+bool is_valid_utf8(std::string_view s);
+
+}  // namespace xs::json

@@ -1,0 +1,84 @@
+#include "json/rapidjson_compat.h"
+
+#include <cstring>
+
+namespace xs::json {
+
+namespace {
+
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// The JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_json_number(std::string_view t) {
+  size_t i = 0, n = t.size();
+  if (i < n && t[i] == '-') ++i;
+  if (i >= n) return false;
+  if (t[i] == '0') {
+    ++i;
+  } else if (t[i] >= '1' && t[i] <= '9') {
+    while (i < n && digit(t[i])) ++i;
+  } else {
+    return false;
+  }
+  if (i < n && t[i] == '.') {
+    ++i;
+    if (i >= n || !digit(t[i])) return false;
+    while (i < n && digit(t[i])) ++i;
+  }
+  if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+    if (i >= n || !digit(t[i])) return false;
+    while (i < n && digit(t[i])) ++i;
+  }
+  return i == n;
+}
+
+bool number_char(char c) { return digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; }
+
+}  // namespace
+
+std::optional<std::string> rapidjson_compatible_copy(std::string_view text) {
+  std::optional<std::string> copy;
+  auto put = [&](size_t at, std::string_view with) {
+    if (!copy) copy.emplace(text);
+    std::memcpy(&(*copy)[at], with.data(), with.size());
+  };
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '"') {
+        in_string = false;
+      } else if (c == '\\' && i + 1 < text.size()) {
+        if (text[i + 1] == 'u' && i + 5 < text.size()) {
+          char a = text[i + 2], b = text[i + 3];
+          if ((a == 'd' || a == 'D') && ((b >= '8' && b <= '9') || (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F'))) {
+            put(i + 2, "0058");
+          }
+          i += 5;
+        } else {
+          ++i;  // the escaped character, so "\\u" is not read as an escape
+        }
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '-' || digit(c)) {
+      size_t end = i;
+      while (end < text.size() && number_char(text[end])) ++end;
+      std::string_view token = text.substr(i, end - i);
+      // Only a well-formed number is replaced (by a small one of the same length); anything else
+      // is left for RapidJSON to reject.
+      if (is_json_number(token)) {
+        std::string small = token.size() == 1 ? "0" : token.size() == 2 ? "10" : "1." + std::string(token.size() - 2, '0');
+        if (small != token) put(i, small);
+      }
+      i = end - 1;
+    }
+  }
+  return copy;
+}
+
+}  // namespace xs::json

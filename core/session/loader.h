@@ -1,0 +1,26 @@
+// File image -> SessionData: the lenient loader of reference-behaviour.md §2 plus diagnostics.
+//
+// Every line is kept as bytes. Lines that cannot be entries are skipped *and reported* (line,
+// offset, reason) and survive rewrites untouched. The header is the first line that parses; if
+// that is not a session header, the file has no header (Code::kNoHeader) and nothing is guessed.
+#pragma once
+
+#include "json/limits.h"
+#include "json/line_scanner.h"
+#include "session/session_data.h"
+#include "util/status.h"
+
+namespace xs::session {
+
+// Parses `image` into `data` (which must be empty). On kNoHeader, `data` is unusable.
+Status load_file(storage::PaddedBuffer image, const json::Limits& limits, SessionData* data);
+
+// Parses the lines of `bytes` (which start at file offset `base` and live in one of
+// data->buffers) after those already in `data`: a reload's new tail. A last line without a newline
+// that does not parse is reported and flagged as pending (data->pending_tail).
+Status load_lines(std::string_view bytes, uint64_t base, const json::Limits& limits, SessionData* data);
+
+// Builds an entry from a scanned line; strings are copied into `arena`.
+Entry entry_from_facts(const json::LineFacts& facts, std::string_view line, Arena& arena);
+
+}  // namespace xs::session

@@ -1,0 +1,184 @@
+#include "session/persistence.h"
+
+#include <vector>
+
+#include "storage/path.h"
+
+namespace xs::session {
+
+namespace {
+
+// Every line of the session, each followed by '\n', as chunks for one sequential write.
+std::vector<std::string_view> file_chunks(const SessionData& data, std::string_view extra_line) {
+  static constexpr std::string_view kNewline = "\n";
+  std::vector<std::string_view> chunks;
+  chunks.reserve(2 * data.lines.size() + 3);
+  if (data.bom) chunks.push_back(kBom);
+  for (const Line& l : data.lines) {
+    chunks.push_back(l.bytes);
+    chunks.push_back(kNewline);
+  }
+  if (!extra_line.empty()) {
+    chunks.push_back(extra_line);
+    chunks.push_back(kNewline);
+  }
+  return chunks;
+}
+
+bool is_write_failure(Code c) { return c != Code::kConflict && c != Code::kLocked; }
+
+}  // namespace
+
+Persistence::~Persistence() {
+  if (writer_) writer_->close();
+}
+
+Status Persistence::latch(Status st) {
+  if (!st.ok() && sticky_.ok() && is_write_failure(st.code())) sticky_ = st;
+  return st;
+}
+
+Status Persistence::lock() {
+  if (lock_) return Status::Ok();
+  auto l = fs_->try_lock(path_ + ".lock");
+  if (!l.ok()) {
+    if (l.status().code() == Code::kLocked) {
+      return Status(Code::kLocked, path_ + " is open for writing by another handle or process");
+    }
+    return l.status();
+  }
+  lock_ = std::move(*l);
+  return Status::Ok();
+}
+
+void Persistence::abandon_lock() {
+  if (!lock_) return;
+  fs_->unlink(path_ + ".lock");  // while still holding it, so no other writer is using it
+  lock_.reset();
+}
+
+void Persistence::adopt_existing(const storage::FileInfo& read, bool ends_with_newline) {
+  persisted_ = true;
+  expected_ = storage::Expected::Of(read);
+  needs_newline_ = !ends_with_newline && read.size > 0;
+}
+
+Status Persistence::first_write(const SessionData& data, std::string_view extra_line) {
+  XS_RETURN_IF_ERROR(latch(fs_->make_dirs(storage::dir_name(path_))));
+  XS_RETURN_IF_ERROR(lock());
+  storage::FileInfo written;
+  Status st = storage::atomic_replace(*fs_, path_, file_chunks(data, extra_line), storage::Expected::None(),
+                                      &written);
+  if (!st.ok()) return latch(st);
+  persisted_ = true;
+  expected_ = storage::Expected::Of(written);
+  needs_newline_ = false;
+  return Status::Ok();
+}
+
+Status Persistence::write_now(const SessionData& data) {
+  if (!sticky_.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky_.message());
+  if (persisted_) return Status::Ok();
+  return first_write(data, {});
+}
+
+Status Persistence::check_same_file() {
+  auto now = fs_->stat(path_);
+  if (!now.ok() || now->dev != expected_.dev || now->ino != expected_.ino) {
+    return Status(Code::kConflict, path_ + " was replaced or removed by another process; not appending");
+  }
+  return Status::Ok();
+}
+
+Status Persistence::ensure_writer() {
+  if (writer_) return Status::Ok();
+  auto w = fs_->open_append(path_);
+  if (!w.ok()) {
+    if (w.status().code() == Code::kNotFound) {
+      return Status(Code::kConflict, path_ + " was removed by another process");
+    }
+    return w.status();
+  }
+  auto fi = (*w)->stat();
+  if (!fi.ok()) return fi.status();
+  if (fi->dev != expected_.dev || fi->ino != expected_.ino) {
+    return Status(Code::kConflict, path_ + " was replaced by another process since it was read");
+  }
+  writer_ = std::move(*w);
+  return Status::Ok();
+}
+
+Status Persistence::before_append(const SessionData& data, std::string_view line, bool assistant_after) {
+  if (!sticky_.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky_.message());
+  if (!persisted_) {
+    if (defer_ && !assistant_after) return Status::Ok();
+    return first_write(data, line);
+  }
+  XS_RETURN_IF_ERROR(ensure_writer());
+  XS_RETURN_IF_ERROR(check_same_file());
+  std::string record;
+  record.reserve(line.size() + 2);
+  if (needs_newline_) record.push_back('\n');  // never glue a new line onto a torn fragment
+  record.append(line);
+  record.push_back('\n');
+  XS_RETURN_IF_ERROR(latch(writer_->append(record)));
+  if (durability_ == Durability::kSync) XS_RETURN_IF_ERROR(latch(writer_->sync()));
+  needs_newline_ = false;
+  expected_.size += record.size();
+  return Status::Ok();
+}
+
+Status Persistence::rewrite(const SessionData& data) {
+  if (!sticky_.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky_.message());
+  if (!persisted_) return Status::Ok();
+  XS_RETURN_IF_ERROR(lock());
+  storage::FileInfo written;
+  Status st = storage::atomic_replace(*fs_, path_, file_chunks(data, {}), expected_, &written);
+  if (!st.ok()) return latch(st);
+  // The old descriptor points at the replaced inode; the next append opens the new file.
+  if (writer_) {
+    writer_->close();
+    writer_.reset();
+  }
+  expected_ = storage::Expected::Of(written);
+  needs_newline_ = false;
+  return Status::Ok();
+}
+
+Status Persistence::flush() {
+  if (!sticky_.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky_.message());
+  if (!writer_) return Status::Ok();  // nothing appended since the last atomic (synced) write
+  return latch(writer_->sync());
+}
+
+Status Persistence::move(const std::string& to) {
+  auto new_lock = fs_->try_lock(to + ".lock");
+  if (!new_lock.ok()) return new_lock.status();
+  Status st = fs_->rename_noreplace(path_, to);
+  if (st.code() == Code::kExists) st = Status(Code::kExists, to + " already exists");
+  if (!st.ok()) {
+    new_lock->reset();
+    fs_->unlink(to + ".lock");
+    return st;
+  }
+  fs_->sync_dir(storage::dir_name(to));
+  fs_->sync_dir(storage::dir_name(path_));
+  // The old lock file names nothing any more; drop it while still holding it.
+  fs_->unlink(path_ + ".lock");
+  lock_ = std::move(*new_lock);
+  path_ = to;
+  return Status::Ok();
+}
+
+Status Persistence::close() {
+  Status st = flush();
+  if (writer_) {
+    Status c = writer_->close();
+    writer_.reset();
+    if (st.ok()) st = latch(c);
+  }
+  lock_.reset();
+  return st;
+}
+
+}  // namespace xs::session

@@ -1,0 +1,79 @@
+// How a session reaches the disk (DECISIONS.md "Write path", reliability.md G1-G5, G9).
+//
+//  - Deferred first write: until the first assistant message a new session lives in memory only
+//    (the seed's rule, so sessions that never got a reply leave no file); then the whole session
+//    is written at once, through a temp file and a no-replace rename, so a transcript never exists
+//    without its header.
+//  - Appends: one write() per whole line, continued after short writes; `sync` durability adds
+//    fdatasync. Before each append the path must still name the file we hold open (a foreign
+//    rename-into-place -> kConflict, nothing written); a torn tail gets its '\n' first.
+//  - Rewrites (migration, title): atomic and fresh (storage/atomic_file).
+//  - One writer per file: an exclusive lock on "<file>.lock" for the writable handle's lifetime.
+//  - The first write, sync or rename error is sticky: every later write returns kPoisoned until
+//    the session is reopened; nothing is ever retried into a false OK.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "session/session_data.h"
+#include "storage/atomic_file.h"
+#include "storage/fs.h"
+#include "util/status.h"
+
+namespace xs::session {
+
+enum class Durability { kBuffered, kSync };
+
+class Persistence {
+ public:
+  Persistence(std::shared_ptr<storage::Fs> fs, std::string path, Durability durability, bool defer)
+      : fs_(std::move(fs)), path_(std::move(path)), durability_(durability), defer_(defer) {}
+  ~Persistence();
+
+  const std::string& path() const { return path_; }
+  // Names the file of a new session (before anything is written).
+  void set_path(std::string path) { path_ = std::move(path); }
+  bool persisted() const { return persisted_; }
+  const Status& sticky_error() const { return sticky_; }
+
+  // Takes the writer lock (kLocked when another writer holds it).
+  Status lock();
+  // Gives the lock up and removes its file: for an open that found no session to write.
+  void abandon_lock();
+  // An existing file was loaded for writing: remember what we read, and whether it ends in '\n'.
+  void adopt_existing(const storage::FileInfo& read, bool ends_with_newline);
+
+  // Persists `line`, about to become the session's newest entry; `assistant_after` says whether
+  // the session holds an assistant message once it is added. Deferred sessions stay in memory
+  // until then; the first write carries the whole session.
+  Status before_append(const SessionData& data, std::string_view line, bool assistant_after);
+  // Writes the whole session now if it is not on disk yet (deferral off, or forced).
+  Status write_now(const SessionData& data);
+  // Atomically replaces the file with the session's lines (after a migration or a title change).
+  // A no-op while nothing is on disk. kConflict if someone else changed the file.
+  Status rewrite(const SessionData& data);
+  Status flush();
+  Status close();
+  // Renames the file (never over an existing one) and moves the writer lock with it.
+  Status move(const std::string& to);
+
+ private:
+  Status first_write(const SessionData& data, std::string_view extra_line);
+  Status ensure_writer();
+  Status check_same_file();
+  Status latch(Status st);  // remembers the first write/sync/rename failure
+
+  std::shared_ptr<storage::Fs> fs_;
+  std::string path_;
+  Durability durability_;
+  bool defer_;
+  bool persisted_ = false;
+  bool needs_newline_ = false;
+  storage::Expected expected_;  // the file as we last wrote or read it
+  std::unique_ptr<storage::FileLock> lock_;
+  std::unique_ptr<storage::WritableFile> writer_;
+  Status sticky_;
+};
+
+}  // namespace xs::session

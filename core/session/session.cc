@@ -1,0 +1,350 @@
+// Session lifecycle: create, open (lock, load, migrate, recover), commit of appended lines,
+// navigation, title, flush and close. The append family lives in session_appends.cc and the
+// read-side JSON in session_views.cc.
+#include "session/session.h"
+
+#include "context/context_builder.h"
+#include "discovery/session_paths.h"
+#include "json/json_string.h"
+#include "blobs/size_rules.h"
+#include "session/loader.h"
+#include "session/migration.h"
+#include "storage/atomic_file.h"
+#include "storage/path.h"
+
+namespace xs::session {
+
+namespace {
+
+json::Limits value_limits(json::Limits l) {
+  // A payload value sits one level below the entry object in the line.
+  if (l.max_depth > 1) --l.max_depth;
+  return l;
+}
+
+// "2026-02-16T10-20-30-000Z": an ISO timestamp made safe for file names, as session files are.
+std::string file_stamp(int64_t ms) {
+  std::string s = format::iso_from_ms(ms);
+  for (char& c : s) {
+    if (c == ':' || c == '.') c = '-';
+  }
+  return s;
+}
+
+}  // namespace
+
+Session::Session(std::shared_ptr<storage::Fs> fs, std::string path, SessionOptions options)
+    : fs_(fs),
+      options_(std::move(options)),
+      clock_(options_.clock.value_or(format::Clock::Real())),
+      ids_(options_.id_seed),
+      persistence_(fs, std::move(path), options_.durability, options_.defer_until_assistant),
+      entry_input_(options_.limits),
+      value_input_(value_limits(options_.limits)) {}
+
+Session::~Session() = default;
+
+Status Session::start_fresh() {
+  format::Header h;
+  h.version = format::kCurrentVersion;
+  if (options_.session_id) {
+    if (!format::is_valid_new_id(*options_.session_id)) {
+      return Status::Invalid("session id must be 1-64 characters of [A-Za-z0-9_-]");
+    }
+    h.id = *options_.session_id;
+  } else {
+    h.id = ids_.session_id();
+  }
+  h.timestamp = format::iso_from_ms(clock_.now_ms());
+  h.cwd = options_.cwd;
+  h.title = options_.title;
+  h.parent_session = options_.parent_session;
+  for (const std::string* text : {&h.cwd, h.title ? &*h.title : nullptr,
+                                  h.parent_session ? &*h.parent_session : nullptr}) {
+    if (text && !json::is_valid_utf8(*text)) return Status::Invalid("cwd, title and parentSession must be UTF-8");
+  }
+  std::string_view line = data_.arena.store(format::build_header_line(h), json::kPadding);
+  data_.header = std::move(h);
+  data_.lines.push_back({line, 0, LineKind::kHeader, true, kNone});
+  data_.header_line = 0;
+  file_size_ = line.size() + 1;
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<storage::Fs> fs, const std::string& dir,
+                                                 SessionOptions options) {
+  options.read_only = false;
+  std::unique_ptr<Session> s(new Session(std::move(fs), std::string(), std::move(options)));
+  XS_RETURN_IF_ERROR(s->start_fresh());
+  const format::Header& h = s->data_.header;
+  s->persistence_.set_path(storage::join_path(dir, discovery::session_file_name(h.timestamp, h.id)));
+  s->tree_.build();
+  if (!s->options_.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.write_now(s->data_));
+  return s;
+}
+
+Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<storage::Fs> fs, std::string path,
+                                               SessionOptions options) {
+  std::unique_ptr<Session> s(new Session(fs, path, std::move(options)));
+  const SessionOptions& o = s->options_;
+  if (!o.read_only) {
+    Status locked = s->persistence_.lock();
+    if (locked.code() == Code::kNotFound && o.create_if_missing) {
+      XS_RETURN_IF_ERROR(fs->make_dirs(storage::dir_name(path)));
+      locked = s->persistence_.lock();
+    }
+    if (locked.code() == Code::kNotFound) return Status::NotFound(path + ": no such session file");
+    XS_RETURN_IF_ERROR(locked);
+    storage::remove_stale_temps(*fs, path);
+  }
+  storage::PaddedBuffer bytes;
+  storage::FileInfo read;
+  Status st = fs->read_file(path, UINT64_MAX, &bytes, &read);
+  if (st.code() == Code::kNotFound && o.create_if_missing && !o.read_only) {
+    XS_RETURN_IF_ERROR(s->start_fresh());
+    s->tree_.build();
+    if (!o.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.write_now(s->data_));
+    return s;
+  }
+  if (st.code() == Code::kNotFound) {
+    s->persistence_.abandon_lock();  // leave no lock file beside a session that does not exist
+    return Status::NotFound(path + ": no such session file");
+  }
+  XS_RETURN_IF_ERROR(st);
+  XS_RETURN_IF_ERROR(s->load(std::move(bytes), read));
+  return s;
+}
+
+Status Session::load(storage::PaddedBuffer bytes, const storage::FileInfo& read) {
+  Status st = load_file(std::move(bytes), options_.limits, &data_);
+  if (st.code() == Code::kNoHeader) {
+    storage::PaddedBuffer original = std::move(data_.buffers.front());
+    if (options_.read_only) return Status(Code::kNoHeader, path() + ": no session header (" + st.message() + ")");
+    data_ = SessionData();
+    return recover_headerless(original, read);
+  }
+  XS_RETURN_IF_ERROR(st);
+  // Read-only handles adopt too (so info reports the file as on disk); they never write.
+  persistence_.adopt_existing(read, data_.ends_with_newline);
+  file_size_ = read.size + (data_.ends_with_newline ? 0 : 1);
+  note_read(read);
+  bool migrated = false;
+  XS_RETURN_IF_ERROR(migrate(&data_, ids_, &migrated));
+  migrated_in_memory_ = migrated;
+  if (migrated && !options_.read_only) {
+    XS_RETURN_IF_ERROR(persistence_.rewrite(data_));
+    file_size_ = 0;
+    for (const Line& l : data_.lines) file_size_ += l.bytes.size() + 1;
+  }
+  tree_.build();
+  return Status::Ok();
+}
+
+void Session::note_read(const storage::FileInfo& read) {
+  read_dev_ = read.dev;
+  read_ino_ = read.ino;
+  consumed_ = read.size;
+  if (data_.pending_tail && !data_.lines.empty()) consumed_ = data_.lines.back().offset;
+}
+
+Status Session::reload(int64_t* added) {
+  *added = 0;
+  if (!options_.read_only) {
+    return Status(Code::kMisuse, "reload is for read-only handles: a writable handle is the file's only writer");
+  }
+  auto info = fs_->stat(path());
+  if (!info.ok()) return info.status();
+  size_t before = data_.entries.size();
+  if (info->dev != read_dev_ || info->ino != read_ino_ || info->size < consumed_ || migrated_in_memory_) {
+    // Replaced (a rewrite), shrunk, or migrated in memory: start again from the whole file.
+    storage::PaddedBuffer bytes;
+    storage::FileInfo read;
+    XS_RETURN_IF_ERROR(fs_->read_file(path(), UINT64_MAX, &bytes, &read));
+    data_ = SessionData();
+    blob_problems_.clear();
+    XS_RETURN_IF_ERROR(load(std::move(bytes), read));
+    ++generation_;
+    *added = static_cast<int64_t>(data_.entries.size()) - static_cast<int64_t>(before);
+    return Status::Ok();
+  }
+  if (info->size == consumed_) return Status::Ok();
+  storage::PaddedBuffer tail;
+  storage::FileInfo read;
+  XS_RETURN_IF_ERROR(fs_->read_range(path(), consumed_, info->size - consumed_, &tail, &read));
+  if (read.dev != read_dev_ || read.ino != read_ino_) return reload(added);  // replaced meanwhile
+  if (data_.pending_tail) {
+    // The fragment we reported last time is read again as part of the tail.
+    data_.lines.pop_back();
+    data_.diagnostics.pop_back();
+  }
+  data_.buffers.push_back(std::move(tail));
+  uint64_t base = consumed_;
+  std::string_view view = data_.buffers.back().view();
+  XS_RETURN_IF_ERROR(load_lines(view, base, options_.limits, &data_));
+  consumed_ = base + view.size();
+  if (data_.pending_tail) consumed_ = data_.lines.back().offset;
+  tree_.build();
+  ++generation_;
+  *added = static_cast<int64_t>(data_.entries.size() - before);
+  return Status::Ok();
+}
+
+// DECISIONS.md "No silent data loss on a bad file": the reference truncates a file whose header
+// it cannot find. We first keep its bytes beside it, then start the fresh session in its place.
+Status Session::recover_headerless(const storage::PaddedBuffer& original, const storage::FileInfo& read) {
+  std::string preserved;
+  if (original.size() > 0) {
+    std::string stamp = file_stamp(clock_.now_ms());
+    for (int attempt = 0; attempt < 100 && preserved.empty(); ++attempt) {
+      std::string candidate = path() + ".corrupt-" + stamp + (attempt ? "-" + std::to_string(attempt) : "");
+      auto f = fs_->create_new(candidate);
+      if (f.status().code() == Code::kExists) continue;
+      if (!f.ok()) return f.status();
+      Status w = (*f)->append(original.view());
+      if (w.ok()) w = (*f)->sync();
+      Status c = (*f)->close();
+      if (w.ok()) w = c;
+      if (!w.ok()) {
+        fs_->unlink(candidate);
+        return w.With("preserving " + path());
+      }
+      XS_RETURN_IF_ERROR(fs_->sync_dir(storage::dir_name(path())));
+      preserved = candidate;
+    }
+    if (preserved.empty()) return Status(Code::kExists, "could not name a copy of " + path());
+  }
+  XS_RETURN_IF_ERROR(start_fresh());
+  persistence_.adopt_existing(read, true);
+  XS_RETURN_IF_ERROR(persistence_.rewrite(data_));
+  if (!preserved.empty()) {
+    data_.diagnostics.push_back({0, 0, original.size(), "corrupt_file_preserved",
+                                 "the file had no session header; its bytes were kept as " + preserved});
+  }
+  tree_.build();
+  return Status::Ok();
+}
+
+Status Session::check_writable() const {
+  if (options_.read_only) return Status::ReadOnly(path() + " is open read-only");
+  return Status::Ok();
+}
+
+std::string Session::next_timestamp_token() {
+  std::string t;
+  json::append_quoted(t, format::iso_from_ms(clock_.now_ms()));
+  return t;
+}
+
+Status Session::commit(std::string line, Entry e, std::string* id_out) {
+  XS_RETURN_IF_ERROR(check_writable());
+  // Size rules first (truncation, blobs): the blobs are stored before the line that names them.
+  auto sized = blobs::apply_size_rules(line, options_.blobs.get());
+  if (!sized.ok()) return sized.status();
+  e.has_blob_ref = sized->has_blob_ref &&
+                   (e.type == format::EntryType::kMessage || e.type == format::EntryType::kCustomMessage);
+  if (sized->rewritten) {
+    // The rules moved bytes around: derive the entry's facts from the new line, as a load would.
+    line = std::move(*sized->rewritten);
+    json::LineScanner scanner(json::internal_limits());
+    json::LineFacts facts;
+    std::string padded = line + std::string(json::kPadding, '\0');
+    if (scanner.scan(std::string_view(padded.data(), line.size()), &facts) != json::LineVerdict::kObject) {
+      return Status::Internal("size rules produced an invalid line: " + scanner.reason());
+    }
+    Arena scratch;
+    Entry rescanned = entry_from_facts(facts, line, scratch);
+    e.message_offset = rescanned.message_offset;
+    e.message_length = rescanned.message_length;
+  }
+  if (line.size() > options_.limits.max_line_bytes) {
+    return Status::Limit("the entry would be a line of " + std::to_string(line.size()) +
+                         " bytes, over the limit of " + std::to_string(options_.limits.max_line_bytes));
+  }
+  bool assistant_after = tree_.has_assistant() || e.is_assistant();
+  XS_RETURN_IF_ERROR(persistence_.before_append(data_, line, assistant_after));
+
+  Arena& a = data_.arena;
+  e.line = a.store(line, json::kPadding);
+  for (std::string_view* f : {&e.id, &e.timestamp, &e.role, &e.provider, &e.model, &e.target_id, &e.label}) {
+    *f = a.store(*f);
+  }
+  uint32_t leaf = tree_.leaf();
+  e.has_parent_id = leaf != kNone;
+  e.parent_id = leaf != kNone ? data_.entries[leaf].id : std::string_view();
+  e.parent = leaf;
+  e.line_no = static_cast<uint32_t>(data_.lines.size());
+  uint32_t index = static_cast<uint32_t>(data_.entries.size());
+  data_.lines.push_back({e.line, file_size_, LineKind::kEntry, true, index});
+  file_size_ += e.line.size() + 1;
+  data_.entries.push_back(e);
+  tree_.add(index);
+  ++generation_;
+  if (id_out) id_out->assign(e.id);
+  return Status::Ok();
+}
+
+Status Session::branch(std::string_view id) {
+  uint32_t i = tree_.find(id);
+  if (i == kNone) return Status::NotFound("entry " + std::string(id) + " not found");
+  tree_.set_leaf(i);
+  ++generation_;
+  return Status::Ok();
+}
+
+void Session::reset_leaf() {
+  tree_.set_leaf(kNone);
+  ++generation_;
+}
+
+Status Session::set_title(std::optional<std::string_view> title) {
+  XS_RETURN_IF_ERROR(check_writable());
+  if (title && !json::is_valid_utf8(*title)) return Status::Invalid("title must be UTF-8");
+  std::optional<std::string> t = title ? std::optional<std::string>(std::string(*title)) : std::nullopt;
+  auto edited = format::set_header_title(data_.header_bytes(), t);
+  if (!edited.ok()) return edited.status();
+  Line& header = data_.lines[data_.header_line];
+  std::string_view before = header.bytes;
+  header.bytes = data_.arena.store(*edited, json::kPadding);
+  Status st = persistence_.rewrite(data_);
+  if (!st.ok()) {
+    header.bytes = before;  // the file still has the old header; so does the session
+    return st;
+  }
+  data_.header.title = std::move(t);
+  file_size_ = 0;
+  for (const Line& l : data_.lines) file_size_ += l.bytes.size() + 1;
+  ++generation_;
+  return Status::Ok();
+}
+
+Status Session::write_now() {
+  XS_RETURN_IF_ERROR(check_writable());
+  return persistence_.write_now(data_);
+}
+
+Status Session::flush() {
+  if (options_.read_only) return Status::Ok();
+  return persistence_.flush();
+}
+
+Status Session::close() {
+  if (options_.read_only) return Status::Ok();
+  return persistence_.close();
+}
+
+Result<std::string> Session::context(std::optional<std::string_view> leaf_id) const {
+  uint32_t leaf = tree_.leaf();
+  if (leaf_id) {
+    leaf = tree_.find(*leaf_id);
+    if (leaf == kNone) return Status::NotFound("entry " + std::string(*leaf_id) + " not found");
+  }
+  if (!options_.blobs) return context::build_context(data_, tree_, leaf);
+  return context::build_context(data_, tree_, leaf, [this](std::string_view json) { return resolved(json); });
+}
+
+std::optional<std::string_view> Session::leaf_id() const {
+  if (tree_.leaf() == kNone) return std::nullopt;
+  return data_.entries[tree_.leaf()].id;
+}
+
+}  // namespace xs::session

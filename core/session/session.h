@@ -1,0 +1,201 @@
+// One open transcript: load (with migration), append, navigate, persist, and read back.
+//
+// A Session is used by one thread at a time (the C API serialises calls per handle). Every
+// mutation bumps generation(), which the C API uses to know when a cached output is stale.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "blobs/blob_store.h"
+#include "format/clock.h"
+#include "format/envelope.h"
+#include "format/ids.h"
+#include "json/input_json.h"
+#include "json/limits.h"
+#include "session/persistence.h"
+#include "session/session_data.h"
+#include "session/tree.h"
+#include "storage/fs.h"
+#include "util/status.h"
+
+namespace xs::session {
+
+struct SessionOptions {
+  bool read_only = false;
+  bool create_if_missing = false;     // open(): a missing file becomes a new, deferred session
+  bool defer_until_assistant = true;  // the seed's default; off writes the header at once
+  Durability durability = Durability::kBuffered;
+  json::Limits limits;
+  std::optional<format::Clock> clock;  // default: the real clock
+  uint64_t id_seed = 0;                // 0: random ids
+  // Where large images go (and are resolved from); null keeps them inline.
+  std::shared_ptr<blobs::BlobStore> blobs;
+  // For new sessions (create(), a missing file with create_if_missing, or a fresh header that
+  // replaces a file without one):
+  std::string cwd;
+  std::optional<std::string> session_id;  // nullopt: generated
+  std::optional<std::string> title;
+  std::optional<std::string> parent_session;
+};
+
+struct CompactionArgs {
+  std::string_view summary;
+  std::optional<std::string_view> short_summary;
+  std::string_view first_kept_entry_id;
+  int64_t tokens_before = 0;
+  std::optional<std::string_view> details_json;
+  std::optional<bool> from_extension;
+  std::optional<std::string_view> preserve_data_json;
+};
+
+struct CustomMessageArgs {
+  std::string_view custom_type;
+  std::string_view content_json;  // a JSON string or an array of content blocks
+  bool display = true;
+  std::optional<std::string_view> details_json;
+  std::optional<std::string_view> attribution;
+};
+
+struct SessionInitArgs {
+  std::string_view system_prompt;
+  std::string_view task;
+  std::string_view tools_json;  // array of tool names
+  std::optional<std::string_view> output_schema_json;
+};
+
+class Session {
+ public:
+  // A new session in directory `dir`, file "<timestamp>_<id>.jsonl" (written at the first
+  // assistant message unless deferral is off).
+  static Result<std::unique_ptr<Session>> create(std::shared_ptr<storage::Fs> fs, const std::string& dir,
+                                                 SessionOptions options);
+  // An existing session file. Migrates in memory; a writable open rewrites a migrated file at
+  // once and replaces a file without a header by a fresh session after preserving its bytes.
+  static Result<std::unique_ptr<Session>> open(std::shared_ptr<storage::Fs> fs, std::string path,
+                                               SessionOptions options);
+  ~Session();
+
+  // --- new files from this one (each written at once, atomically, and returned open for writing) ---
+  // omp's fork(): every entry, a new id, parentSession = this session's id, the title kept; the
+  // file goes beside this one. `options` configures the new handle (and may choose its id).
+  Result<std::unique_ptr<Session>> fork(SessionOptions options) const;
+  // createBranchedSession(leaf): the path from the root to `leaf` (the current leaf when nullopt)
+  // without label entries, plus fresh label entries for the labels of entries on that path;
+  // parentSession = this session's file path.
+  Result<std::unique_ptr<Session>> create_branched(std::optional<std::string_view> leaf, SessionOptions options) const;
+  // forkFrom(source, cwd): a copy of another session file (migrated in memory) for working
+  // directory `cwd`, in `dir`; parentSession = the source's id, its title kept.
+  static Result<std::unique_ptr<Session>> fork_from(std::shared_ptr<storage::Fs> fs, const std::string& source,
+                                                    const std::string& dir, SessionOptions options);
+  // moveTo(cwd): the file (and its artifacts directory "<file without .jsonl>/", if any) moves into
+  // `dir`, the header's cwd becomes `cwd`; rolled back if any step fails.
+  Status move_to(const std::string& dir, const std::string& cwd);
+
+  // --- writing: each appends one entry as a child of the leaf and moves the leaf to it ---
+  Status append_entry(std::string_view entry_json, std::string* id_out);
+  Status append_message(std::string_view message_json, std::string* id_out);
+  Status append_thinking_level(std::optional<std::string_view> level, std::string* id_out);
+  Status append_model_change(std::string_view model, std::optional<std::string_view> role, std::string* id_out);
+  Status append_compaction(const CompactionArgs& args, std::string* id_out);
+  Status append_custom(std::string_view custom_type, std::optional<std::string_view> data_json, std::string* id_out);
+  Status append_custom_message(const CustomMessageArgs& args, std::string* id_out);
+  Status append_label(std::string_view target_id, std::optional<std::string_view> label, std::string* id_out);
+  Status append_ttsr_injection(std::string_view rules_json, std::string* id_out);
+  Status append_session_init(const SessionInitArgs& args, std::string* id_out);
+  Status append_mode_change(std::string_view mode, std::optional<std::string_view> data_json, std::string* id_out);
+  Status branch_with_summary(std::optional<std::string_view> from_id, std::string_view summary,
+                             std::optional<std::string_view> details_json, std::optional<bool> from_extension,
+                             std::string* id_out);
+
+  // --- navigation (the leaf is not persisted) ---
+  Status branch(std::string_view id);
+  void reset_leaf();
+
+  Status set_title(std::optional<std::string_view> title);
+  // Read-only handles: picks up what another process appended since the last load, reading only
+  // the new bytes (a UI watching a session an agent writes). A file that was replaced or shrank is
+  // loaded again whole. A last line still being written is reported as an incomplete tail and read
+  // again next time; a reader never repairs anything. *added: how many entries are new.
+  Status reload(int64_t* added);
+  Status write_now();
+  Status flush();
+  Status close();
+
+  // --- reading ---
+  Result<std::string> context(std::optional<std::string_view> leaf_id) const;
+  std::string_view header() const { return data_.header_bytes(); }
+  // Entries come as stored (blob refs in place) unless `resolve_blobs` asks for their content.
+  std::string entries_json(bool resolve_blobs = false) const;
+  Result<std::string> entry_json(std::string_view id, bool resolve_blobs = false) const;
+  Result<std::string> branch_json(std::optional<std::string_view> id, bool resolve_blobs = false) const;
+  Result<std::string> children_json(std::string_view id, bool resolve_blobs = false) const;
+  std::string tree_json(bool resolve_blobs = false) const;
+  std::string labels_json() const;
+  std::string diagnostics_json() const;
+  std::string info_json() const;
+  std::string usage_json() const;
+  std::optional<std::string_view> leaf_id() const;
+  // The header's title (omp), else the name of the last session_info entry, trimmed (pi);
+  // nullopt when neither gives a non-empty one.
+  std::optional<std::string> title() const;
+
+  uint64_t generation() const { return generation_; }
+  const std::string& path() const { return persistence_.path(); }
+  const format::Header& header_info() const { return data_.header; }
+  bool read_only() const { return options_.read_only; }
+  bool persisted() const { return persistence_.persisted(); }
+  size_t entry_count() const { return data_.entries.size(); }
+  size_t message_count() const;   // "message" entries of any role (pi's messageCount)
+  size_t diagnostic_count() const;
+  // The text of the first user message that has some (pi's firstMessage).
+  std::optional<std::string> first_user_text() const;
+
+ private:
+  Session(std::shared_ptr<storage::Fs> fs, std::string path, SessionOptions options);
+
+  Status load(storage::PaddedBuffer bytes, const storage::FileInfo& read);
+  // A new session made of `header` and `lines`, written at once to `dir`/<timestamp>_<id>.jsonl.
+  static Result<std::unique_ptr<Session>> write_new(std::shared_ptr<storage::Fs> fs, const std::string& dir,
+                                                    SessionOptions options, format::Header header,
+                                                    const std::vector<std::string_view>& lines);
+  void note_read(const storage::FileInfo& read);
+  Status start_fresh();
+  Status recover_headerless(const storage::PaddedBuffer& original, const storage::FileInfo& read);
+  Status check_writable() const;
+  std::string next_timestamp_token();
+  Result<std::string> new_entry_id(std::optional<std::string_view> requested);
+  Status prepare_value(std::string_view text, std::string* out, json::Kind* kind, const char* what);
+  // Appends a built line whose facts are known: persistence first, then the model, so a failed
+  // write leaves the session exactly as it was.
+  Status commit(std::string line, Entry facts, std::string* id_out);
+  Status append_typed(format::EntryType type, const format::Payload& payload, std::string* id_out,
+                      Entry facts = Entry());
+  // A stored line (or message) with its blob refs resolved; problems are remembered for the
+  // diagnostics. Lines without refs come back as they are.
+  std::string resolved(std::string_view json) const;
+  std::string line_of(const Entry& e, bool resolve_blobs) const;
+  std::string entry_array(const std::vector<uint32_t>& indices, bool resolve_blobs) const;
+
+  std::shared_ptr<storage::Fs> fs_;
+  SessionOptions options_;
+  format::Clock clock_;
+  format::IdGenerator ids_;
+  SessionData data_;
+  Tree tree_{&data_};
+  Persistence persistence_;
+  json::InputJson entry_input_;  // whole entries (xs_append)
+  json::InputJson value_input_;  // payload values, one level deeper in the line
+  uint64_t file_size_ = 0;       // where the next line starts in the file
+  // What a reload starts from: the file we read (identity) and the bytes fully taken in.
+  uint64_t read_dev_ = 0, read_ino_ = 0, consumed_ = 0;
+  bool migrated_in_memory_ = false;
+  uint64_t generation_ = 0;
+  // Missing or damaged blobs met while reading (read-side problems never poison the session).
+  mutable std::vector<Diagnostic> blob_problems_;
+};
+
+}  // namespace xs::session

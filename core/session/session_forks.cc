@@ -1,0 +1,180 @@
+// New session files made from existing ones: fork, createBranchedSession, forkFrom; and moving a
+// session to another working directory (reference §7).
+#include <unordered_set>
+
+#include "discovery/session_paths.h"
+#include "format/envelope.h"
+#include "json/json_string.h"
+#include "json/object_edit.h"
+#include "session/loader.h"
+#include "session/session.h"
+#include "storage/path.h"
+
+namespace xs::session {
+
+Result<std::unique_ptr<Session>> Session::write_new(std::shared_ptr<storage::Fs> fs, const std::string& dir,
+                                                    SessionOptions options, format::Header header,
+                                                    const std::vector<std::string_view>& lines) {
+  options.read_only = false;
+  std::string text = format::build_header_line(header) + "\n";
+  for (std::string_view l : lines) text.append(l).push_back('\n');
+  std::string path = storage::join_path(dir, discovery::session_file_name(header.timestamp, header.id));
+  std::unique_ptr<Session> s(new Session(fs, path, std::move(options)));
+  uint64_t size = text.size();
+  XS_RETURN_IF_ERROR(load_file(storage::PaddedBuffer::Copy(text), s->options_.limits, &s->data_));
+  s->file_size_ = size;
+  s->tree_.build();
+  XS_RETURN_IF_ERROR(s->persistence_.write_now(s->data_));
+  return s;
+}
+
+namespace {
+
+// The id and the time a new file gets, from the clock and id source its options configure (the
+// same sequence continues for entries the new file gets made with).
+format::Header new_header(const SessionOptions& o, format::Clock& clock, format::IdGenerator& ids) {
+  format::Header h;
+  h.version = format::kCurrentVersion;
+  h.id = o.session_id ? *o.session_id : ids.session_id();
+  h.timestamp = format::iso_from_ms(clock.now_ms());
+  return h;
+}
+
+format::Clock clock_of(const SessionOptions& o) { return o.clock.value_or(format::Clock::Real()); }
+
+Status check_new_id(const SessionOptions& o) {
+  if (o.session_id && !format::is_valid_new_id(*o.session_id)) {
+    return Status::Invalid("session id must be 1-64 characters of [A-Za-z0-9_-]");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Session>> Session::fork(SessionOptions options) const {
+  XS_RETURN_IF_ERROR(check_new_id(options));
+  format::Clock clock = clock_of(options);
+  format::IdGenerator ids(options.id_seed);
+  format::Header h = new_header(options, clock, ids);
+  h.cwd = data_.header.cwd;
+  h.title = data_.header.title;
+  h.parent_session = data_.header.id;
+  std::vector<std::string_view> lines;
+  for (const Entry& e : data_.entries) lines.push_back(e.line);
+  return write_new(fs_, storage::dir_name(path()), std::move(options), std::move(h), lines);
+}
+
+Result<std::unique_ptr<Session>> Session::create_branched(std::optional<std::string_view> leaf_id,
+                                                          SessionOptions options) const {
+  XS_RETURN_IF_ERROR(check_new_id(options));
+  uint32_t leaf = tree_.leaf();
+  if (leaf_id) {
+    leaf = tree_.find(*leaf_id);
+    if (leaf == kNone) return Status::NotFound("entry " + std::string(*leaf_id) + " not found");
+  }
+  if (leaf == kNone) return Status::NotFound("the session has no leaf to branch from");
+  format::Clock clock = clock_of(options);
+  format::IdGenerator ids(options.id_seed);
+  format::Header h = new_header(options, clock, ids);
+  h.cwd = data_.header.cwd;
+  h.parent_session = path();
+  std::vector<std::string_view> lines;
+  std::unordered_set<std::string_view> on_path;
+  std::unordered_set<std::string> taken;
+  std::string_view last;
+  for (uint32_t i : tree_.path_to(leaf)) {
+    const Entry& e = data_.entries[i];
+    on_path.insert(e.id);
+    taken.insert(std::string(e.id));
+    if (e.type == format::EntryType::kLabel) continue;
+    lines.push_back(e.line);
+    last = e.id;
+  }
+  // The labels of entries on the path, re-created after it in label order (omp 13: stamped now).
+  std::vector<std::string> label_lines, label_ids;
+  for (const LabelState* l : tree_.labels()) {
+    if (!on_path.count(l->target_id)) continue;
+    std::string id = ids.entry_id([&](std::string_view c) { return taken.count(std::string(c)) > 0; });
+    taken.insert(id);
+    std::string ts;
+    json::append_quoted(ts, format::iso_from_ms(clock.now_ms()));
+    format::Payload p;
+    p.text("targetId", l->target_id);
+    p.text("label", l->label);
+    label_ids.push_back(id);
+    format::Envelope env{"\"label\"", label_ids.back(),
+                         last.empty() ? std::nullopt : std::optional<std::string_view>(last), ts, false};
+    label_lines.push_back(format::build_entry_line(env, p));
+    last = label_ids.back();
+  }
+  for (const std::string& l : label_lines) lines.push_back(l);
+  return write_new(fs_, storage::dir_name(path()), std::move(options), std::move(h), lines);
+}
+
+Result<std::unique_ptr<Session>> Session::fork_from(std::shared_ptr<storage::Fs> fs, const std::string& source,
+                                                    const std::string& dir, SessionOptions options) {
+  XS_RETURN_IF_ERROR(check_new_id(options));
+  SessionOptions read;
+  read.read_only = true;
+  read.limits = options.limits;
+  auto src = Session::open(fs, source, read);
+  if (!src.ok()) return src.status().With("cannot fork " + source);
+  format::Clock clock = clock_of(options);
+  format::IdGenerator ids(options.id_seed);
+  format::Header h = new_header(options, clock, ids);
+  h.cwd = options.cwd;
+  h.title = (*src)->data_.header.title;
+  h.parent_session = (*src)->data_.header.id;
+  std::vector<std::string_view> lines;
+  for (const Entry& e : (*src)->data_.entries) lines.push_back(e.line);
+  return write_new(fs, dir, std::move(options), std::move(h), lines);
+}
+
+Status Session::move_to(const std::string& dir, const std::string& cwd) {
+  XS_RETURN_IF_ERROR(check_writable());
+  if (!json::is_valid_utf8(cwd)) return Status::Invalid("cwd must be UTF-8");
+  std::string cwd_token;
+  json::append_quoted(cwd_token, cwd);
+  auto header = json::set_member(data_.header_bytes(), "cwd", cwd_token);
+  if (!header.ok()) return header.status();
+  std::string from = path();
+  std::string to = storage::join_path(dir, storage::base_name(from));
+  if (to == from) return Status::Ok();
+  Line& hl = data_.lines[data_.header_line];
+  std::string_view old_header = hl.bytes;
+  if (!persistence_.persisted()) {
+    // Nothing on disk yet: the file will simply be written in its new place.
+    hl.bytes = data_.arena.store(*header, json::kPadding);
+    data_.header.cwd = cwd;
+    persistence_.set_path(to);
+    ++generation_;
+    return Status::Ok();
+  }
+  XS_RETURN_IF_ERROR(fs_->make_dirs(dir));
+  XS_RETURN_IF_ERROR(persistence_.move(to));
+  // The artifacts directory travels with its session (omp's moveTo).
+  std::string artifacts_from = from.substr(0, from.size() - 6), artifacts_to = to.substr(0, to.size() - 6);
+  bool artifacts = from.size() > 6 && from.compare(from.size() - 6, 6, ".jsonl") == 0 && fs_->stat(artifacts_from).ok();
+  if (artifacts) {
+    Status st = fs_->rename_noreplace(artifacts_from, artifacts_to);
+    if (!st.ok()) {
+      persistence_.move(from);
+      return st.With("moving the artifacts directory");
+    }
+  }
+  hl.bytes = data_.arena.store(*header, json::kPadding);
+  Status st = persistence_.rewrite(data_);
+  if (!st.ok()) {
+    hl.bytes = old_header;
+    if (artifacts) fs_->rename_noreplace(artifacts_to, artifacts_from);
+    persistence_.move(from);
+    return st;
+  }
+  data_.header.cwd = cwd;
+  file_size_ = 0;
+  for (const Line& l : data_.lines) file_size_ += l.bytes.size() + 1;
+  ++generation_;
+  return Status::Ok();
+}
+
+}  // namespace xs::session

@@ -1,0 +1,81 @@
+#include "storage/atomic_file.h"
+
+#include <random>
+
+#include "storage/path.h"
+
+namespace xs::storage {
+
+namespace {
+
+std::string random_suffix() {
+  static const char kHex[] = "0123456789abcdef";
+  std::random_device rd;
+  std::string s;
+  for (int i = 0; i < 4; ++i) {
+    unsigned v = rd();
+    for (int j = 0; j < 4; ++j, v >>= 4) s.push_back(kHex[v & 0xF]);
+  }
+  return s;
+}
+
+bool matches(const FileInfo& fi, const Expected& e) {
+  return e.exists && fi.dev == e.dev && fi.ino == e.ino && fi.size == e.size;
+}
+
+}  // namespace
+
+std::string temp_prefix(const std::string& path) {
+  return join_path(dir_name(path), "." + base_name(path) + ".xs-tmp-");
+}
+
+Status atomic_replace(Fs& fs, const std::string& path, const std::vector<std::string_view>& chunks,
+                      const Expected& expected, FileInfo* written) {
+  std::string tmp = temp_prefix(path) + random_suffix();
+  auto file = fs.create_new(tmp);
+  if (!file.ok()) return file.status();
+  Status st;
+  for (std::string_view c : chunks) {
+    st = (*file)->append(c);
+    if (!st.ok()) break;
+  }
+  if (st.ok()) st = (*file)->sync();
+  FileInfo info;
+  if (st.ok()) {
+    auto fi = (*file)->stat();
+    if (fi.ok()) info = *fi;
+    else st = fi.status();
+  }
+  Status closed = (*file)->close();
+  if (st.ok()) st = closed;
+  if (st.ok()) {
+    if (expected.exists) {
+      auto now = fs.stat(path);
+      if (!now.ok() || !matches(*now, expected)) {
+        st = Status(Code::kConflict, path + " was changed by another process; not replacing it");
+      } else {
+        st = fs.rename(tmp, path);
+      }
+    } else {
+      st = fs.rename_noreplace(tmp, path);
+      if (st.code() == Code::kExists) st = Status(Code::kConflict, path + " was created by another process");
+    }
+  }
+  if (!st.ok()) {
+    fs.unlink(tmp);  // best effort: a leftover is removed by the next writable open
+    return st;
+  }
+  if (written) *written = info;
+  return fs.sync_dir(dir_name(path));
+}
+
+void remove_stale_temps(Fs& fs, const std::string& path) {
+  std::string prefix = base_name(temp_prefix(path));
+  auto names = fs.list_dir(dir_name(path));
+  if (!names.ok()) return;
+  for (const std::string& n : *names) {
+    if (n.compare(0, prefix.size(), prefix) == 0) fs.unlink(join_path(dir_name(path), n));
+  }
+}
+
+}  // namespace xs::storage

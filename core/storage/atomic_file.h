@@ -1,0 +1,38 @@
+// All-or-nothing file replacement (guarantee G5): temp file in the same directory -> fsync ->
+// freshness check -> rename -> fsync of the directory. After a crash at any point the path holds
+// the complete old file or the complete new one, never a mix and never nothing.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/fs.h"
+
+namespace xs::storage {
+
+// What the caller last saw at `path`: a file with this identity and size, or no file at all.
+// If the path no longer matches just before the rename, someone else wrote it and the
+// replacement fails with Code::kConflict, leaving their bytes in place.
+struct Expected {
+  bool exists = false;
+  uint64_t dev = 0, ino = 0, size = 0;
+
+  static Expected None() { return {}; }
+  static Expected Of(const FileInfo& fi) { return {true, fi.dev, fi.ino, fi.size}; }
+};
+
+// Replaces `path` with the concatenation of `chunks`. On success *written (if given) describes
+// the new file.
+Status atomic_replace(Fs& fs, const std::string& path, const std::vector<std::string_view>& chunks,
+                      const Expected& expected, FileInfo* written = nullptr);
+
+// Our temp files for `path` are named ".<basename>.xs-tmp-<random>" in the same directory, so a
+// writable open can recognise and remove leftovers of its own kind (and never omp's ".tmp" files).
+std::string temp_prefix(const std::string& path);
+
+// Removes leftover temp files of ours for `path`. Only a writable, locked open may call this.
+void remove_stale_temps(Fs& fs, const std::string& path);
+
+}  // namespace xs::storage

@@ -1,0 +1,91 @@
+// The file-system seam: every open, read, write, sync, rename and lock the engine performs goes
+// through this interface (SQLite's VFS, RocksDB's Env). Production uses posix_fs; the in-memory
+// store uses memory_fs; tests plug in fault-injecting or recording implementations to prove the
+// storage guarantees (reliability.md §2). Nothing above this layer calls the OS directly.
+//
+// Implementations must be safe to call from several threads at once: distinct session handles
+// share one Fs and may be used concurrently.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/buffer.h"
+#include "util/status.h"
+
+namespace xs::storage {
+
+struct FileInfo {
+  uint64_t dev = 0;
+  uint64_t ino = 0;
+  uint64_t size = 0;
+  int64_t mtime_ms = 0;
+  bool is_dir = false;
+  bool is_regular = false;
+};
+
+// An open file we write: the session log (append mode) or a fresh temp file.
+class WritableFile {
+ public:
+  virtual ~WritableFile() = default;
+  // Writes all of `data` at the end of the file. A short write or EINTR is continued until the
+  // whole buffer is written; any other failure is an error (and part of the data may be written).
+  virtual Status append(std::string_view data) = 0;
+  // Makes written data durable: fdatasync (F_FULLFSYNC on macOS).
+  virtual Status sync() = 0;
+  virtual Result<FileInfo> stat() = 0;
+  // Closes the descriptor; reports a close error (which can carry a deferred write error).
+  virtual Status close() = 0;
+};
+
+// An exclusive lock, held until the object is destroyed.
+class FileLock {
+ public:
+  virtual ~FileLock() = default;
+};
+
+class Fs {
+ public:
+  virtual ~Fs() = default;
+
+  // Reads a whole file (NotFound when missing, Limit when larger than max_bytes). *info (when
+  // given) describes the file that was read, from the same descriptor.
+  virtual Status read_file(const std::string& path, uint64_t max_bytes, PaddedBuffer* out,
+                           FileInfo* info = nullptr) = 0;
+  // Opens an existing file for appending.
+  virtual Result<std::unique_ptr<WritableFile>> open_append(const std::string& path) = 0;
+  // Creates a new file (mode 0600) that must not exist yet, open for writing.
+  virtual Result<std::unique_ptr<WritableFile>> create_new(const std::string& path) = 0;
+  virtual Status rename(const std::string& from, const std::string& to) = 0;
+  // Like rename, but fails with Exists instead of replacing an existing target.
+  virtual Status rename_noreplace(const std::string& from, const std::string& to) = 0;
+  virtual Status unlink(const std::string& path) = 0;
+  // Creates a directory and its missing parents (mode 0700).
+  virtual Status make_dirs(const std::string& path) = 0;
+  // Makes a directory's entries (a create or rename inside it) durable.
+  virtual Status sync_dir(const std::string& path) = 0;
+  virtual Result<FileInfo> stat(const std::string& path) = 0;
+  // Sets a file's modification time to now (a blob put again is fresh again for the GC's grace
+  // period).
+  virtual Status touch(const std::string& path) = 0;
+  // Reads up to `max` bytes from `offset` (a reload reads only the new tail). *info (when given)
+  // describes the file, from the same descriptor.
+  virtual Status read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out,
+                            FileInfo* info = nullptr) = 0;
+  // Names in a directory (no "." or ".."), unsorted.
+  virtual Result<std::vector<std::string>> list_dir(const std::string& path) = 0;
+  // Takes an exclusive lock on `path` (created 0600 if missing) without waiting: Locked when
+  // another holder has it. The lock dies with its holder, so a crash leaves nothing stale.
+  virtual Result<std::unique_ptr<FileLock>> try_lock(const std::string& path) = 0;
+};
+
+// `write_fn` replaces write(2) below the retry loop (tests inject EINTR and short writes there);
+// nullptr means the real one.
+using WriteFn = long (*)(int fd, const void* buf, unsigned long n);
+std::shared_ptr<Fs> make_posix_fs(WriteFn write_fn = nullptr);
+std::shared_ptr<Fs> make_memory_fs();
+
+}  // namespace xs::storage

@@ -1,0 +1,320 @@
+// The real file system. Portable POSIX, with the two platform calls the guarantees need behind
+// #ifdefs: no-replace rename (renameat2 on Linux, renamex_np on macOS, link+unlink elsewhere) and
+// a real flush to media on macOS (F_FULLFSYNC; fsync there only reaches the drive's cache).
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  // renameat2
+#endif
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <algorithm>
+#include <cstring>
+
+#include "storage/fs.h"
+#include "storage/path.h"
+
+namespace xs::storage {
+
+namespace {
+
+Status errno_status(const char* op, const std::string& path, int err) {
+  std::string msg = std::string(op) + " " + path + ": " + std::strerror(err);
+  switch (err) {
+    case ENOENT:
+    case ENOTDIR:
+      return Status(Code::kNotFound, msg);
+    case EEXIST:
+      return Status(Code::kExists, msg);
+    case ENOSPC:
+    case EDQUOT:
+    case EFBIG:
+      return Status(Code::kNoSpace, msg);
+    case EWOULDBLOCK:
+      return Status(Code::kLocked, msg);
+    case ENOMEM:
+      return Status(Code::kNoMem, msg);
+    default:
+      return Status(Code::kIo, msg);
+  }
+}
+
+FileInfo info_from(const struct stat& st) {
+  FileInfo fi;
+  fi.dev = static_cast<uint64_t>(st.st_dev);
+  fi.ino = static_cast<uint64_t>(st.st_ino);
+  fi.size = static_cast<uint64_t>(st.st_size);
+#if defined(__APPLE__)
+  fi.mtime_ms = static_cast<int64_t>(st.st_mtimespec.tv_sec) * 1000 + st.st_mtimespec.tv_nsec / 1000000;
+#else
+  fi.mtime_ms = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+#endif
+  fi.is_dir = S_ISDIR(st.st_mode);
+  fi.is_regular = S_ISREG(st.st_mode);
+  return fi;
+}
+
+int open_retry(const char* path, int flags, mode_t mode) {
+  int fd;
+  do {
+    fd = ::open(path, flags | O_CLOEXEC, mode);
+  } while (fd < 0 && errno == EINTR);
+  return fd;
+}
+
+long real_write(int fd, const void* buf, unsigned long n) { return ::write(fd, buf, n); }
+
+class PosixFile final : public WritableFile {
+ public:
+  PosixFile(int fd, std::string path, WriteFn write_fn) : fd_(fd), path_(std::move(path)), write_(write_fn) {}
+  ~PosixFile() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  Status append(std::string_view data) override {
+    const char* p = data.data();
+    size_t left = data.size();
+    while (left > 0) {
+      long n = write_(fd_, p, left);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return errno_status("write", path_, errno);
+      }
+      if (n == 0) return Status::Io("write " + path_ + ": wrote 0 bytes");
+      p += n;
+      left -= static_cast<size_t>(n);
+    }
+    return Status::Ok();
+  }
+
+  Status sync() override {
+#if defined(__APPLE__)
+    if (::fcntl(fd_, F_FULLFSYNC) == 0) return Status::Ok();
+    if (::fsync(fd_) == 0) return Status::Ok();  // file systems without F_FULLFSYNC
+#else
+    if (::fdatasync(fd_) == 0) return Status::Ok();
+#endif
+    return errno_status("fsync", path_, errno);
+  }
+
+  Result<FileInfo> stat() override {
+    struct stat st;
+    if (::fstat(fd_, &st) != 0) return errno_status("fstat", path_, errno);
+    return info_from(st);
+  }
+
+  Status close() override {
+    int fd = fd_;
+    fd_ = -1;
+    // No retry on EINTR: on Linux the descriptor is already gone (retrying could close another).
+    if (fd >= 0 && ::close(fd) != 0 && errno != EINTR) return errno_status("close", path_, errno);
+    return Status::Ok();
+  }
+
+ private:
+  int fd_;
+  std::string path_;
+  WriteFn write_;
+};
+
+class PosixLock final : public FileLock {
+ public:
+  explicit PosixLock(int fd) : fd_(fd) {}
+  ~PosixLock() override { ::close(fd_); }  // closing the descriptor releases the flock
+
+ private:
+  int fd_;
+};
+
+class PosixFs final : public Fs {
+ public:
+  explicit PosixFs(WriteFn write_fn) : write_(write_fn ? write_fn : real_write) {}
+
+  Status read_file(const std::string& path, uint64_t max_bytes, PaddedBuffer* out, FileInfo* info) override {
+    int fd = open_retry(path.c_str(), O_RDONLY, 0);
+    if (fd < 0) return errno_status("open", path, errno);
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      int e = errno;
+      ::close(fd);
+      return errno_status("fstat", path, e);
+    }
+    if (S_ISDIR(st.st_mode)) {
+      ::close(fd);
+      return Status::Invalid(path + " is a directory");
+    }
+    uint64_t size = static_cast<uint64_t>(st.st_size);
+    if (size > max_bytes) {
+      ::close(fd);
+      return Status::Limit(path + " is larger than " + std::to_string(max_bytes) + " bytes");
+    }
+    PaddedBuffer buf(size);
+    size_t got = 0;
+    // Read what fstat promised; a writer appending meanwhile is picked up by a later reload.
+    while (got < size) {
+      ssize_t n = ::read(fd, buf.data() + got, size - got);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        int e = errno;
+        ::close(fd);
+        return errno_status("read", path, e);
+      }
+      if (n == 0) break;  // truncated meanwhile
+      got += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    buf.truncate(got);
+    *out = std::move(buf);
+    if (info) {
+      *info = info_from(st);
+      info->size = got;
+    }
+    return Status::Ok();
+  }
+
+  Result<std::unique_ptr<WritableFile>> open_append(const std::string& path) override {
+    int fd = open_retry(path.c_str(), O_WRONLY | O_APPEND, 0);
+    if (fd < 0) return errno_status("open", path, errno);
+    return std::unique_ptr<WritableFile>(new PosixFile(fd, path, write_));
+  }
+
+  Result<std::unique_ptr<WritableFile>> create_new(const std::string& path) override {
+    int fd = open_retry(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) return errno_status("create", path, errno);
+    return std::unique_ptr<WritableFile>(new PosixFile(fd, path, write_));
+  }
+
+  Status rename(const std::string& from, const std::string& to) override {
+    if (::rename(from.c_str(), to.c_str()) != 0) return errno_status("rename", from + " -> " + to, errno);
+    return Status::Ok();
+  }
+
+  Status rename_noreplace(const std::string& from, const std::string& to) override {
+#if defined(__linux__)
+    if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) {
+      return Status::Ok();
+    }
+    if (errno != EINVAL && errno != ENOSYS) return errno_status("rename", from + " -> " + to, errno);
+#elif defined(__APPLE__)
+    if (::renamex_np(from.c_str(), to.c_str(), RENAME_EXCL) == 0) return Status::Ok();
+    if (errno != ENOTSUP) return errno_status("rename", from + " -> " + to, errno);
+#endif
+    // File systems without an atomic no-replace rename: link fails if the target exists.
+    if (::link(from.c_str(), to.c_str()) != 0) return errno_status("link", from + " -> " + to, errno);
+    if (::unlink(from.c_str()) != 0) return errno_status("unlink", from, errno);
+    return Status::Ok();
+  }
+
+  Status unlink(const std::string& path) override {
+    if (::unlink(path.c_str()) != 0) return errno_status("unlink", path, errno);
+    return Status::Ok();
+  }
+
+  Status make_dirs(const std::string& path) override {
+    if (path.empty()) return Status::Ok();
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0) {
+      return S_ISDIR(st.st_mode) ? Status::Ok() : Status::Invalid(path + " is not a directory");
+    }
+    std::string parent = dir_name(path);
+    if (parent != path && parent != "." && parent != "/") XS_RETURN_IF_ERROR(make_dirs(parent));
+    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return errno_status("mkdir", path, errno);
+    return Status::Ok();
+  }
+
+  Status sync_dir(const std::string& path) override {
+    int fd = open_retry(path.c_str(), O_RDONLY | O_DIRECTORY, 0);
+    if (fd < 0) return errno_status("open", path, errno);
+    int rc = ::fsync(fd);
+    int e = errno;
+    ::close(fd);
+    // Some file systems cannot sync a directory; that is not a failure of ours to report.
+    if (rc != 0 && e != EINVAL && e != EBADF) return errno_status("fsync", path, e);
+    return Status::Ok();
+  }
+
+  Status touch(const std::string& path) override {
+    if (::utimensat(AT_FDCWD, path.c_str(), nullptr, 0) != 0) return errno_status("utimensat", path, errno);
+    return Status::Ok();
+  }
+
+  Status read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out,
+                    FileInfo* info) override {
+    int fd = open_retry(path.c_str(), O_RDONLY, 0);
+    if (fd < 0) return errno_status("open", path, errno);
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      int e = errno;
+      ::close(fd);
+      return errno_status("fstat", path, e);
+    }
+    uint64_t size = static_cast<uint64_t>(st.st_size);
+    uint64_t want = offset >= size ? 0 : std::min<uint64_t>(max, size - offset);
+    PaddedBuffer buf(want);
+    size_t got = 0;
+    while (got < want) {
+      ssize_t n = ::pread(fd, buf.data() + got, want - got, static_cast<off_t>(offset + got));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        int e = errno;
+        ::close(fd);
+        return errno_status("read", path, e);
+      }
+      if (n == 0) break;
+      got += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    buf.truncate(got);
+    *out = std::move(buf);
+    if (info) *info = info_from(st);
+    return Status::Ok();
+  }
+
+  Result<FileInfo> stat(const std::string& path) override {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) return errno_status("stat", path, errno);
+    return info_from(st);
+  }
+
+  Result<std::vector<std::string>> list_dir(const std::string& path) override {
+    DIR* d = ::opendir(path.c_str());
+    if (!d) return errno_status("opendir", path, errno);
+    std::vector<std::string> names;
+    while (struct dirent* e = ::readdir(d)) {
+      if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
+      names.emplace_back(e->d_name);
+    }
+    ::closedir(d);
+    return names;
+  }
+
+  Result<std::unique_ptr<FileLock>> try_lock(const std::string& path) override {
+    int fd = open_retry(path.c_str(), O_RDWR | O_CREAT, 0600);
+    if (fd < 0) return errno_status("open", path, errno);
+    int rc;
+    do {
+      rc = ::flock(fd, LOCK_EX | LOCK_NB);
+    } while (rc != 0 && errno == EINTR);
+    if (rc != 0) {
+      int e = errno;
+      ::close(fd);
+      if (e == EWOULDBLOCK) return Status(Code::kLocked, path + " is held by another writer");
+      return errno_status("flock", path, e);
+    }
+    return std::unique_ptr<FileLock>(new PosixLock(fd));
+  }
+
+ private:
+  WriteFn write_;
+};
+
+}  // namespace
+
+std::shared_ptr<Fs> make_posix_fs(WriteFn write_fn) { return std::make_shared<PosixFs>(write_fn); }
+
+}  // namespace xs::storage
