@@ -1,0 +1,147 @@
+// Store handles, and the session constructors (whose errors are reported on the store).
+#include "discovery/finder.h"
+#include "discovery/session_paths.h"
+#include "handles.h"
+
+using xs::Code;
+using xs::Status;
+using xs::capi::guarded;
+using xs::capi::null_arg;
+
+namespace {
+
+constexpr uint32_t kKnownSessionFlags = XS_SESSION_READ_ONLY | XS_SESSION_CREATE | XS_SESSION_NO_DEFER |
+                                        XS_SESSION_SYNC | XS_SESSION_FIXED_CLOCK;
+
+}  // namespace
+
+Status xs::capi::translate_options(const xs_session_options* o, const StoreCore& core,
+                                   xs::session::SessionOptions* out) {
+  out->blobs = core.blobs;
+  if (!o) return Status::Ok();
+  if (o->version != XS_SESSION_OPTIONS_VERSION) {
+    return Status(Code::kVersion, "xs_session_options version " + std::to_string(o->version) + " is not supported");
+  }
+  if (o->flags & ~kKnownSessionFlags) return Status::Invalid("unknown bits in xs_session_options.flags");
+  if (o->reserved != 0) return Status::Invalid("xs_session_options.reserved must be 0");
+  if (o->max_line_bytes > xs::json::kMaxConfigurableLineBytes) {
+    return Status::Invalid("max_line_bytes may be at most " + std::to_string(xs::json::kMaxConfigurableLineBytes));
+  }
+  if (o->max_depth != 0 && (o->max_depth < 3 || o->max_depth > xs::json::kMaxConfigurableDepth)) {
+    return Status::Invalid("max_depth must be between 3 and " + std::to_string(xs::json::kMaxConfigurableDepth));
+  }
+  out->read_only = o->flags & XS_SESSION_READ_ONLY;
+  out->create_if_missing = o->flags & XS_SESSION_CREATE;
+  out->defer_until_assistant = !(o->flags & XS_SESSION_NO_DEFER);
+  out->durability = (o->flags & XS_SESSION_SYNC) ? xs::session::Durability::kSync : xs::session::Durability::kBuffered;
+  if (o->max_line_bytes) out->limits.max_line_bytes = o->max_line_bytes;
+  if (o->max_depth) out->limits.max_depth = o->max_depth;
+  if (o->flags & XS_SESSION_FIXED_CLOCK) out->clock = xs::format::Clock::Fixed(o->clock_start_ms, o->clock_step_ms);
+  out->id_seed = o->id_seed;
+  if (o->cwd) out->cwd = o->cwd;
+  if (o->session_id) out->session_id = std::string(o->session_id);
+  if (o->title) out->title = std::string(o->title);
+  if (o->parent_session) out->parent_session = std::string(o->parent_session);
+  return Status::Ok();
+}
+
+Status xs::capi::hand_out(const std::shared_ptr<StoreCore>& core, xs::Result<std::unique_ptr<xs::session::Session>> r,
+                          xs_session** out) {
+  if (!r.ok()) return r.status();
+  auto* h = new xs_session;
+  h->core = core;
+  h->impl = std::move(*r);
+  *out = h;
+  return Status::Ok();
+}
+
+namespace {
+
+Status open_core(xs_store* st) {
+  if (!st->core) return Status(Code::kMisuse, "the store is not open (call xs_store_open first)");
+  return Status::Ok();
+}
+
+}  // namespace
+
+extern "C" {
+
+xs_store* xs_store_new(void) { return new (std::nothrow) xs_store; }
+
+void xs_store_free(xs_store* st) { delete st; }
+
+xs_status xs_store_errcode(const xs_store* st) { return st ? st->err.code : XS_EMISUSE; }
+
+const char* xs_store_errmsg(const xs_store* st) { return st ? st->err.message.c_str() : "store handle is NULL"; }
+
+xs_status xs_store_open(xs_store* st, const char* root, const xs_store_options* opts) {
+  return guarded(st, [&]() -> Status {
+    if (st->core) return Status(Code::kMisuse, "the store is already open");
+    if (opts && opts->version != XS_STORE_OPTIONS_VERSION) {
+      return Status(Code::kVersion, "xs_store_options version " + std::to_string(opts->version) + " is not supported");
+    }
+    uint32_t flags = opts ? opts->flags : 0;
+    if (flags & ~XS_STORE_IN_MEMORY) return Status::Invalid("unknown bits in xs_store_options.flags");
+    auto core = std::make_shared<xs::capi::StoreCore>();
+    if (flags & XS_STORE_IN_MEMORY) {
+      core->fs = xs::storage::make_memory_fs();
+      core->root = root && *root ? root : "/memory";
+    } else {
+      if (!root) return null_arg("root");
+      if (!*root) return Status::Invalid("root is empty");
+      core->fs = xs::storage::make_posix_fs();
+      core->root = root;
+      auto info = core->fs->stat(core->root);
+      if (info.ok() && !info->is_dir) return Status::Invalid(core->root + " is not a directory");
+    }
+    core->blobs = std::make_shared<xs::blobs::BlobStore>(core->fs, core->root);
+    st->core = std::move(core);
+    return Status::Ok();
+  });
+}
+
+xs_status xs_store_session_dir(xs_store* st, const char* cwd, char* buf, size_t cap, size_t* out_len) {
+  return guarded(st, [&]() -> Status {
+    XS_RETURN_IF_ERROR(open_core(st));
+    if (!cwd) return null_arg("cwd");
+    return xs::capi::fill(st->cache, 1, cwd, 0, buf, cap, out_len, [&]() -> xs::Result<std::string> {
+      return xs::discovery::session_dir(st->core->root, cwd);
+    });
+  });
+}
+
+xs_status xs_session_create(xs_store* st, const char* cwd, const xs_session_options* opts, xs_session** out) {
+  if (out) *out = nullptr;
+  return guarded(st, [&]() -> Status {
+    XS_RETURN_IF_ERROR(open_core(st));
+    if (!cwd) return null_arg("cwd");
+    if (!out) return null_arg("out");
+    xs::session::SessionOptions o;
+    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, *st->core, &o));
+    if (o.read_only) return Status::Invalid("a new session cannot be read-only");
+    o.cwd = cwd;
+    std::string dir = xs::discovery::session_dir(st->core->root, cwd);
+    return xs::capi::hand_out(st->core, xs::session::Session::create(st->core->fs, dir, std::move(o)), out);
+  });
+}
+
+xs_status xs_session_open(xs_store* st, const char* path_or_id, const xs_session_options* opts, xs_session** out) {
+  if (out) *out = nullptr;
+  return guarded(st, [&]() -> Status {
+    XS_RETURN_IF_ERROR(open_core(st));
+    if (!path_or_id) return null_arg("path_or_id");
+    if (!out) return null_arg("out");
+    xs::session::SessionOptions o;
+    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, *st->core, &o));
+    std::string path = path_or_id;
+    // No slash and no such file: an id or id prefix, resolved across the store.
+    if (path.find('/') == std::string::npos && !st->core->fs->stat(path).ok() && !o.create_if_missing) {
+      auto found = xs::discovery::Finder(st->core->fs, st->core->root).resolve(path, std::nullopt);
+      if (!found.ok()) return found.status();
+      path = *found;
+    }
+    return xs::capi::hand_out(st->core, xs::session::Session::open(st->core->fs, path, std::move(o)), out);
+  });
+}
+
+}  // extern "C"

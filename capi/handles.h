@@ -1,0 +1,150 @@
+// What the opaque C handles are, and the two mechanisms every C entry point shares: the guard
+// that turns a core Status (or a stray C++ exception) into an xs_status plus the handle's error
+// text, and the caller-buffer fill with its cached result.
+//
+// capi/ only translates: argument checks, C <-> C++ types, status mapping. Behaviour lives in core/.
+#pragma once
+
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <string_view>
+
+#include "blobs/blob_store.h"
+#include "session/session.h"
+#include "storage/fs.h"
+#include "util/status.h"
+#include "xsession.h"
+
+namespace xs::capi {
+
+// Shared by a store handle and every session opened from it (sessions keep it alive after
+// xs_store_free, so finalisers in garbage-collected bindings may run in any order).
+struct StoreCore {
+  std::shared_ptr<storage::Fs> fs;
+  std::string root;
+  std::shared_ptr<blobs::BlobStore> blobs;
+};
+
+struct ErrorSlot {
+  xs_status code = XS_OK;
+  std::string message;
+
+  xs_status set(xs_status c, std::string m) {
+    code = c;
+    message = std::move(m);
+    return c;
+  }
+  xs_status from(const Status& st) { return set(static_cast<xs_status>(st.code()), st.ok() ? "" : st.message()); }
+};
+
+// The last result that did not fit the caller's buffer, kept so the retry only copies it.
+struct OutputCache {
+  bool valid = false;
+  int fn = 0;
+  std::string key;
+  uint64_t generation = 0;
+  std::string data;
+};
+
+}  // namespace xs::capi
+
+struct xs_store {
+  std::mutex mu;
+  uint64_t calls = 0;  // calls made on the handle (a retry is the call right after a size query)
+  std::shared_ptr<xs::capi::StoreCore> core;  // null until xs_store_open
+  xs::capi::ErrorSlot err;
+  xs::capi::OutputCache cache;
+};
+
+struct xs_session {
+  std::mutex mu;
+  uint64_t calls = 0;
+  std::shared_ptr<xs::capi::StoreCore> core;
+  std::unique_ptr<xs::session::Session> impl;
+  xs::capi::ErrorSlot err;
+  xs::capi::OutputCache cache;
+};
+
+namespace xs::capi {
+
+// Runs `body` (returning Status) under the handle's lock and records the outcome on the handle.
+// No exception crosses the C boundary.
+template <class Handle, class F>
+xs_status guarded(Handle* h, F&& body) noexcept {
+  if (!h) return XS_EMISUSE;
+  std::lock_guard<std::mutex> lock(h->mu);
+  ++h->calls;
+  try {
+    return h->err.from(body());
+  } catch (const std::bad_alloc&) {
+    return h->err.set(XS_ENOMEM, "out of memory");
+  } catch (const std::exception& e) {
+    return h->err.set(XS_EINTERNAL, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return h->err.set(XS_EINTERNAL, "internal error: unknown exception");
+  }
+}
+
+inline Status null_arg(const char* name) { return Status::Invalid(std::string(name) + " is NULL"); }
+
+// xs_session_options -> the engine's options (defaults for NULL), with the store's blob store.
+Status translate_options(const xs_session_options* o, const StoreCore& core, session::SessionOptions* out);
+
+// Wraps a new engine session in a C handle that shares the store's internals.
+Status hand_out(const std::shared_ptr<StoreCore>& core, Result<std::unique_ptr<session::Session>> r, xs_session** out);
+
+// The size-query-then-fill protocol. `fn` and `key` identify the call and its arguments;
+// `compute` returns Result<std::string>. A result that does not fit is cached, so the retry
+// (same call, same arguments, unchanged generation) copies it instead of recomputing.
+template <class F>
+Status fill(OutputCache& cache, int fn, std::string_view key, uint64_t generation, char* buf, size_t cap,
+            size_t* out_len, F&& compute) {
+  if (!out_len) return null_arg("out_len");
+  if (!buf && cap) return Status::Invalid("buf is NULL but cap is not 0");
+  std::string fresh;
+  const std::string* result;
+  bool cached = cache.valid && cache.fn == fn && cache.generation == generation && cache.key == key;
+  if (cached) {
+    result = &cache.data;
+  } else {
+    Result<std::string> r = compute();
+    if (!r.ok()) return r.status();
+    fresh = std::move(*r);
+    result = &fresh;
+  }
+  *out_len = result->size();
+  if (cap < result->size()) {
+    if (!cached) {
+      cache.valid = true;
+      cache.fn = fn;
+      cache.key.assign(key);
+      cache.generation = generation;
+      cache.data = std::move(fresh);
+    }
+    return Status(Code::kBufs, "the output needs " + std::to_string(*out_len) + " bytes; the buffer has " +
+                                   std::to_string(cap));
+  }
+  if (!result->empty()) std::memcpy(buf, result->data(), result->size());
+  cache.valid = false;
+  std::string().swap(cache.data);  // do not keep a large result alive
+  return Status::Ok();
+}
+
+// For results that read the disk afresh (listings): a cached result may serve only the call right
+// after the one that cached it, the retry; any later call computes anew.
+inline uint64_t retry_generation(const OutputCache& cache, uint64_t calls) {
+  return cache.valid && cache.generation + 1 == calls ? cache.generation : calls;
+}
+
+// Writes a new entry id into a caller buffer of XS_ID_BUFSIZE bytes (NULL: not wanted).
+inline void put_id(char* id_out, const std::string& id) {
+  if (!id_out) return;
+  size_t n = id.size() < XS_ID_BUFSIZE - 1 ? id.size() : XS_ID_BUFSIZE - 1;
+  std::memcpy(id_out, id.data(), n);
+  id_out[n] = '\0';
+}
+
+}  // namespace xs::capi

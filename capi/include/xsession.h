@@ -1,0 +1,541 @@
+/*
+ * xsession.h -- the C ABI of xsession, session storage for coding agents.
+ *
+ * A session is an append-only JSONL transcript: a header line, then typed entries linked by
+ * id/parentId into a tree with a movable leaf. This header is C99, includes only <stddef.h> and
+ * <stdint.h>, and is the library's whole public surface.
+ *
+ * Conventions (every function below follows them; its comment says only what differs):
+ *  - Status: every fallible function returns xs_status: XS_OK (0) or a negative XS_E* code.
+ *    No function returns a positive value. xs_status_str() names any code.
+ *  - Error text: the detail of the last call lives on the handle the call was made on, read with
+ *    xs_session_errmsg() / xs_store_errmsg(). Constructors report on their parent store. The text
+ *    is UTF-8, never NULL ("" after a success) and BORROWED: valid until the next call on that
+ *    handle.
+ *  - Ownership: XS_OWN marks a result the caller must release (with the function named beside
+ *    it). Everything else the library returns is borrowed. The library never keeps a pointer the
+ *    caller passed in after the call returns.
+ *  - Text in: paths, ids, roles and other short names are NUL-terminated UTF-8. JSON and long
+ *    text are (pointer, length) pairs, UTF-8, not NUL-terminated; a NUL byte inside JSON text is
+ *    refused. Entries and messages cross the boundary as UTF-8 JSON text.
+ *  - Text out (JSON, ids): into a caller buffer (buf, cap); *out_len always receives the full
+ *    length in bytes (no NUL terminator is written or counted). If cap < *out_len the call
+ *    returns XS_EBUFS and writes nothing; (NULL, 0) is a pure size query. The result is kept on
+ *    the handle, so the retry with a larger buffer copies it without recomputing, as long as
+ *    nothing changed the handle in between (if something did, it is recomputed, and may need
+ *    XS_EBUFS again: loop).
+ *  - New entry ids: functions that append take `char *id_out`: NULL, or a buffer of
+ *    XS_ID_BUFSIZE bytes that receives the new entry's id, NUL-terminated. Ids the library
+ *    generates are 8 (rarely 16) lowercase hex chars; ids callers choose are 1-64 chars of
+ *    [A-Za-z0-9_-]. Ids *loaded* from files may be longer: read those through buffers.
+ *  - Option structs: versioned. Initialise with the matching *_init(opts, XS_*_VERSION) before
+ *    setting fields; the library reads only the fields the given version has. NULL options mean
+ *    defaults. Fields are fixed-width integers and pointers only.
+ *  - NULL: a NULL handle gives XS_EMISUSE; a NULL required argument gives XS_EINVAL. Freeing
+ *    functions accept NULL.
+ *
+ * Threads: the library has no global mutable state. Distinct handles are independent, including
+ * two handles on the same file (file locks coordinate them, across processes too). Calls on one
+ * handle are serialised internally, so a handle may be shared between threads; but its error text
+ * belongs to whichever call ran last on it, so a caller that shares a handle must read
+ * xs_*_errmsg() under its own lock around the failing call. xs_status_str() and xs_version() may
+ * be called from anywhere, any time.
+ *
+ * Storage guarantees (see README.md): an acknowledged append survives a crash of the process; with
+ * XS_SESSION_SYNC it also survives power loss; rewrites are atomic; unreadable lines are skipped,
+ * reported (xs_session_diagnostics) and kept byte for byte; a write failure is sticky
+ * (XS_EPOISONED) until the session is reopened; one writer per session file (XS_ELOCKED).
+ */
+#ifndef XSESSION_H
+#define XSESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define XS_VERSION_MAJOR 0
+#define XS_VERSION_MINOR 1
+#define XS_VERSION_PATCH 0
+
+/* Documentation markers: XS_OWN = the caller releases it; XS_BORROWED = owned by the library. */
+#define XS_OWN
+#define XS_BORROWED
+
+#if defined(_WIN32) && defined(XS_BUILDING)
+#define XS_API __declspec(dllexport)
+#elif defined(_WIN32)
+#define XS_API __declspec(dllimport)
+#else
+#define XS_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* Status codes. Never renumbered; new codes get new numbers. Bindings map unknown codes to a   */
+/* generic error instead of failing.                                                           */
+
+typedef int32_t xs_status;
+
+#define XS_OK 0
+#define XS_ERROR (-1)      /* unspecified failure */
+#define XS_ENOMEM (-2)     /* out of memory */
+#define XS_EINVAL (-3)     /* bad argument: malformed JSON, wrong shape, bad id, invalid UTF-8 */
+#define XS_EMISUSE (-4)    /* NULL handle, or an API used against its contract */
+#define XS_ENOTFOUND (-5)  /* no such entry, session or file */
+#define XS_EEXISTS (-6)    /* the id or file already exists */
+#define XS_EBUFS (-7)      /* output buffer too small; *out_len says how much is needed */
+#define XS_ECORRUPT (-8)   /* stored data is damaged beyond what the loader can skip */
+#define XS_EIO (-9)        /* an I/O error from the operating system */
+#define XS_ELOCKED (-10)   /* another handle or process holds the session open for writing */
+#define XS_EVERSION (-11)  /* an option struct version this library does not know */
+#define XS_ENOSPC (-12)    /* no space left on the device, or a quota or file size limit */
+#define XS_EREADONLY (-13) /* a write on a session opened read-only */
+#define XS_ECONFLICT (-14) /* another process changed the file; our write was not made */
+#define XS_ELIMIT (-15)    /* input over a configured limit (line size, nesting depth) */
+#define XS_ENOHEADER (-16) /* the file has no session header (read-only open) */
+#define XS_EPOISONED (-17) /* an earlier write failed; reopen the session to write again */
+#define XS_EAMBIGUOUS (-18) /* an id prefix matches more than one session */
+#define XS_EINTERNAL (-99) /* a bug in the library; the message says where */
+
+/* Buffer size for an id written through `char *id_out` (64 chars + NUL). */
+#define XS_ID_BUFSIZE 65
+
+/* ------------------------------------------------------------------------------------------ */
+/* Library                                                                                     */
+
+/** Runtime version of the library (compare with XS_VERSION_* of the header you built with).
+ *  @param[out] major, minor, patch  each may be NULL.
+ *  @thread any thread, any time.  @return nothing; cannot fail. */
+XS_API void xs_version(int *major, int *minor, int *patch);
+
+/** Static English name of a status code ("XS_ENOTFOUND: not found"); unknown codes give
+ *  "unknown status".  @return borrowed, static, never NULL.  @thread any thread. */
+XS_API XS_BORROWED const char *xs_status_str(xs_status code);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Options                                                                                     */
+
+#define XS_STORE_OPTIONS_VERSION 1
+/* Store flags */
+#define XS_STORE_IN_MEMORY 0x1u /* sessions live in memory only (nothing touches the disk) */
+
+typedef struct xs_store_options {
+  uint32_t version; /* XS_STORE_OPTIONS_VERSION */
+  uint32_t flags;   /* XS_STORE_* */
+} xs_store_options;
+
+/** Fills *opts with defaults for `version`.
+ *  @return XS_OK; XS_EINVAL if opts is NULL; XS_EVERSION for an unknown version.
+ *  @thread any thread. */
+XS_API xs_status xs_store_options_init(xs_store_options *opts, uint32_t version);
+
+#define XS_SESSION_OPTIONS_VERSION 1
+/* Session flags */
+#define XS_SESSION_READ_ONLY 0x1u    /* open without the writer lock; writes give XS_EREADONLY;
+                                        never writes anything (not even a migration) */
+#define XS_SESSION_CREATE 0x2u       /* open(): a missing file becomes a new session at that path */
+#define XS_SESSION_NO_DEFER 0x4u     /* write the file at once instead of at the first assistant
+                                        message (the reference's default deferral) */
+#define XS_SESSION_SYNC 0x8u         /* fdatasync every append before returning (power-loss safe) */
+#define XS_SESSION_FIXED_CLOCK 0x10u /* timestamps are clock_start_ms, +clock_step_ms per use
+                                        (tests that compare exact bytes) */
+
+typedef struct xs_session_options {
+  uint32_t version;        /* XS_SESSION_OPTIONS_VERSION */
+  uint32_t flags;          /* XS_SESSION_* */
+  uint64_t max_line_bytes; /* longest line accepted on load or append; 0 = 64 MiB; max 1 GiB */
+  uint32_t max_depth;      /* deepest JSON value accepted (the root is depth 1); 0 = 256; max 4096 */
+  uint32_t reserved;       /* must be 0 */
+  int64_t clock_start_ms;  /* with XS_SESSION_FIXED_CLOCK: first timestamp, ms since the epoch */
+  int64_t clock_step_ms;   /* with XS_SESSION_FIXED_CLOCK: added after each timestamp */
+  uint64_t id_seed;        /* non-zero: ids come from a reproducible sequence (tests) */
+  /* For new sessions (create, XS_SESSION_CREATE, or the fresh header that replaces a file that
+   * had none); NUL-terminated UTF-8, NULL = absent: */
+  const char *cwd;            /* header cwd (open only; create takes it as an argument) */
+  const char *session_id;     /* the new session's id; NULL = generated (16 hex chars) */
+  const char *title;          /* header title */
+  const char *parent_session; /* header parentSession (lineage: an id or a path) */
+} xs_session_options;
+
+/** Fills *opts with defaults for `version`.
+ *  @return XS_OK; XS_EINVAL if opts is NULL; XS_EVERSION for an unknown version.
+ *  @thread any thread. */
+XS_API xs_status xs_session_options_init(xs_session_options *opts, uint32_t version);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Store: a root directory holding sessions/ (and later blobs/, terminal-sessions/).            */
+
+typedef struct xs_store xs_store;
+
+/** Allocates a store handle (not yet open).
+ *  @return an owned handle, release with xs_store_free(); NULL only when out of memory.
+ *  @thread any thread. */
+XS_API XS_OWN xs_store *xs_store_new(void);
+
+/** Opens the store rooted at `root` (created on the first write if missing; opening writes
+ *  nothing). Reopening an open store is XS_EMISUSE.
+ *  @param root  directory path; ignored (may be NULL) with XS_STORE_IN_MEMORY.
+ *  @param opts  NULL for defaults.
+ *  @return XS_OK; XS_EINVAL (root NULL, or names a file); XS_EVERSION; XS_EMISUSE.
+ *  @thread one call at a time per store (serialised internally). */
+XS_API xs_status xs_store_open(xs_store *st, const char *root, const xs_store_options *opts);
+
+/** Releases the handle. Sessions opened from it stay valid (they keep the store's internals
+ *  alive) and must still be closed.  @thread not concurrently with other calls on st. */
+XS_API void xs_store_free(xs_store *st);
+
+/** Code of the last call on st (XS_OK after a success). XS_EMISUSE for NULL.  @thread see top. */
+XS_API xs_status xs_store_errcode(const xs_store *st);
+/** Message of the last call on st: borrowed, valid until the next call on st; "" after a
+ *  success; never NULL.  @thread see top. */
+XS_API XS_BORROWED const char *xs_store_errmsg(const xs_store *st);
+
+/** The directory that holds the sessions of working directory `cwd`
+ *  (<root>/sessions/--<cwd encoded>--), as text through (buf, cap, out_len).
+ *  @return XS_OK; XS_EBUFS; XS_EINVAL; XS_EMISUSE if the store is not open.
+ *  @thread serialised per store. */
+XS_API xs_status xs_store_session_dir(xs_store *st, const char *cwd, char *buf, size_t cap, size_t *out_len);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Blobs: <root>/blobs/<sha256 hex>, where appends move large images (see xs_append_message).   */
+
+#define XS_HASH_BUFSIZE 65 /* SHA-256 as lowercase hex + NUL */
+
+/** Stores `len` bytes (atomically). Storing content that is already there refreshes its age for
+ *  the garbage collector's grace period; a damaged copy under that name is replaced.
+ *  @param[out] hash_out  XS_HASH_BUFSIZE bytes: the lowercase hex SHA-256, NUL-terminated.
+ *  @return XS_OK; XS_EINVAL; XS_EIO; XS_ENOSPC; XS_EMISUSE (store not open).
+ *  @thread serialised per store; safe against concurrent puts from other handles and processes. */
+XS_API xs_status xs_blob_put(xs_store *st, const void *data, size_t len, char *hash_out);
+
+/** A blob's bytes, verified against its hash, through (buf, cap, out_len).
+ *  @return XS_OK; XS_EBUFS; XS_ENOTFOUND (missing); XS_ECORRUPT (content does not match its
+ *          name); XS_EINVAL (not a 64-hex hash).  @thread serialised per store. */
+XS_API xs_status xs_blob_get(xs_store *st, const char *hash, void *buf, size_t cap, size_t *out_len);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Discovery                                                                                   */
+
+#define XS_LIST_OPTIONS_VERSION 1
+#define XS_LIST_FULL 0x1u /* read whole files: adds messageCount, entryCount, diagnostics */
+
+typedef struct xs_list_options {
+  uint32_t version; /* XS_LIST_OPTIONS_VERSION */
+  uint32_t flags;   /* XS_LIST_* */
+  uint64_t limit;   /* at most this many (the newest); 0 = all */
+  const char *cwd;  /* NULL = every working directory */
+} xs_list_options;
+
+/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.  @thread any. */
+XS_API xs_status xs_list_options_init(xs_list_options *o, uint32_t version);
+
+/** The store's sessions, newest (file mtime) first, as a JSON array of
+ *  {"path","id","cwd","timestamp","modified"(ms),"size","title","parentSession","version",
+ *   "needsMigration","firstMessage"[,"messageCount","entryCount","diagnostics"]}.
+ *  Without XS_LIST_FULL only a bounded prefix of each file is read (the header and the first
+ *  prompt), however long the header line is. With a cwd, only sessions whose header names that
+ *  cwd are listed. Files without a session header are not listed.
+ *  @return XS_OK; XS_EBUFS; XS_EINVAL; XS_EVERSION; XS_EMISUSE (store not open).
+ *  @thread serialised per store. */
+XS_API xs_status xs_store_list(xs_store *st, const xs_list_options *opts, char *buf, size_t cap, size_t *out_len);
+
+/** The path of the session whose id, file name, or file-name suffix after the last '_' starts
+ *  with `query` (case-insensitive); the directory of `cwd` (may be NULL) is searched first, then
+ *  the whole store.  @return XS_OK; XS_EBUFS; XS_ENOTFOUND; XS_EAMBIGUOUS (the message names the
+ *  candidates); XS_EINVAL.  @thread serialised per store. */
+XS_API xs_status xs_store_resolve(xs_store *st, const char *query, const char *cwd, char *buf, size_t cap,
+                                  size_t *out_len);
+
+/** Records that terminal `terminal_id` ([A-Za-z0-9_-], 1-64) uses `session_path` in `cwd`
+ *  (<root>/terminal-sessions/<terminal_id>, replaced atomically).
+ *  @return XS_OK; XS_EINVAL; XS_EIO; XS_ENOSPC.  @thread serialised per store. */
+XS_API xs_status xs_store_write_breadcrumb(xs_store *st, const char *terminal_id, const char *cwd,
+                                           const char *session_path);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Session lifecycle. Errors of the constructors are reported on the store.                    */
+
+typedef struct xs_session xs_session;
+
+/** Starts a new session for working directory `cwd`, in the store's session directory for it.
+ *  Nothing is written until the first assistant message (unless XS_SESSION_NO_DEFER).
+ *  @param[out] out  receives an owned handle, release with xs_session_close(); NULL on error.
+ *  @return XS_OK; XS_EINVAL (bad cwd/session_id/title); XS_EVERSION; XS_ELOCKED, XS_EIO,
+ *          XS_ENOSPC (NO_DEFER write); XS_EMISUSE (store not open).
+ *  @thread serialised per store; the new session is independent of the store's lock. */
+XS_API xs_status xs_session_create(xs_store *st, const char *cwd, const xs_session_options *opts,
+                                   XS_OWN xs_session **out);
+
+/** Opens the session file at `path` (absolute, or relative to the process's directory). A `path`
+ *  with no '/' that names no file is taken as a session id or id prefix (see xs_store_resolve).
+ *  v1/v2 files are migrated in memory; a writable open rewrites them atomically at once (a
+ *  read-only open never writes). Unreadable lines are skipped and reported. A writable open of a
+ *  file without a session header keeps its bytes as "<path>.corrupt-<time>" and starts a fresh
+ *  session in its place (reported in the diagnostics); a read-only open gives XS_ENOHEADER.
+ *  @param[out] out  receives an owned handle, release with xs_session_close(); NULL on error.
+ *  @return XS_OK; XS_ENOTFOUND (no such file and no XS_SESSION_CREATE); XS_EAMBIGUOUS (an id
+ *          prefix matching several sessions); XS_ELOCKED (another writer); XS_ENOHEADER; XS_EIO;
+ *          XS_ENOSPC; XS_ECONFLICT; XS_EINVAL; XS_EVERSION.
+ *  @thread serialised per store. */
+XS_API xs_status xs_session_open(xs_store *st, const char *path_or_id, const xs_session_options *opts,
+                                 XS_OWN xs_session **out);
+
+/** Continues the most recent session of `cwd`: the one this terminal last used (its breadcrumb,
+ *  when terminal_id is not NULL and the breadcrumb names cwd and an existing file), else the newest
+ *  file for cwd, else a new session. Opened for writing; the breadcrumb is updated.
+ *  @param[out] out  receives an owned handle, release with xs_session_close().
+ *  @return as xs_session_open / xs_session_create.  @thread serialised per store. */
+XS_API xs_status xs_session_continue_recent(xs_store *st, const char *cwd, const char *terminal_id,
+                                            const xs_session_options *opts, XS_OWN xs_session **out);
+
+/** Copies another session file (any version; migrated in memory) into a new session for
+ *  `target_cwd` (omp's forkFrom): a new id, parentSession = the source's id, its title kept,
+ *  written at once. The source is only read.
+ *  @param[out] out  receives an owned handle on the new session.
+ *  @return XS_OK; XS_ENOTFOUND; XS_ENOHEADER (the source has no header); XS_EIO; XS_ENOSPC; XS_EINVAL.
+ *  @thread serialised per store. */
+XS_API xs_status xs_session_fork_from(xs_store *st, const char *source_path, const char *target_cwd,
+                                      const xs_session_options *opts, XS_OWN xs_session **out);
+
+/** A copy of this session under a new id beside it (omp's fork): every entry, parentSession = this
+ *  session's id, the title kept, written at once. s stays open on the original file.
+ *  @param[out] out  receives an owned handle on the new session. Errors are reported on s.
+ *  @return XS_OK; XS_EIO; XS_ENOSPC; XS_ELOCKED; XS_EINVAL (opts).  @thread serialised per handle. */
+XS_API xs_status xs_session_fork(xs_session *s, const xs_session_options *opts, XS_OWN xs_session **out);
+
+/** A new session holding the path from the root to leaf_id (NULL: the current leaf), without label
+ *  entries, plus fresh label entries for the labels of entries on that path (reference
+ *  createBranchedSession); parentSession = this session's file path; written at once.
+ *  @param[out] out  receives an owned handle on the new session. Errors are reported on s.
+ *  @return XS_OK; XS_ENOTFOUND; XS_EIO; XS_ENOSPC; XS_EINVAL.  @thread serialised per handle. */
+XS_API xs_status xs_session_create_branched(xs_session *s, const char *leaf_id, const xs_session_options *opts,
+                                            XS_OWN xs_session **out);
+
+/** Moves the session to working directory new_cwd: its file (and its artifacts directory
+ *  "<file without .jsonl>/", if any) goes to that cwd's session directory and the header's cwd is
+ *  rewritten; every step is undone if one fails.
+ *  @return XS_OK; XS_EREADONLY; XS_EEXISTS (a file of that name is there); XS_ELOCKED; XS_EIO;
+ *          XS_ENOSPC; XS_ECONFLICT; XS_EINVAL.  @thread serialised per handle. */
+XS_API xs_status xs_session_move_to(xs_session *s, const char *new_cwd);
+
+/** Read-only handles: picks up entries another process appended since the last load, reading only
+ *  the new bytes (a file that was replaced or shrank is read again whole). A last line still being
+ *  written is reported as an incomplete tail and read again next time; nothing is ever repaired.
+ *  The leaf moves to the last entry.
+ *  @param[out] added  may be NULL; receives the change in the number of entries.
+ *  @return XS_OK; XS_EMISUSE (a writable handle: it is the only writer); XS_ENOTFOUND (the file
+ *          is gone); XS_EIO.  @thread serialised per handle. */
+XS_API xs_status xs_session_reload(xs_session *s, int64_t *added);
+
+/** Flushes (as xs_session_flush, errors ignored: call it first to see them), releases the writer
+ *  lock and frees the handle. NULL is a no-op. Using s afterwards is undefined.
+ *  @thread not concurrently with any other call on s. */
+XS_API void xs_session_close(xs_session *s);
+
+/** Code of the last call on s (XS_OK after a success). XS_EMISUSE for NULL.  @thread see top. */
+XS_API xs_status xs_session_errcode(const xs_session *s);
+/** Message of the last call on s: borrowed, valid until the next call on s; "" after a success;
+ *  never NULL.  @thread see top. */
+XS_API XS_BORROWED const char *xs_session_errmsg(const xs_session *s);
+
+/** Makes everything appended so far durable (fdatasync). A deferred session that is not on disk
+ *  yet has nothing to flush.
+ *  @return XS_OK; XS_EIO; XS_EPOISONED (an earlier write failed).  @thread serialised per handle. */
+XS_API xs_status xs_session_flush(xs_session *s);
+
+/** Writes a deferred session to disk now (the whole session, atomically), ending the deferral.
+ *  @return XS_OK (also when already on disk); XS_EREADONLY; XS_ELOCKED; XS_EIO; XS_ENOSPC;
+ *          XS_ECONFLICT; XS_EPOISONED.  @thread serialised per handle. */
+XS_API xs_status xs_session_persist(xs_session *s);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Writing. Every append adds one entry whose parent is the current leaf, then moves the leaf to */
+/* it. Common errors of all appends: XS_EREADONLY; XS_EINVAL (malformed JSON, wrong shape,      */
+/* invalid UTF-8); XS_ELIMIT (the line or the nesting would exceed the session's limits);       */
+/* XS_EIO / XS_ENOSPC (the write failed: the session is now poisoned); XS_EPOISONED;           */
+/* XS_ECONFLICT (another process replaced the file; nothing written); XS_ELOCKED. A failed     */
+/* append leaves the session as it was.                                                        */
+/* Before an entry is written it goes through the size rules (reference behaviour §8): strings  */
+/* over 500,000 UTF-16 units are cut with a notice ("" for *Signature keys), partialJson and    */
+/* jsonlEvents members are dropped, base64 images of 1024+ chars in `content` arrays and image  */
+/* data URLs under `image_url` move to the store's blobs (refs "blob:sha256:<hex>"; contexts     */
+/* always show them resolved). Only the values these rules change are rewritten.               */
+
+/** Appends a whole entry given as a JSON object with a string "type" (any type: unknown types
+ *  are stored as given). The session adds "id" (unless the entry has one: 1-64 chars of
+ *  [A-Za-z0-9_-], XS_EEXISTS if taken), "parentId" (the leaf; an entry may not carry one) and
+ *  "timestamp" (unless given, as a string), in omp's key order; the other members keep the
+ *  caller's order and bytes, minified. Known types are checked for their required fields
+ *  ("message" must be an object, a label's target must exist: XS_ENOTFOUND).
+ *  @thread serialised per handle. */
+XS_API xs_status xs_append(xs_session *s, const char *entry_json, size_t len, char *id_out);
+
+/** Appends a "message" entry; message_json is the AgentMessage object (with a string "role").
+ *  The first assistant message ends the deferral and writes the session.  @thread serialised. */
+XS_API xs_status xs_append_message(xs_session *s, const char *message_json, size_t len, char *id_out);
+
+/** Appends a "thinking_level_change"; level NULL stores null.  @thread serialised per handle. */
+XS_API xs_status xs_append_thinking_level(xs_session *s, const char *level, char *id_out);
+
+/** Appends a "model_change" {model: "provider/id", role?}; role NULL = absent ("default").
+ *  @thread serialised per handle. */
+XS_API xs_status xs_append_model_change(xs_session *s, const char *model, const char *role, char *id_out);
+
+#define XS_COMPACTION_VERSION 1
+#define XS_UNSET (-1) /* for tri-state int32 fields: absent */
+typedef struct xs_compaction {
+  uint32_t version;               /* XS_COMPACTION_VERSION */
+  int32_t from_extension;         /* XS_UNSET (default), 0 or 1 */
+  const char *summary;            /* required text */
+  size_t summary_len;
+  const char *short_summary;      /* NULL = absent */
+  size_t short_summary_len;
+  const char *first_kept_entry_id; /* NUL-terminated, required (not checked against the tree) */
+  int64_t tokens_before;
+  const char *details_json;       /* NULL = absent; any JSON value */
+  size_t details_len;
+  const char *preserve_data_json; /* NULL = absent; any JSON value */
+  size_t preserve_data_len;
+} xs_compaction;
+
+/** Fills *c with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.  @thread any. */
+XS_API xs_status xs_compaction_init(xs_compaction *c, uint32_t version);
+/** Appends a "compaction" entry.  @thread serialised per handle. */
+XS_API xs_status xs_append_compaction(xs_session *s, const xs_compaction *c, char *id_out);
+
+/** Appends a "custom" entry (extension state; never part of the context); data_json NULL =
+ *  absent.  @thread serialised per handle. */
+XS_API xs_status xs_append_custom(xs_session *s, const char *custom_type, const char *data_json,
+                                  size_t data_len, char *id_out);
+
+#define XS_CUSTOM_MESSAGE_VERSION 1
+typedef struct xs_custom_message {
+  uint32_t version;         /* XS_CUSTOM_MESSAGE_VERSION */
+  int32_t display;          /* 0 or 1 (default 1) */
+  const char *custom_type;  /* required, NUL-terminated */
+  const char *content_json; /* required: a JSON string or an array of content blocks */
+  size_t content_len;
+  const char *details_json; /* NULL = absent */
+  size_t details_len;
+  const char *attribution;  /* NULL = "agent" (omp's default) */
+} xs_custom_message;
+
+/** Fills *m with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.  @thread any. */
+XS_API xs_status xs_custom_message_init(xs_custom_message *m, uint32_t version);
+/** Appends a "custom_message" entry (extension-provided; part of the context).
+ *  @thread serialised per handle. */
+XS_API xs_status xs_append_custom_message(xs_session *s, const xs_custom_message *m, char *id_out);
+
+/** Appends a "label" entry for target_id (a label entry also moves the leaf, as in the
+ *  reference). label NULL clears the target's label. Labels are global: the last one wins.
+ *  @return also XS_ENOTFOUND for an unknown target.  @thread serialised per handle. */
+XS_API xs_status xs_append_label(xs_session *s, const char *target_id, const char *label, char *id_out);
+
+/** Appends a "ttsr_injection"; rules_json is a JSON array of rule names.  @thread serialised. */
+XS_API xs_status xs_append_ttsr_injection(xs_session *s, const char *rules_json, size_t len, char *id_out);
+
+#define XS_SESSION_INIT_VERSION 1
+typedef struct xs_session_init {
+  uint32_t version;   /* XS_SESSION_INIT_VERSION */
+  uint32_t reserved;  /* must be 0 */
+  const char *system_prompt;
+  size_t system_prompt_len;
+  const char *task;
+  size_t task_len;
+  const char *tools_json; /* JSON array of tool names */
+  size_t tools_len;
+  const char *output_schema_json; /* NULL = absent */
+  size_t output_schema_len;
+} xs_session_init;
+
+/** Fills *si with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.  @thread any. */
+XS_API xs_status xs_session_init_init(xs_session_init *si, uint32_t version);
+/** Appends a "session_init" entry.  @thread serialised per handle. */
+XS_API xs_status xs_append_session_init(xs_session *s, const xs_session_init *si, char *id_out);
+
+/** Appends a "mode_change" {mode, data?}; data_json NULL = absent.  @thread serialised. */
+XS_API xs_status xs_append_mode_change(xs_session *s, const char *mode, const char *data_json,
+                                       size_t data_len, char *id_out);
+
+/** Moves the leaf to from_id (NULL: a new root) and appends a "branch_summary" there, with
+ *  fromId = from_id or "root": the durable way to branch (the leaf itself is not persisted).
+ *  @param from_extension  XS_UNSET, 0 or 1.
+ *  @return also XS_ENOTFOUND for an unknown from_id.  @thread serialised per handle. */
+XS_API xs_status xs_session_branch_with_summary(xs_session *s, const char *from_id, const char *summary,
+                                                size_t summary_len, const char *details_json,
+                                                size_t details_len, int32_t from_extension, char *id_out);
+
+/** Moves the leaf to entry `id` (nothing is written).
+ *  @return XS_OK; XS_ENOTFOUND; XS_EINVAL (id NULL).  @thread serialised per handle. */
+XS_API xs_status xs_session_branch(xs_session *s, const char *id);
+
+/** Sets the leaf to none: the next append starts a new root.  @return XS_OK.  @thread serialised. */
+XS_API xs_status xs_session_reset_leaf(xs_session *s);
+
+/** Sets the header's title (title NULL removes it): the file is rewritten atomically when on
+ *  disk.  @return XS_OK; XS_EREADONLY; XS_EINVAL; XS_ECONFLICT; XS_EIO; XS_ENOSPC; XS_EPOISONED.
+ *  @thread serialised per handle. */
+XS_API xs_status xs_session_set_title(xs_session *s, const char *title, size_t title_len);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reading. All return JSON (or an id) through (buf, cap, out_len); see "Text out" above.       */
+/* Common errors: XS_EBUFS; XS_EINVAL (out_len NULL, or buf NULL with cap > 0).                  */
+
+/** The context the model sees for the path ending at leaf_id (NULL: the current leaf):
+ *  {"leafId","messages":[...],"thinkingLevel","models":{role:"provider/id"},
+ *   "injectedTtsrRules":[...],"mode","modeData"?,"serviceTier"?,"selectedMCPToolNames"?,
+ *   "hasPersistedMCPToolSelection"?}. Stored messages are copied byte for byte.
+ *  @return also XS_ENOTFOUND for an unknown leaf_id.  @thread serialised per handle. */
+XS_API xs_status xs_build_context(xs_session *s, const char *leaf_id, char *buf, size_t cap, size_t *out_len);
+
+/** The header line, as stored.  @thread serialised per handle. */
+XS_API xs_status xs_session_header(xs_session *s, char *buf, size_t cap, size_t *out_len);
+
+/** All entries in file order, as a JSON array of the stored lines.  @thread serialised. */
+XS_API xs_status xs_session_entries(xs_session *s, char *buf, size_t cap, size_t *out_len);
+
+/** One entry, as stored.  @return also XS_ENOTFOUND.  @thread serialised per handle. */
+XS_API xs_status xs_session_entry(xs_session *s, const char *id, char *buf, size_t cap, size_t *out_len);
+
+/** The entries from the root down to `id` (NULL: the leaf; an empty array when the leaf is none).
+ *  @return also XS_ENOTFOUND.  @thread serialised per handle. */
+XS_API xs_status xs_session_branch_path(xs_session *s, const char *id, char *buf, size_t cap, size_t *out_len);
+
+/** The direct children of `id` in file order, as a JSON array of entries.
+ *  @return also XS_ENOTFOUND.  @thread serialised per handle. */
+XS_API xs_status xs_session_children(xs_session *s, const char *id, char *buf, size_t cap, size_t *out_len);
+
+/** The whole tree, flat, in depth-first pre-order (children oldest first):
+ *  [{"id","parentId"(null for roots and orphans),"depth","children":[ids],"label"?,
+ *    "labelTimestamp"?,"entry":{...}}].  @thread serialised per handle. */
+XS_API xs_status xs_session_tree(xs_session *s, char *buf, size_t cap, size_t *out_len);
+
+/** Live labels in the order they were first set: [{"targetId","label","timestamp"}].
+ *  @thread serialised per handle. */
+XS_API xs_status xs_session_labels(xs_session *s, char *buf, size_t cap, size_t *out_len);
+
+/** The leaf's id (out_len 0 when the leaf is none).  @thread serialised per handle. */
+XS_API xs_status xs_session_leaf(xs_session *s, char *buf, size_t cap, size_t *out_len);
+
+/** What the loader skipped or noticed: [{"line","offset","length","code","reason"}], codes such
+ *  as "invalid_json", "invalid_utf8", "nul_byte", "too_long", "too_deep", "not_object",
+ *  "no_type", "no_id", "before_header", "incomplete_tail", "extra_header", "duplicate_id",
+ *  "parent_cycle", "corrupt_file_preserved".  @thread serialised per handle. */
+XS_API xs_status xs_session_diagnostics(xs_session *s, char *buf, size_t cap, size_t *out_len);
+
+/** {"id","path","cwd","timestamp","title","parentSession","version","entryCount","leafId",
+ *   "persisted","readOnly","diagnostics"}.  @thread serialised per handle. */
+XS_API xs_status xs_session_info(xs_session *s, char *buf, size_t cap, size_t *out_len);
+
+/** Token and cost totals over every assistant message (omp's getUsageStatistics):
+ *  {"input","output","cacheRead","cacheWrite","premiumRequests","cost","assistantMessages"}.
+ *  @thread serialised per handle. */
+XS_API xs_status xs_session_usage(xs_session *s, char *buf, size_t cap, size_t *out_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XSESSION_H */
