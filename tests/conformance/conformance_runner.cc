@@ -1,0 +1,558 @@
+// Replays every tests/conformance/cases/*.json through the C API (xsession.h only) and compares
+// exact bytes. The case format is specified in tests/conformance/README.md; each binding has a
+// runner of its own for the same files.
+#include <dirent.h>
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "xsession.h"
+
+namespace {
+
+using rapidjson::Value;
+
+const std::map<std::string, xs_status>& status_names() {
+  static const std::map<std::string, xs_status> names = {
+      {"XS_OK", XS_OK},           {"XS_ERROR", XS_ERROR},         {"XS_ENOMEM", XS_ENOMEM},
+      {"XS_EINVAL", XS_EINVAL},   {"XS_EMISUSE", XS_EMISUSE},     {"XS_ENOTFOUND", XS_ENOTFOUND},
+      {"XS_EEXISTS", XS_EEXISTS}, {"XS_EBUFS", XS_EBUFS},         {"XS_ECORRUPT", XS_ECORRUPT},
+      {"XS_EIO", XS_EIO},         {"XS_ELOCKED", XS_ELOCKED},     {"XS_EVERSION", XS_EVERSION},
+      {"XS_ENOSPC", XS_ENOSPC},   {"XS_EREADONLY", XS_EREADONLY}, {"XS_ECONFLICT", XS_ECONFLICT},
+      {"XS_ELIMIT", XS_ELIMIT},   {"XS_ENOHEADER", XS_ENOHEADER}, {"XS_EPOISONED", XS_EPOISONED},
+      {"XS_EINTERNAL", XS_EINTERNAL}};
+  return names;
+}
+
+std::string read_file(const std::string& path, bool* exists = nullptr) {
+  std::ifstream in(path, std::ios::binary);
+  if (exists) *exists = static_cast<bool>(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+}
+
+std::string from_hex(const std::string& hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  return out;
+}
+
+std::string to_json(const Value& v) {
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  v.Accept(w);
+  return sb.GetString();
+}
+
+std::vector<std::string> case_files() {
+  std::vector<std::string> names;
+  if (DIR* d = opendir(XS_CONFORMANCE_DIR)) {
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      if (n.size() > 5 && n.compare(n.size() - 5, 5, ".json") == 0) names.push_back(n);
+    }
+    closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Calls a (buf, cap, out_len) function the way a binding would: size query, then fill.
+template <class F>
+xs_status read_text(F&& call, std::string* out) {
+  size_t len = 0;
+  xs_status rc = call(nullptr, 0, &len);
+  if (rc != XS_EBUFS && rc != XS_OK) return rc;
+  out->assign(len, '\0');
+  rc = call(out->empty() ? nullptr : &(*out)[0], out->size(), &len);
+  out->resize(len);
+  return rc;
+}
+
+class CaseRunner {
+ public:
+  CaseRunner(const std::string& name, const rapidjson::Document& doc) : name_(name), doc_(doc) {
+    char tmpl[] = "/tmp/xs-conformance-XXXXXX";
+    root_ = mkdtemp(tmpl);
+    store_ = xs_store_new();
+    EXPECT_EQ(xs_store_open(store_, root_.c_str(), nullptr), XS_OK);
+  }
+  ~CaseRunner() {
+    xs_session_close(session_);
+    xs_store_free(store_);
+    std::string cmd = "rm -rf '" + root_ + "'";
+    if (std::system(cmd.c_str()) != 0) ADD_FAILURE() << "could not remove " << root_;
+  }
+
+  void run() {
+    if (doc_.HasMember("input")) {
+      std::string bytes;
+      for (const Value& l : doc_["input"].GetArray()) bytes.append(l.GetString(), l.GetStringLength()).push_back('\n');
+      write_file(root_ + "/input.jsonl", bytes);
+    } else if (doc_.HasMember("input_raw")) {
+      write_file(root_ + "/input.jsonl", std::string(doc_["input_raw"].GetString(), doc_["input_raw"].GetStringLength()));
+    } else if (doc_.HasMember("input_hex")) {
+      write_file(root_ + "/input.jsonl", from_hex(doc_["input_hex"].GetString()));
+    }
+    const Value& steps = doc_["steps"];
+    for (rapidjson::SizeType i = 0; i < steps.Size(); ++i) {
+      SCOPED_TRACE(name_ + " step " + std::to_string(i) + " (" + steps[i]["op"].GetString() + ")");
+      step(steps[i]);
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+
+ private:
+  // --- options -------------------------------------------------------------------------------
+  xs_session_options options(const Value* flags_override) {
+    xs_session_options o;
+    xs_session_options_init(&o, XS_SESSION_OPTIONS_VERSION);
+    const Value* opts = doc_.HasMember("options") ? &doc_["options"] : nullptr;
+    if (opts && opts->HasMember("clock_start_ms")) {
+      o.flags |= XS_SESSION_FIXED_CLOCK;
+      o.clock_start_ms = (*opts)["clock_start_ms"].GetInt64();
+      if (opts->HasMember("clock_step_ms")) o.clock_step_ms = (*opts)["clock_step_ms"].GetInt64();
+    }
+    if (opts && opts->HasMember("id_seed")) o.id_seed = (*opts)["id_seed"].GetUint64();
+    if (opts && opts->HasMember("max_line_bytes")) o.max_line_bytes = (*opts)["max_line_bytes"].GetUint64();
+    if (opts && opts->HasMember("max_depth")) o.max_depth = (*opts)["max_depth"].GetUint();
+    const Value* flags = flags_override ? flags_override : (opts && opts->HasMember("flags") ? &(*opts)["flags"] : nullptr);
+    if (flags) {
+      for (const Value& f : flags->GetArray()) {
+        std::string n = f.GetString();
+        if (n == "read_only") o.flags |= XS_SESSION_READ_ONLY;
+        else if (n == "create") o.flags |= XS_SESSION_CREATE;
+        else if (n == "no_defer") o.flags |= XS_SESSION_NO_DEFER;
+        else if (n == "sync") o.flags |= XS_SESSION_SYNC;
+        else ADD_FAILURE() << "unknown flag " << n;
+      }
+    }
+    return o;
+  }
+
+  // --- argument helpers ----------------------------------------------------------------------
+  static const char* str(const Value& s, const char* key) {
+    return s.HasMember(key) && s[key].IsString() ? s[key].GetString() : nullptr;
+  }
+  // A text argument: a string, or an array of parts (strings and {"repeat": s, "times": n}).
+  static std::string text_of(const Value& v) {
+    if (v.IsString()) return std::string(v.GetString(), v.GetStringLength());
+    std::string out;
+    for (const Value& part : v.GetArray()) {
+      if (part.IsString()) {
+        out.append(part.GetString(), part.GetStringLength());
+      } else {
+        std::string unit(part["repeat"].GetString(), part["repeat"].GetStringLength());
+        for (int64_t i = 0; i < part["times"].GetInt64(); ++i) out += unit;
+      }
+    }
+    return out;
+  }
+  static std::string text(const Value& s, const char* key) { return text_of(s[key]); }
+  static int32_t tri(const Value& s, const char* key) {
+    return s.HasMember(key) ? (s[key].GetBool() ? 1 : 0) : XS_UNSET;
+  }
+  std::string session_path() {
+    std::string info;
+    EXPECT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_session_info(session_, b, c, n); }, &info), XS_OK);
+    rapidjson::Document d;
+    d.Parse(info.c_str());
+    return d["path"].GetString();
+  }
+
+  // A session made by fork and friends becomes the current one.
+  void adopt(xs_session* fresh) {
+    xs_session_close(session_);
+    session_ = fresh;
+    path_ = session_path();
+  }
+  std::string relative(const std::string& path) const {
+    return path.compare(0, root_.size() + 1, root_ + "/") == 0 ? path.substr(root_.size() + 1) : path;
+  }
+
+  void open_path(const std::string& path, const Value* flags, xs_status expect) {
+    xs_session_options o = options(flags);
+    xs_status rc = xs_session_open(store_, path.c_str(), &o, &session_);
+    EXPECT_EQ(rc, expect) << xs_store_errmsg(store_);
+    if (rc == XS_OK) path_ = path;
+  }
+
+  void check_text(const Value& s, xs_status expect, const char* key,
+                  const std::function<xs_status(char*, size_t, size_t*)>& call) {
+    std::string got;
+    xs_status rc = read_text(call, &got);
+    ASSERT_EQ(rc, expect) << xs_session_errmsg(session_);
+    if (rc != XS_OK) return;
+    EXPECT_EQ(got, text(s, key));
+  }
+
+  // --- one step ------------------------------------------------------------------------------
+  void step(const Value& s) {
+    std::string op = s["op"].GetString();
+    xs_status expect = XS_OK;
+    if (s.HasMember("expect")) {
+      auto it = status_names().find(s["expect"].GetString());
+      ASSERT_NE(it, status_names().end()) << "unknown status " << s["expect"].GetString();
+      expect = it->second;
+    }
+    const Value* flags = s.HasMember("flags") ? &s["flags"] : nullptr;
+    char id[XS_ID_BUFSIZE] = {0};
+    std::optional<xs_status> appended;
+    auto rc_check = [&](xs_status rc) { EXPECT_EQ(rc, expect) << xs_session_errmsg(session_); };
+
+    if ((op == "create" || op == "open") && session_) {
+      xs_session_close(session_);  // one session at a time: a new one replaces the last
+      session_ = nullptr;
+    }
+    if (op == "create") {
+      xs_session_options o = options(flags);
+      o.session_id = str(s, "session_id");
+      o.title = str(s, "title");
+      o.parent_session = str(s, "parent_session");
+      xs_status rc = xs_session_create(store_, s["cwd"].GetString(), &o, &session_);
+      EXPECT_EQ(rc, expect) << xs_store_errmsg(store_);
+      if (rc == XS_OK) path_ = session_path();
+    } else if (op == "open") {
+      std::string path = root_ + "/" + (s.HasMember("path") ? s["path"].GetString() : "input.jsonl");
+      open_path(path, flags, expect);
+    } else if (op == "close") {
+      xs_session_close(session_);
+      session_ = nullptr;
+    } else if (op == "reopen") {
+      xs_session_close(session_);
+      session_ = nullptr;
+      open_path(path_, flags, expect);
+    } else if (op == "append") {
+      std::string e = text(s, "entry");
+      appended = xs_append(session_, e.data(), e.size(), id);
+    } else if (op == "append_message") {
+      std::string m = text(s, "message");
+      appended = xs_append_message(session_, m.data(), m.size(), id);
+    } else if (op == "append_thinking_level") {
+      appended = xs_append_thinking_level(session_, s["level"].IsNull() ? nullptr : s["level"].GetString(), id);
+    } else if (op == "append_model_change") {
+      appended = xs_append_model_change(session_, s["model"].GetString(), str(s, "role"), id);
+    } else if (op == "append_compaction") {
+      xs_compaction c;
+      xs_compaction_init(&c, XS_COMPACTION_VERSION);
+      std::string summary = text(s, "summary"), details, preserve, short_summary;
+      c.summary = summary.data();
+      c.summary_len = summary.size();
+      if (s.HasMember("short_summary")) {
+        short_summary = text(s, "short_summary");
+        c.short_summary = short_summary.data();
+        c.short_summary_len = short_summary.size();
+      }
+      c.first_kept_entry_id = s["first_kept_entry_id"].GetString();
+      c.tokens_before = s["tokens_before"].GetInt64();
+      if (s.HasMember("details")) {
+        details = text(s, "details");
+        c.details_json = details.data();
+        c.details_len = details.size();
+      }
+      c.from_extension = tri(s, "from_extension");
+      if (s.HasMember("preserve_data")) {
+        preserve = text(s, "preserve_data");
+        c.preserve_data_json = preserve.data();
+        c.preserve_data_len = preserve.size();
+      }
+      appended = xs_append_compaction(session_, &c, id);
+    } else if (op == "append_custom") {
+      std::string data = s.HasMember("data") ? text(s, "data") : std::string();
+      appended = xs_append_custom(session_, s["custom_type"].GetString(), s.HasMember("data") ? data.data() : nullptr,
+                                  data.size(), id);
+    } else if (op == "append_custom_message") {
+      xs_custom_message m;
+      xs_custom_message_init(&m, XS_CUSTOM_MESSAGE_VERSION);
+      std::string content = text(s, "content"), details;
+      m.custom_type = s["custom_type"].GetString();
+      m.content_json = content.data();
+      m.content_len = content.size();
+      if (s.HasMember("display")) m.display = s["display"].GetBool() ? 1 : 0;
+      if (s.HasMember("details")) {
+        details = text(s, "details");
+        m.details_json = details.data();
+        m.details_len = details.size();
+      }
+      m.attribution = str(s, "attribution");
+      appended = xs_append_custom_message(session_, &m, id);
+    } else if (op == "append_label") {
+      appended = xs_append_label(session_, s["target_id"].GetString(), str(s, "label"), id);
+    } else if (op == "append_ttsr_injection") {
+      std::string rules = text(s, "rules");
+      appended = xs_append_ttsr_injection(session_, rules.data(), rules.size(), id);
+    } else if (op == "append_session_init") {
+      xs_session_init si;
+      xs_session_init_init(&si, XS_SESSION_INIT_VERSION);
+      std::string sp = text(s, "system_prompt"), task = text(s, "task"), tools = text(s, "tools"), schema;
+      si.system_prompt = sp.data();
+      si.system_prompt_len = sp.size();
+      si.task = task.data();
+      si.task_len = task.size();
+      si.tools_json = tools.data();
+      si.tools_len = tools.size();
+      if (s.HasMember("output_schema")) {
+        schema = text(s, "output_schema");
+        si.output_schema_json = schema.data();
+        si.output_schema_len = schema.size();
+      }
+      appended = xs_append_session_init(session_, &si, id);
+    } else if (op == "append_mode_change") {
+      std::string data = s.HasMember("data") ? text(s, "data") : std::string();
+      appended = xs_append_mode_change(session_, s["mode"].GetString(), s.HasMember("data") ? data.data() : nullptr,
+                                       data.size(), id);
+    } else if (op == "branch_with_summary") {
+      std::string summary = text(s, "summary"), details = s.HasMember("details") ? text(s, "details") : std::string();
+      appended = xs_session_branch_with_summary(session_, s["from_id"].IsNull() ? nullptr : s["from_id"].GetString(),
+                                                summary.data(), summary.size(),
+                                                s.HasMember("details") ? details.data() : nullptr, details.size(),
+                                                tri(s, "from_extension"), id);
+    } else if (op == "branch") {
+      rc_check(xs_session_branch(session_, s["id"].GetString()));
+    } else if (op == "reset_leaf") {
+      rc_check(xs_session_reset_leaf(session_));
+    } else if (op == "set_title") {
+      const char* t = s["title"].IsNull() ? nullptr : s["title"].GetString();
+      rc_check(xs_session_set_title(session_, t, t ? s["title"].GetStringLength() : 0));
+    } else if (op == "flush") {
+      rc_check(xs_session_flush(session_));
+    } else if (op == "persist") {
+      rc_check(xs_session_persist(session_));
+    } else if (op == "check_file") {
+      bool exists = false;
+      std::string bytes = read_file(path_.empty() ? session_path() : path_, &exists);
+      if (s.HasMember("exists") && !s["exists"].GetBool()) {
+        EXPECT_FALSE(exists) << "the session file should not exist yet";
+      } else if (s.HasMember("raw")) {
+        EXPECT_TRUE(exists);
+        EXPECT_EQ(bytes, text(s, "raw"));
+      } else if (s.HasMember("raw_hex")) {
+        EXPECT_TRUE(exists);
+        EXPECT_EQ(bytes, from_hex(s["raw_hex"].GetString()));
+      } else {
+        EXPECT_TRUE(exists);
+        std::string want;
+        for (const Value& l : s["lines"].GetArray()) want.append(text_of(l)).push_back('\n');
+        EXPECT_EQ(bytes, want);
+      }
+    } else if (op == "check_context") {
+      const char* leaf = str(s, "leaf");
+      check_text(s, expect, "context", [&](char* b, size_t c, size_t* n) { return xs_build_context(session_, leaf, b, c, n); });
+    } else if (op == "check_leaf") {
+      std::string got;
+      ASSERT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_session_leaf(session_, b, c, n); }, &got), XS_OK);
+      EXPECT_EQ(got, s["id"].IsNull() ? std::string() : text(s, "id"));
+    } else if (op == "check_header") {
+      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_header(session_, b, c, n); });
+    } else if (op == "check_entries") {
+      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_entries(session_, b, c, n); });
+    } else if (op == "check_entry") {
+      const char* eid = s["id"].GetString();
+      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_entry(session_, eid, b, c, n); });
+    } else if (op == "check_branch") {
+      const char* bid = str(s, "id");
+      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_branch_path(session_, bid, b, c, n); });
+    } else if (op == "check_children") {
+      const char* cid = s["id"].GetString();
+      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_children(session_, cid, b, c, n); });
+    } else if (op == "check_tree") {
+      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_tree(session_, b, c, n); });
+    } else if (op == "check_labels") {
+      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_labels(session_, b, c, n); });
+    } else if (op == "check_usage") {
+      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_usage(session_, b, c, n); });
+    } else if (op == "check_info") {
+      std::string info;
+      ASSERT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_session_info(session_, b, c, n); }, &info), XS_OK);
+      rapidjson::Document d;
+      d.Parse(info.c_str());
+      for (auto& f : s["fields"].GetObject()) {
+        ASSERT_TRUE(d.HasMember(f.name)) << f.name.GetString();
+        EXPECT_EQ(to_json(d[f.name]), to_json(f.value)) << "info field " << f.name.GetString();
+      }
+    } else if (op == "check_diagnostics") {
+      std::string diags;
+      ASSERT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_session_diagnostics(session_, b, c, n); }, &diags), XS_OK);
+      rapidjson::Document d;
+      d.Parse(diags.c_str());
+      const Value& want = s["expected"];
+      ASSERT_EQ(d.Size(), want.Size()) << diags;
+      for (rapidjson::SizeType i = 0; i < want.Size(); ++i) {
+        for (auto& f : want[i].GetObject()) EXPECT_EQ(to_json(d[i][f.name]), to_json(f.value)) << diags;
+      }
+    } else if (op == "check_preserved") {
+      std::string dir = path_.substr(0, path_.rfind('/'));
+      std::string prefix = path_.substr(path_.rfind('/') + 1) + ".corrupt-";
+      std::vector<std::string> found;
+      if (DIR* d = opendir(dir.c_str())) {
+        while (dirent* e = readdir(d)) {
+          if (std::string(e->d_name).rfind(prefix, 0) == 0) found.push_back(e->d_name);
+        }
+        closedir(d);
+      }
+      ASSERT_EQ(found.size(), 1u);
+      EXPECT_EQ(read_file(dir + "/" + found[0]), text(s, "raw"));
+    } else if (op == "write_file") {
+      std::string bytes;
+      if (s.HasMember("raw")) {
+        bytes = text(s, "raw");
+      } else {
+        for (const Value& l : s["lines"].GetArray()) bytes.append(text_of(l)).push_back('\n');
+      }
+      write_file(root_ + "/" + s["path"].GetString(), bytes);
+    } else if (op == "append_to_file") {
+      std::ofstream(path_, std::ios::binary | std::ios::app) << text(s, "raw");
+    } else if (op == "reload") {
+      int64_t added = 0;
+      rc_check(xs_session_reload(session_, &added));
+      if (s.HasMember("expect_added")) {
+        EXPECT_EQ(added, s["expect_added"].GetInt64());
+      }
+    } else if (op == "fork" || op == "create_branched") {
+      xs_session_options o = options(flags);
+      o.session_id = str(s, "session_id");
+      xs_session* fresh = nullptr;
+      xs_status rc = op == "fork" ? xs_session_fork(session_, &o, &fresh)
+                                  : xs_session_create_branched(session_, str(s, "leaf"), &o, &fresh);
+      EXPECT_EQ(rc, expect) << xs_session_errmsg(session_);
+      if (rc == XS_OK) adopt(fresh);
+    } else if (op == "fork_from" || op == "continue_recent") {
+      xs_session_options o = options(flags);
+      xs_session* fresh = nullptr;
+      xs_status rc = op == "fork_from"
+                         ? xs_session_fork_from(store_, (root_ + "/" + s["source"].GetString()).c_str(),
+                                                s["cwd"].GetString(), &o, &fresh)
+                         : xs_session_continue_recent(store_, s["cwd"].GetString(), str(s, "terminal_id"), &o, &fresh);
+      EXPECT_EQ(rc, expect) << xs_store_errmsg(store_);
+      if (rc == XS_OK) adopt(fresh);
+    } else if (op == "move_to") {
+      xs_status rc = xs_session_move_to(session_, s["cwd"].GetString());
+      rc_check(rc);
+      if (rc == XS_OK) path_ = session_path();
+    } else if (op == "write_breadcrumb") {
+      std::string target = root_ + "/" + s["path"].GetString();
+      EXPECT_EQ(xs_store_write_breadcrumb(store_, s["terminal_id"].GetString(), s["cwd"].GetString(), target.c_str()),
+                expect)
+          << xs_store_errmsg(store_);
+    } else if (op == "blob_put") {
+      std::string data = text(s, "data");
+      char hash[XS_HASH_BUFSIZE];
+      ASSERT_EQ(xs_blob_put(store_, data.data(), data.size(), hash), XS_OK) << xs_store_errmsg(store_);
+      if (s.HasMember("expect_hash")) {
+        EXPECT_STREQ(hash, s["expect_hash"].GetString());
+      }
+    } else if (op == "check_blob") {
+      std::string got;
+      const char* hash = s["hash"].GetString();
+      xs_status rc = read_text([&](char* b, size_t c, size_t* n) { return xs_blob_get(store_, hash, b, c, n); }, &got);
+      EXPECT_EQ(rc, expect) << xs_store_errmsg(store_);
+      if (rc == XS_OK) {
+        EXPECT_EQ(got, text(s, "data"));
+      }
+    } else if (op == "check_resolve") {
+      std::string got;
+      const char* query = s["query"].GetString();
+      const char* cwd = str(s, "cwd");
+      xs_status rc =
+          read_text([&](char* b, size_t c, size_t* n) { return xs_store_resolve(store_, query, cwd, b, c, n); }, &got);
+      EXPECT_EQ(rc, expect) << xs_store_errmsg(store_);
+      if (rc == XS_OK) {
+        EXPECT_EQ(relative(got), s["path"].GetString());
+      }
+    } else if (op == "check_list") {
+      xs_list_options lo;
+      xs_list_options_init(&lo, XS_LIST_OPTIONS_VERSION);
+      lo.cwd = str(s, "cwd");
+      if (s.HasMember("full") && s["full"].GetBool()) lo.flags |= XS_LIST_FULL;
+      if (s.HasMember("limit")) lo.limit = s["limit"].GetUint64();
+      std::string got;
+      ASSERT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_store_list(store_, &lo, b, c, n); }, &got), XS_OK)
+          << xs_store_errmsg(store_);
+      rapidjson::Document d;
+      d.Parse(got.c_str());
+      const Value& want = s["expected"];
+      ASSERT_EQ(d.Size(), want.Size()) << got;
+      // Listed newest first by file time, which ties within a test: compare in path order.
+      std::vector<const Value*> items;
+      for (const Value& v : d.GetArray()) items.push_back(&v);
+      std::sort(items.begin(), items.end(), [](const Value* a, const Value* b) {
+        return std::string((*a)["path"].GetString()) < (*b)["path"].GetString();
+      });
+      for (rapidjson::SizeType i = 0; i < want.Size(); ++i) {
+        for (auto& f : want[i].GetObject()) {
+          std::string field = f.name.GetString();
+          if (field == "path") {
+            EXPECT_EQ(relative((*items[i])["path"].GetString()), f.value.GetString());
+          } else {
+            EXPECT_EQ(to_json((*items[i])[f.name]), to_json(f.value)) << "list field " << field << " of " << got;
+          }
+        }
+      }
+    } else {
+      FAIL() << "unknown op " << op;
+    }
+
+    if (appended) {
+      EXPECT_EQ(*appended, expect) << xs_session_errmsg(session_);
+      if (*appended == XS_OK && s.HasMember("expect_id")) {
+        EXPECT_STREQ(id, s["expect_id"].GetString());
+      }
+    }
+  }
+
+  std::string name_;
+  const rapidjson::Document& doc_;
+  std::string root_;
+  std::string path_;
+  xs_store* store_ = nullptr;
+  xs_session* session_ = nullptr;
+};
+
+class Conformance : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Conformance, Case) {
+  std::string bytes = read_file(std::string(XS_CONFORMANCE_DIR) + "/" + GetParam());
+  rapidjson::Document doc;
+  doc.Parse(bytes.c_str());
+  ASSERT_FALSE(doc.HasParseError()) << GetParam() << " is not valid JSON";
+  ASSERT_TRUE(doc.HasMember("description") && doc.HasMember("steps")) << GetParam();
+  CaseRunner(GetParam(), doc).run();
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string n = info.param.substr(0, info.param.size() - 5);
+  for (char& c : n) {
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, Conformance, ::testing::ValuesIn(case_files()), test_name);
+
+TEST(ConformanceSuite, HasAtLeastThirtyCases) { EXPECT_GE(case_files().size(), 30u); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
