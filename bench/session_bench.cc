@@ -1,0 +1,319 @@
+// The engine's speed against the physical limits of the machine, measured in the same run
+// (DEVELOPERS: targets are ratios to a baseline, never absolute times). bench/report.py turns the
+// output into the ratios the issue asks for. Every file is read once before timing (warm cache).
+//
+//   open          vs  read()+memchr of the file, and a simdjson DOM parse of every line
+//   build_context vs  memcpy of the context's size
+//   append        vs  the library's own validation of the entry plus one raw write() of its line
+//   sync append   vs  raw write()+fdatasync of a line of the same size
+//   list          (prefix reads of a store)
+#include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <simdjson.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <rapidjson/reader.h>
+#include <rapidjson/memorystream.h>
+
+#include "discovery/finder.h"
+#include "json/input_json.h"
+#include "session/session.h"
+#include "session_generator.h"
+#include "storage/fs.h"
+
+namespace xs::bench {
+namespace {
+
+std::string scratch_dir() {
+  static std::string dir = [] {
+    char tmpl[] = "/tmp/xs-bench-XXXXXX";
+    return std::string(mkdtemp(tmpl));
+  }();
+  return dir;
+}
+
+// One file per size, generated once and read once so the page cache is warm.
+const std::string& session_file(size_t entries) {
+  static std::map<size_t, std::string> files;
+  auto it = files.find(entries);
+  if (it != files.end()) return it->second;
+  std::string path = scratch_dir() + "/session-" + std::to_string(entries) + ".jsonl";
+  std::string text = generate_session(entries, 42);
+  FILE* f = std::fopen(path.c_str(), "wb");
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  return files.emplace(entries, path).first->second;
+}
+
+std::string read_all(const std::string& path) {
+  std::string s;
+  int fd = open(path.c_str(), O_RDONLY);
+  char buf[1 << 16];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) s.append(buf, static_cast<size_t>(n));
+  close(fd);
+  return s;
+}
+
+session::SessionOptions read_only() {
+  session::SessionOptions o;
+  o.read_only = true;
+  return o;
+}
+
+void set_bytes(benchmark::State& state, size_t bytes) {
+  state.SetBytesProcessed(static_cast<int64_t>(bytes) * state.iterations());
+}
+
+// --- open ---------------------------------------------------------------------------------------
+
+void BM_Open(benchmark::State& state) {
+  const std::string& path = session_file(static_cast<size_t>(state.range(0)));
+  size_t size = read_all(path).size();
+  auto fs = storage::make_posix_fs();
+  for (auto _ : state) {
+    auto s = session::Session::open(fs, path, read_only());
+    benchmark::DoNotOptimize(s);
+  }
+  set_bytes(state, size);
+}
+
+void BM_Baseline_ReadMemchr(benchmark::State& state) {
+  const std::string& path = session_file(static_cast<size_t>(state.range(0)));
+  size_t size = read_all(path).size();
+  std::unique_ptr<char[]> buf(new char[size + 64]);
+  for (auto _ : state) {
+    int fd = open(path.c_str(), O_RDONLY);
+    size_t got = 0;
+    for (ssize_t n; (n = read(fd, buf.get() + got, size - got)) > 0;) got += static_cast<size_t>(n);
+    close(fd);
+    size_t lines = 0;
+    for (const char* p = buf.get(); (p = static_cast<const char*>(std::memchr(p, '\n', buf.get() + got - p)));) {
+      ++lines;
+      ++p;
+    }
+    benchmark::DoNotOptimize(lines);
+  }
+  set_bytes(state, size);
+}
+
+void BM_Baseline_SimdjsonParse(benchmark::State& state) {
+  const std::string& path = session_file(static_cast<size_t>(state.range(0)));
+  std::string text = read_all(path);
+  simdjson::padded_string padded(text);
+  simdjson::dom::parser parser;
+  for (auto _ : state) {
+    const char* p = padded.data();
+    const char* end = p + text.size();
+    while (p < end) {
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
+      size_t len = nl ? static_cast<size_t>(nl - p) : static_cast<size_t>(end - p);
+      simdjson::dom::element e;
+      auto err = parser.parse(p, len, false).get(e);
+      benchmark::DoNotOptimize(err);
+      p += len + 1;
+    }
+  }
+  set_bytes(state, text.size());
+}
+
+struct NullHandler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, NullHandler> {};
+
+// The alternative read path: RapidJSON validating (UTF-8 included) every line.
+void BM_Baseline_RapidjsonValidate(benchmark::State& state) {
+  const std::string& path = session_file(static_cast<size_t>(state.range(0)));
+  std::string text = read_all(path);
+  for (auto _ : state) {
+    const char* p = text.data();
+    const char* end = p + text.size();
+    while (p < end) {
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
+      size_t len = nl ? static_cast<size_t>(nl - p) : static_cast<size_t>(end - p);
+      rapidjson::MemoryStream ms(p, len);
+      rapidjson::Reader reader;
+      NullHandler h;
+      auto r = reader.Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(ms, h);
+      benchmark::DoNotOptimize(r);
+      p += len + 1;
+    }
+  }
+  set_bytes(state, text.size());
+}
+
+// Peak memory while opening, measured in a child so earlier runs do not hide it.
+void BM_OpenPeakRss(benchmark::State& state) {
+  const std::string& path = session_file(static_cast<size_t>(state.range(0)));
+  size_t size = read_all(path).size();
+  double ratio = 0;
+  for (auto _ : state) {
+    int fds[2];
+    if (pipe(fds) != 0) break;
+    pid_t child = fork();
+    if (child == 0) {
+      struct rusage before, after;
+      getrusage(RUSAGE_SELF, &before);
+      auto s = session::Session::open(storage::make_posix_fs(), path, read_only());
+      getrusage(RUSAGE_SELF, &after);
+      double growth_kb = static_cast<double>(after.ru_maxrss - before.ru_maxrss);
+      if (write(fds[1], &growth_kb, sizeof growth_kb) != sizeof growth_kb) _exit(1);
+      _exit(s.ok() ? 0 : 1);
+    }
+    double growth_kb = 0;
+    if (read(fds[0], &growth_kb, sizeof growth_kb) != sizeof growth_kb) growth_kb = -1;
+    close(fds[0]);
+    close(fds[1]);
+    waitpid(child, nullptr, 0);
+    ratio = growth_kb * 1024.0 / static_cast<double>(size);
+  }
+  state.counters["rss_growth_over_file_size"] = ratio;
+}
+
+// --- build_context ------------------------------------------------------------------------------
+
+void BM_BuildContext(benchmark::State& state) {
+  const std::string& path = session_file(static_cast<size_t>(state.range(0)));
+  auto s = session::Session::open(storage::make_posix_fs(), path, read_only());
+  size_t bytes = (*s)->context(std::nullopt)->size();
+  for (auto _ : state) {
+    auto c = (*s)->context(std::nullopt);
+    benchmark::DoNotOptimize(c);
+  }
+  set_bytes(state, bytes);
+  state.counters["context_bytes"] = static_cast<double>(bytes);
+}
+
+void BM_Baseline_MemcpyContext(benchmark::State& state) {
+  const std::string& path = session_file(static_cast<size_t>(state.range(0)));
+  auto s = session::Session::open(storage::make_posix_fs(), path, read_only());
+  std::string ctx = *(*s)->context(std::nullopt);
+  for (auto _ : state) {
+    std::string copy;
+    copy.resize(ctx.size());
+    std::memcpy(copy.data(), ctx.data(), ctx.size());
+    benchmark::DoNotOptimize(copy);
+  }
+  set_bytes(state, ctx.size());
+}
+
+// --- append -------------------------------------------------------------------------------------
+
+constexpr size_t kAppendBytes = 2900;
+
+// Appends to a session that is reset every 20,000 entries so files stay small.
+void append_bench(benchmark::State& state, session::Durability durability) {
+  std::string msg = realistic_message(kAppendBytes, 7);
+  auto fs = storage::make_posix_fs();
+  std::unique_ptr<session::Session> s;
+  int n = 0;
+  auto fresh = [&] {
+    s.reset();
+    std::string path = scratch_dir() + "/append.jsonl";
+    unlink(path.c_str());
+    session::SessionOptions o;
+    o.create_if_missing = true;
+    o.defer_until_assistant = false;
+    o.durability = durability;
+    s = std::move(*session::Session::open(fs, path, o));
+  };
+  fresh();
+  for (auto _ : state) {
+    if (++n % 20000 == 0) {
+      state.PauseTiming();
+      fresh();
+      state.ResumeTiming();
+    }
+    std::string id;
+    benchmark::DoNotOptimize(s->append_message(msg, &id));
+  }
+  set_bytes(state, msg.size());
+}
+
+void BM_AppendBuffered(benchmark::State& state) { append_bench(state, session::Durability::kBuffered); }
+void BM_AppendSync(benchmark::State& state) { append_bench(state, session::Durability::kSync); }
+
+// What an append cannot avoid: validating the caller's JSON (with the library's own parser) and
+// one write() of a line of the same size.
+void raw_write_bench(benchmark::State& state, bool validate, bool sync) {
+  std::string msg = realistic_message(kAppendBytes, 7);
+  std::string line = "{\"type\":\"message\",\"id\":\"0123abcd\",\"parentId\":\"89abcdef\",\"timestamp\":"
+                     "\"2026-03-01T00:00:00.000Z\",\"message\":" + msg + "}\n";
+  std::string path = scratch_dir() + "/raw.jsonl";
+  json::InputJson input(json::Limits{});
+  int fd = -1;
+  int n = 0;
+  auto fresh = [&] {
+    if (fd >= 0) close(fd);
+    unlink(path.c_str());
+    fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  };
+  fresh();
+  std::string minified;
+  json::Kind kind;
+  for (auto _ : state) {
+    if (++n % 20000 == 0) {
+      state.PauseTiming();
+      fresh();
+      state.ResumeTiming();
+    }
+    if (validate) benchmark::DoNotOptimize(input.prepare(msg, &minified, &kind));
+    benchmark::DoNotOptimize(write(fd, line.data(), line.size()));
+    if (sync) fdatasync(fd);
+  }
+  close(fd);
+  set_bytes(state, msg.size());
+}
+
+void BM_Baseline_ValidateAndWrite(benchmark::State& state) { raw_write_bench(state, true, false); }
+void BM_Baseline_WriteFdatasync(benchmark::State& state) { raw_write_bench(state, false, true); }
+
+// --- list ---------------------------------------------------------------------------------------
+
+void BM_ListStore(benchmark::State& state) {
+  // A store of 200 sessions of the given size class; listing reads only prefixes.
+  std::string root = scratch_dir() + "/store-" + std::to_string(state.range(0));
+  auto fs = storage::make_posix_fs();
+  static std::map<int64_t, bool> made;
+  if (!made[state.range(0)]) {
+    std::string text = generate_session(static_cast<size_t>(state.range(0)), 9);
+    std::string dir = root + "/sessions/--home-dev-project--";
+    fs->make_dirs(dir);
+    for (int i = 0; i < 200; ++i) {
+      char name[64];
+      std::snprintf(name, sizeof name, "/2026-03-01T00-00-%02d-000Z_%016d.jsonl", i % 60, i);
+      FILE* f = std::fopen((dir + name).c_str(), "wb");
+      std::fwrite(text.data(), 1, text.size(), f);
+      std::fclose(f);
+    }
+    made[state.range(0)] = true;
+  }
+  discovery::Finder finder(fs, root);
+  discovery::ListQuery q;
+  for (auto _ : state) {
+    auto l = finder.list(q);
+    benchmark::DoNotOptimize(l);
+  }
+  state.counters["sessions"] = 200;
+}
+
+#define SIZES Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)
+BENCHMARK(BM_Open)->SIZES;
+BENCHMARK(BM_Baseline_ReadMemchr)->SIZES;
+BENCHMARK(BM_Baseline_SimdjsonParse)->SIZES;
+BENCHMARK(BM_Baseline_RapidjsonValidate)->SIZES;
+BENCHMARK(BM_OpenPeakRss)->SIZES->Iterations(1);
+BENCHMARK(BM_BuildContext)->SIZES;
+BENCHMARK(BM_Baseline_MemcpyContext)->SIZES;
+BENCHMARK(BM_AppendBuffered)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Baseline_ValidateAndWrite)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_AppendSync)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Baseline_WriteFdatasync)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ListStore)->Arg(1000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace xs::bench
+
+BENCHMARK_MAIN();
