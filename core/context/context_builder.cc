@@ -21,21 +21,6 @@ using session::Entry;
 constexpr std::string_view kEmptyContext =
     R"({"leafId":null,"messages":[],"thinkingLevel":"off","models":{},"injectedTtsrRules":[],"mode":"none"})";
 
-// Members of a stored line. Lines were validated on load or append, so this cannot fail on
-// them; a failure leaves the list empty and the entry contributes nothing.
-std::vector<Member> members_of(std::string_view text) {
-  std::vector<Member> m;
-  bool is_object = false;
-  if (!json::scan_members(text, json::internal_limits(), &m, &is_object).ok() || !is_object) m.clear();
-  return m;
-}
-
-std::optional<std::string> decoded(const Member* m) {
-  std::string s;
-  if (!m || m->kind != Kind::kString || !json::decode_string_token(m->value, s)) return std::nullopt;
-  return s;
-}
-
 bool present(const Member* m) { return m != nullptr; }
 bool non_null(const Member* m) { return m && m->kind != Kind::kNull; }
 
@@ -86,22 +71,22 @@ void fold(const Entry& e, size_t pos, State& st) {
       }
       return;
     case EntryType::kThinkingLevelChange: {
-      auto m = members_of(e.line);
+      auto m = json::members_of(e.line);
       const Member* level = json::find_member(m, "thinkingLevel");
       st.thinking = non_null(level) ? std::string(level->value) : "\"off\"";
       return;
     }
     case EntryType::kModelChange: {
-      auto m = members_of(e.line);
-      std::optional<std::string> model = decoded(json::find_member(m, "model"));
+      auto m = json::members_of(e.line);
+      std::optional<std::string> model = json::string_value(json::find_member(m, "model"));
       if (!model || model->empty()) {
         // pi's form: {provider, modelId}
-        auto provider = decoded(json::find_member(m, "provider"));
-        auto id = decoded(json::find_member(m, "modelId"));
+        auto provider = json::string_value(json::find_member(m, "provider"));
+        auto id = json::string_value(json::find_member(m, "modelId"));
         if (provider && id) model = *provider + "/" + *id;
       }
       if (model && !model->empty()) {
-        st.set_model(decoded(json::find_member(m, "role")).value_or("default"), *model);
+        st.set_model(json::string_value(json::find_member(m, "role")).value_or("default"), *model);
       }
       return;
     }
@@ -109,20 +94,20 @@ void fold(const Entry& e, size_t pos, State& st) {
       st.compaction = pos;
       return;
     case EntryType::kTtsrInjection: {
-      auto m = members_of(e.line);
+      auto m = json::members_of(e.line);
       const Member* rules = json::find_member(m, "injectedRules");
       if (!rules || rules->kind != Kind::kArray) return;
       std::vector<Member> items;
       bool is_object = true;
       if (!json::scan_members(rules->value, json::internal_limits(), &items, &is_object).ok()) return;
       for (const Member& item : items) {
-        auto name = decoded(&item);
+        auto name = json::string_value(&item);
         if (name && st.rule_set.insert(*name).second) st.rules.push_back(*name);
       }
       return;
     }
     case EntryType::kModeChange: {
-      auto m = members_of(e.line);
+      auto m = json::members_of(e.line);
       const Member* mode = json::find_member(m, "mode");
       st.mode = present(mode) ? std::string(mode->value) : "\"none\"";
       const Member* data = json::find_member(m, "data");
@@ -130,13 +115,13 @@ void fold(const Entry& e, size_t pos, State& st) {
       return;
     }
     case EntryType::kServiceTierChange: {
-      auto m = members_of(e.line);
+      auto m = json::members_of(e.line);
       const Member* tier = json::find_member(m, "serviceTier");
       st.service_tier = non_null(tier) ? std::optional<std::string>(tier->value) : std::nullopt;
       return;
     }
     case EntryType::kMcpToolSelection: {
-      auto m = members_of(e.line);
+      auto m = json::members_of(e.line);
       const Member* names = json::find_member(m, "selectedToolNames");
       st.mcp_tools = present(names) ? std::string(names->value) : "[]";
       return;
@@ -162,7 +147,7 @@ class Emitter {
         }
         return;
       case EntryType::kCustomMessage: {
-        auto m = members_of(e.line);
+        auto m = json::members_of(e.line);
         start();
         out_ += "{\"role\":\"custom\"";
         for (std::string_view key : {"customType", "content", "display", "details", "attribution"}) {
@@ -179,7 +164,7 @@ class Emitter {
         return;
       }
       case EntryType::kBranchSummary: {
-        auto m = members_of(e.line);
+        auto m = json::members_of(e.line);
         const Member* summary = json::find_member(m, "summary");
         if (!json::is_truthy(summary)) return;  // an empty summary is skipped (golden 05)
         start();
@@ -230,10 +215,10 @@ class Emitter {
   static std::optional<std::string> remote_payload(const std::vector<Member>& m) {
     const Member* preserve = json::find_member(m, "preserveData");
     if (!preserve || preserve->kind != Kind::kObject) return std::nullopt;
-    auto pm = members_of(preserve->value);
+    auto pm = json::members_of(preserve->value);
     const Member* remote = json::find_member(pm, "openaiRemoteCompaction");
     if (!remote || remote->kind != Kind::kObject) return std::nullopt;
-    auto rm = members_of(remote->value);
+    auto rm = json::members_of(remote->value);
     const Member* provider = json::find_member(rm, "provider");
     const Member* history = json::find_member(rm, "replacementHistory");
     if (!provider || provider->kind != Kind::kString || provider->value.size() <= 2) return std::nullopt;
@@ -276,10 +261,10 @@ std::string build_context(const session::SessionData& data, const session::Tree&
   size_t from = 0;
   if (st.compaction != SIZE_MAX) {
     const Entry& c = entries[path[st.compaction]];
-    auto m = members_of(c.line);
+    auto m = json::members_of(c.line);
     bool remote = emit.compaction_summary(c, m);
     from = st.compaction + 1;
-    auto kept = decoded(json::find_member(m, "firstKeptEntryId"));
+    auto kept = json::string_value(json::find_member(m, "firstKeptEntryId"));
     if (!remote && kept) {
       // Keep from the first path entry with that id up to the compaction; a kept id that is not
       // on the path (another branch, or bogus) keeps nothing (golden 07).

@@ -12,10 +12,7 @@ namespace xs::format {
 namespace {
 
 std::optional<std::string> string_member(const std::vector<json::Member>& members, std::string_view key) {
-  const json::Member* m = json::find_member(members, key);
-  std::string out;
-  if (!m || m->kind != json::Kind::kString || !json::decode_string_token(m->value, out)) return std::nullopt;
-  return out;
+  return json::string_value(json::find_member(members, key));
 }
 
 }  // namespace

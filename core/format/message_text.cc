@@ -7,31 +7,14 @@
 
 namespace xs::format {
 
-namespace {
-
 using json::Kind;
 using json::Member;
 
-std::vector<Member> members_of(std::string_view text) {
-  std::vector<Member> m;
-  bool is_object = false;
-  if (!json::scan_members(text, json::internal_limits(), &m, &is_object).ok() || !is_object) m.clear();
-  return m;
-}
-
-std::string decoded(const Member* m) {
-  std::string s;
-  if (m && m->kind == Kind::kString) json::decode_string_token(m->value, s);
-  return s;
-}
-
-}  // namespace
-
 std::string message_text(std::string_view message_json) {
-  auto m = members_of(message_json);
+  auto m = json::members_of(message_json);
   const Member* content = json::find_member(m, "content");
   if (!content) return std::string();
-  if (content->kind == Kind::kString) return decoded(content);
+  if (content->kind == Kind::kString) return json::string_value(content).value_or("");
   if (content->kind != Kind::kArray) return std::string();
   std::vector<Member> blocks;
   bool is_object = true;
@@ -40,10 +23,10 @@ std::string message_text(std::string_view message_json) {
   bool first = true;
   for (const Member& b : blocks) {
     if (b.kind != Kind::kObject) continue;
-    auto bm = members_of(b.value);
-    if (decoded(json::find_member(bm, "type")) != "text") continue;
+    auto bm = json::members_of(b.value);
+    if (json::string_value(json::find_member(bm, "type")).value_or("") != "text") continue;
     if (!first) text += ' ';
-    text += decoded(json::find_member(bm, "text"));
+    text += json::string_value(json::find_member(bm, "text")).value_or("");
     first = false;
   }
   return text;

@@ -128,6 +128,19 @@ Status scan_members(std::string_view text, const Limits& limits, std::vector<Mem
   return Status::Ok();
 }
 
+std::vector<Member> members_of(std::string_view object_text) {
+  std::vector<Member> m;
+  bool is_object = false;
+  if (!scan_members(object_text, internal_limits(), &m, &is_object).ok() || !is_object) m.clear();
+  return m;
+}
+
+std::optional<std::string> string_value(const Member* m) {
+  std::string s;
+  if (!m || m->kind != Kind::kString || !decode_string_token(m->value, s)) return std::nullopt;
+  return s;
+}
+
 const Member* find_member(const std::vector<Member>& members, std::string_view key) {
   std::string decoded;
   for (auto it = members.rbegin(); it != members.rend(); ++it) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,12 @@ struct Member {
 // array's elements (with empty keys). *is_object tells which. Errors carry a reason.
 Status scan_members(std::string_view text, const Limits& limits, std::vector<Member>* out,
                     bool* is_object);
+
+// The members of a stored object text (validated before): empty when it is not an object.
+std::vector<Member> members_of(std::string_view object_text);
+
+// A member's decoded string value; nullopt when absent or not a string.
+std::optional<std::string> string_value(const Member* m);
 
 // Last member whose decoded key equals `key`, or nullptr.
 const Member* find_member(const std::vector<Member>& members, std::string_view key);

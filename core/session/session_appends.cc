@@ -68,12 +68,6 @@ Status check_shape(EntryType type, std::string_view type_name, const std::vector
   return Status::Ok();
 }
 
-std::string decode(const json::Member* m) {
-  std::string s;
-  if (m && m->kind == Kind::kString) json::decode_string_token(m->value, s);
-  return s;
-}
-
 std::string decode_key(std::string_view key_token) {
   std::string s;
   json::decode_string_token(key_token, s);
@@ -143,7 +137,7 @@ Status Session::append_entry(std::string_view entry_json, std::string* id_out) {
   // Everything is checked before an id or a timestamp is taken, so a refused entry leaves no trace.
   const json::Member* type_m = json::find_member(m, "type");
   if (!type_m || type_m->kind != Kind::kString) return Status::Invalid("entry has no string \"type\"");
-  std::string type_name = decode(type_m);
+  std::string type_name = json::string_value(type_m).value_or("");
   if (type_name == "session") return Status::Invalid("a session header cannot be appended as an entry");
   if (json::find_member(m, "parentId")) {
     return Status::Invalid("parentId is set by the session (the current leaf); branch to choose it");
@@ -164,29 +158,29 @@ Status Session::append_entry(std::string_view entry_json, std::string* id_out) {
     XS_RETURN_IF_ERROR(json::scan_members(message_m->value, json::internal_limits(), &inner, &is_object));
     const json::Member* role_m = json::find_member(inner, "role");
     if (!role_m || role_m->kind != Kind::kString) return Status::Invalid("a message needs a string \"role\"");
-    role = decode(role_m);
-    provider = decode(json::find_member(inner, "provider"));
-    model = decode(json::find_member(inner, "model"));
+    role = json::string_value(role_m).value_or("");
+    provider = json::string_value(json::find_member(inner, "provider")).value_or("");
+    model = json::string_value(json::find_member(inner, "model")).value_or("");
     facts.role = role;
     facts.provider = provider;
     facts.model = model;
     facts.message_length = static_cast<uint32_t>(message_m->value.size());
   }
   if (type == EntryType::kLabel) {
-    target = decode(json::find_member(m, "targetId"));
+    target = json::string_value(json::find_member(m, "targetId")).value_or("");
     if (tree_.find(target) == kNone) return Status::NotFound("entry " + target + " not found");
-    label = decode(json::find_member(m, "label"));
+    label = json::string_value(json::find_member(m, "label")).value_or("");
     facts.target_id = target;
     facts.label = label;
     facts.label_set = !label.empty();
   }
-  std::string wanted = decode(id_m);
+  std::string wanted = json::string_value(id_m).value_or("");
   auto id = new_entry_id(id_m ? std::optional<std::string_view>(wanted) : std::nullopt);
   if (!id.ok()) return id.status();
   facts.id = *id;
 
   std::string ts_token = ts_m ? std::string(ts_m->value) : next_timestamp_token();
-  std::string ts = ts_m ? decode(ts_m) : ts_token.substr(1, ts_token.size() - 2);
+  std::string ts = ts_m ? json::string_value(ts_m).value_or("") : ts_token.substr(1, ts_token.size() - 2);
   facts.timestamp = ts;
 
   // The caller's other members, in their order and bytes (the text is already minified).

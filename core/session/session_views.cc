@@ -171,15 +171,9 @@ std::optional<std::string> Session::title() const {
   if (data_.header.title) return data_.header.title;
   for (auto it = data_.entries.rbegin(); it != data_.entries.rend(); ++it) {
     if (it->type != format::EntryType::kSessionInfo) continue;
-    std::vector<json::Member> m;
-    bool is_object = false;
-    if (!json::scan_members(it->line, json::internal_limits(), &m, &is_object).ok()) return std::nullopt;
-    const json::Member* name = json::find_member(m, "name");
-    std::string decoded;
-    if (!name || name->kind != json::Kind::kString || !json::decode_string_token(name->value, decoded)) {
-      return std::nullopt;
-    }
-    std::string_view trimmed = json::js_trim(decoded);
+    std::optional<std::string> name = json::string_value(json::find_member(json::members_of(it->line), "name"));
+    if (!name) return std::nullopt;
+    std::string_view trimmed = json::js_trim(*name);
     if (trimmed.empty()) return std::nullopt;  // an empty name clears it (pi)
     return std::string(trimmed);
   }

@@ -12,13 +12,6 @@ namespace {
 
 using json::Member;
 
-std::vector<Member> members_of(std::string_view text) {
-  std::vector<Member> m;
-  bool is_object = false;
-  if (!json::scan_members(text, json::internal_limits(), &m, &is_object).ok() || !is_object) m.clear();
-  return m;
-}
-
 double number(const Member* m) {
   if (!m || m->kind != json::Kind::kNumber) return 0;
   return std::strtod(std::string(m->value).c_str(), nullptr);
@@ -32,17 +25,17 @@ std::string usage_json(const session::SessionData& data) {
   for (const session::Entry& e : data.entries) {
     if (!e.is_assistant()) continue;
     ++assistants;
-    auto msg = members_of(e.message());
+    auto msg = json::members_of(e.message());
     const Member* usage = json::find_member(msg, "usage");
     if (!usage || usage->kind != json::Kind::kObject) continue;
-    auto u = members_of(usage->value);
+    auto u = json::members_of(usage->value);
     input += number(json::find_member(u, "input"));
     output += number(json::find_member(u, "output"));
     cache_read += number(json::find_member(u, "cacheRead"));
     cache_write += number(json::find_member(u, "cacheWrite"));
     premium += number(json::find_member(u, "premiumRequests"));
     const Member* c = json::find_member(u, "cost");
-    if (c && c->kind == json::Kind::kObject) cost += number(json::find_member(members_of(c->value), "total"));
+    if (c && c->kind == json::Kind::kObject) cost += number(json::find_member(json::members_of(c->value), "total"));
   }
   std::string out = "{\"input\":";
   json::append_js_number(out, input);

@@ -136,45 +136,7 @@ class PosixFs final : public Fs {
   explicit PosixFs(WriteFn write_fn) : write_(write_fn ? write_fn : real_write) {}
 
   Status read_file(const std::string& path, uint64_t max_bytes, PaddedBuffer* out, FileInfo* info) override {
-    int fd = open_retry(path.c_str(), O_RDONLY, 0);
-    if (fd < 0) return errno_status("open", path, errno);
-    struct stat st;
-    if (::fstat(fd, &st) != 0) {
-      int e = errno;
-      ::close(fd);
-      return errno_status("fstat", path, e);
-    }
-    if (S_ISDIR(st.st_mode)) {
-      ::close(fd);
-      return Status::Invalid(path + " is a directory");
-    }
-    uint64_t size = static_cast<uint64_t>(st.st_size);
-    if (size > max_bytes) {
-      ::close(fd);
-      return Status::Limit(path + " is larger than " + std::to_string(max_bytes) + " bytes");
-    }
-    PaddedBuffer buf(size);
-    size_t got = 0;
-    // Read what fstat promised; a writer appending meanwhile is picked up by a later reload.
-    while (got < size) {
-      ssize_t n = ::read(fd, buf.data() + got, size - got);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        int e = errno;
-        ::close(fd);
-        return errno_status("read", path, e);
-      }
-      if (n == 0) break;  // truncated meanwhile
-      got += static_cast<size_t>(n);
-    }
-    ::close(fd);
-    buf.truncate(got);
-    *out = std::move(buf);
-    if (info) {
-      *info = info_from(st);
-      info->size = got;
-    }
-    return Status::Ok();
+    return read(path, 0, UINT64_MAX, max_bytes, out, info);
   }
 
   Result<std::unique_ptr<WritableFile>> open_append(const std::string& path) override {
@@ -245,34 +207,7 @@ class PosixFs final : public Fs {
 
   Status read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out,
                     FileInfo* info) override {
-    int fd = open_retry(path.c_str(), O_RDONLY, 0);
-    if (fd < 0) return errno_status("open", path, errno);
-    struct stat st;
-    if (::fstat(fd, &st) != 0) {
-      int e = errno;
-      ::close(fd);
-      return errno_status("fstat", path, e);
-    }
-    uint64_t size = static_cast<uint64_t>(st.st_size);
-    uint64_t want = offset >= size ? 0 : std::min<uint64_t>(max, size - offset);
-    PaddedBuffer buf(want);
-    size_t got = 0;
-    while (got < want) {
-      ssize_t n = ::pread(fd, buf.data() + got, want - got, static_cast<off_t>(offset + got));
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        int e = errno;
-        ::close(fd);
-        return errno_status("read", path, e);
-      }
-      if (n == 0) break;
-      got += static_cast<size_t>(n);
-    }
-    ::close(fd);
-    buf.truncate(got);
-    *out = std::move(buf);
-    if (info) *info = info_from(st);
-    return Status::Ok();
+    return read(path, offset, max, UINT64_MAX, out, info);
   }
 
   Result<FileInfo> stat(const std::string& path) override {
@@ -291,6 +226,52 @@ class PosixFs final : public Fs {
     }
     ::closedir(d);
     return names;
+  }
+
+  // Reads up to `max` bytes from `offset`; a file larger than `limit` is refused. The FileInfo
+  // describes the descriptor that was read (for a whole file, its size is what was read).
+  Status read(const std::string& path, uint64_t offset, uint64_t max, uint64_t limit, PaddedBuffer* out,
+              FileInfo* info) {
+    int fd = open_retry(path.c_str(), O_RDONLY, 0);
+    if (fd < 0) return errno_status("open", path, errno);
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      int e = errno;
+      ::close(fd);
+      return errno_status("fstat", path, e);
+    }
+    if (S_ISDIR(st.st_mode)) {
+      ::close(fd);
+      return Status::Invalid(path + " is a directory");
+    }
+    uint64_t size = static_cast<uint64_t>(st.st_size);
+    if (size > limit) {
+      ::close(fd);
+      return Status::Limit(path + " is larger than " + std::to_string(limit) + " bytes");
+    }
+    // What fstat promised; a writer appending meanwhile is picked up by a later reload.
+    uint64_t want = offset >= size ? 0 : std::min<uint64_t>(max, size - offset);
+    PaddedBuffer buf(want);
+    size_t got = 0;
+    while (got < want) {
+      ssize_t n = ::pread(fd, buf.data() + got, want - got, static_cast<off_t>(offset + got));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        int e = errno;
+        ::close(fd);
+        return errno_status("read", path, e);
+      }
+      if (n == 0) break;  // truncated meanwhile
+      got += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    buf.truncate(got);
+    *out = std::move(buf);
+    if (info) {
+      *info = info_from(st);
+      if (max == UINT64_MAX && offset == 0) info->size = got;  // a whole file: exactly what we read
+    }
+    return Status::Ok();
   }
 
   Result<std::unique_ptr<FileLock>> try_lock(const std::string& path) override {
