@@ -490,27 +490,36 @@ XS_API xs_status xs_session_set_title(xs_session *s, const char *title, size_t t
  *  @return also XS_ENOTFOUND for an unknown leaf_id.  @thread serialised per handle. */
 XS_API xs_status xs_build_context(xs_session *s, const char *leaf_id, char *buf, size_t cap, size_t *out_len);
 
+/* Read flags for the entry readers below. */
+#define XS_READ_RESOLVE_BLOBS 0x1u /* blob refs replaced by the blobs' content (as contexts show them);
+                                      by default entries come as stored, refs in place */
+
 /** The header line, as stored.  @thread serialised per handle. */
 XS_API xs_status xs_session_header(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
-/** All entries in file order, as a JSON array of the stored lines.  @thread serialised. */
-XS_API xs_status xs_session_entries(xs_session *s, char *buf, size_t cap, size_t *out_len);
+/** All entries in file order, as a JSON array of the stored lines.
+ *  @param flags  XS_READ_* (0: as stored).  @thread serialised per handle. */
+XS_API xs_status xs_session_entries(xs_session *s, uint32_t flags, char *buf, size_t cap, size_t *out_len);
 
-/** One entry, as stored.  @return also XS_ENOTFOUND.  @thread serialised per handle. */
-XS_API xs_status xs_session_entry(xs_session *s, const char *id, char *buf, size_t cap, size_t *out_len);
+/** One entry, as stored.  @param flags XS_READ_*.  @return also XS_ENOTFOUND.
+ *  @thread serialised per handle. */
+XS_API xs_status xs_session_entry(xs_session *s, const char *id, uint32_t flags, char *buf, size_t cap,
+                                  size_t *out_len);
 
 /** The entries from the root down to `id` (NULL: the leaf; an empty array when the leaf is none).
- *  @return also XS_ENOTFOUND.  @thread serialised per handle. */
-XS_API xs_status xs_session_branch_path(xs_session *s, const char *id, char *buf, size_t cap, size_t *out_len);
+ *  @param flags XS_READ_*.  @return also XS_ENOTFOUND.  @thread serialised per handle. */
+XS_API xs_status xs_session_branch_path(xs_session *s, const char *id, uint32_t flags, char *buf, size_t cap,
+                                        size_t *out_len);
 
 /** The direct children of `id` in file order, as a JSON array of entries.
- *  @return also XS_ENOTFOUND.  @thread serialised per handle. */
-XS_API xs_status xs_session_children(xs_session *s, const char *id, char *buf, size_t cap, size_t *out_len);
+ *  @param flags XS_READ_*.  @return also XS_ENOTFOUND.  @thread serialised per handle. */
+XS_API xs_status xs_session_children(xs_session *s, const char *id, uint32_t flags, char *buf, size_t cap,
+                                     size_t *out_len);
 
 /** The whole tree, flat, in depth-first pre-order (children oldest first):
  *  [{"id","parentId"(null for roots and orphans),"depth","children":[ids],"label"?,
- *    "labelTimestamp"?,"entry":{...}}].  @thread serialised per handle. */
-XS_API xs_status xs_session_tree(xs_session *s, char *buf, size_t cap, size_t *out_len);
+ *    "labelTimestamp"?,"entry":{...}}].  @param flags XS_READ_*.  @thread serialised per handle. */
+XS_API xs_status xs_session_tree(xs_session *s, uint32_t flags, char *buf, size_t cap, size_t *out_len);
 
 /** Live labels in the order they were first set: [{"targetId","label","timestamp"}].
  *  @thread serialised per handle. */

@@ -1,5 +1,6 @@
 // New session files made from existing ones: fork, createBranchedSession, forkFrom; and moving a
 // session to another working directory (reference §7).
+#include <deque>
 #include <unordered_set>
 
 #include "discovery/session_paths.h"
@@ -42,6 +43,12 @@ format::Header new_header(const SessionOptions& o, format::Clock& clock, format:
 
 format::Clock clock_of(const SessionOptions& o) { return o.clock.value_or(format::Clock::Real()); }
 
+std::string json_text(std::string_view s) {
+  std::string out;
+  json::append_quoted(out, s);
+  return out;
+}
+
 Status check_new_id(const SessionOptions& o) {
   if (o.session_id && !format::is_valid_new_id(*o.session_id)) {
     return Status::Invalid("session id must be 1-64 characters of [A-Za-z0-9_-]");
@@ -79,6 +86,7 @@ Result<std::unique_ptr<Session>> Session::create_branched(std::optional<std::str
   h.cwd = data_.header.cwd;
   h.parent_session = path();
   std::vector<std::string_view> lines;
+  std::deque<std::string> relinked;  // owns the lines whose parent was a dropped label (stable)
   std::unordered_set<std::string_view> on_path;
   std::unordered_set<std::string> taken;
   std::string_view last;
@@ -87,11 +95,23 @@ Result<std::unique_ptr<Session>> Session::create_branched(std::optional<std::str
     on_path.insert(e.id);
     taken.insert(std::string(e.id));
     if (e.type == format::EntryType::kLabel) continue;
-    lines.push_back(e.line);
+    // Label entries sit on the path (they move the leaf), so the entry after one names it as its
+    // parent. The reference copies such entries as they are and leaves them orphaned in the new
+    // file, cutting the context short; we point them at the entry that precedes them instead.
+    if (e.parent != kNone && data_.entries[e.parent].type == format::EntryType::kLabel) {
+      std::string parent = last.empty() ? "null" : json_text(last);
+      auto fixed = json::set_member(e.line, "parentId", parent);
+      if (!fixed.ok()) return fixed.status();
+      relinked.push_back(std::move(*fixed));
+      lines.push_back(relinked.back());
+    } else {
+      lines.push_back(e.line);
+    }
     last = e.id;
   }
   // The labels of entries on the path, re-created after it in label order (omp 13: stamped now).
-  std::vector<std::string> label_lines, label_ids;
+  std::deque<std::string> label_lines;
+  std::string parent(last);
   for (const LabelState* l : tree_.labels()) {
     if (!on_path.count(l->target_id)) continue;
     std::string id = ids.entry_id([&](std::string_view c) { return taken.count(std::string(c)) > 0; });
@@ -101,11 +121,10 @@ Result<std::unique_ptr<Session>> Session::create_branched(std::optional<std::str
     format::Payload p;
     p.text("targetId", l->target_id);
     p.text("label", l->label);
-    label_ids.push_back(id);
-    format::Envelope env{"\"label\"", label_ids.back(),
-                         last.empty() ? std::nullopt : std::optional<std::string_view>(last), ts, false};
+    format::Envelope env{"\"label\"", id, parent.empty() ? std::nullopt : std::optional<std::string_view>(parent), ts,
+                         false};
     label_lines.push_back(format::build_entry_line(env, p));
-    last = label_ids.back();
+    parent = id;
   }
   for (const std::string& l : label_lines) lines.push_back(l);
   return write_new(fs_, storage::dir_name(path()), std::move(options), std::move(h), lines);
@@ -117,6 +136,8 @@ Result<std::unique_ptr<Session>> Session::fork_from(std::shared_ptr<storage::Fs>
   SessionOptions read;
   read.read_only = true;
   read.limits = options.limits;
+  read.id_seed = options.id_seed;  // ids a migration of the source makes, reproducible in tests
+  read.clock = options.clock;
   auto src = Session::open(fs, source, read);
   if (!src.ok()) return src.status().With("cannot fork " + source);
   format::Clock clock = clock_of(options);

@@ -64,15 +64,15 @@ class Buffers : public CapiTest {
          "{\"leafId\":\"a1\"" + ctx.substr(14)},
         {"header", [s](char* b, size_t c, size_t* n) { return xs_session_header(s, b, c, n); },
          xstest::SplitLines(xstest::ReadFile(xstest::PathOf(s)))[0]},
-        {"entries", [s](char* b, size_t c, size_t* n) { return xs_session_entries(s, b, c, n); }, all},
-        {"entry", [s](char* b, size_t c, size_t* n) { return xs_session_entry(s, "a1", b, c, n); }, a1_line_},
-        {"branch_path", [s](char* b, size_t c, size_t* n) { return xs_session_branch_path(s, nullptr, b, c, n); },
+        {"entries", [s](char* b, size_t c, size_t* n) { return xs_session_entries(s, 0, b, c, n); }, all},
+        {"entry", [s](char* b, size_t c, size_t* n) { return xs_session_entry(s, "a1", 0, b, c, n); }, a1_line_},
+        {"branch_path", [s](char* b, size_t c, size_t* n) { return xs_session_branch_path(s, nullptr, 0, b, c, n); },
          all},
-        {"branch_path(u1)", [s](char* b, size_t c, size_t* n) { return xs_session_branch_path(s, "u1", b, c, n); },
+        {"branch_path(u1)", [s](char* b, size_t c, size_t* n) { return xs_session_branch_path(s, "u1", 0, b, c, n); },
          "[" + u1_line_ + "]"},
-        {"children", [s](char* b, size_t c, size_t* n) { return xs_session_children(s, "u1", b, c, n); },
+        {"children", [s](char* b, size_t c, size_t* n) { return xs_session_children(s, "u1", 0, b, c, n); },
          "[" + a1_line_ + "]"},
-        {"tree", [s](char* b, size_t c, size_t* n) { return xs_session_tree(s, b, c, n); }, tree},
+        {"tree", [s](char* b, size_t c, size_t* n) { return xs_session_tree(s, 0, b, c, n); }, tree},
         {"labels", [s](char* b, size_t c, size_t* n) { return xs_session_labels(s, b, c, n); },
          R"([{"targetId":"u1","label":"start","timestamp":"2026-01-01T00:00:02.000Z"}])"},
         {"leaf", [s](char* b, size_t c, size_t* n) { return xs_session_leaf(s, b, c, n); }, "l1"},
@@ -237,23 +237,23 @@ TEST_F(Buffers, TitleChangeBetweenSizeQueryAndFillRecomputes) {
 TEST_F(Buffers, CacheIsPerFunction) {
   // A size query on one function must not make another function's fill return its bytes.
   size_t n = 0;
-  ASSERT_EQ(xs_session_entry(s_, "u1", nullptr, 0, &n), XS_EBUFS);
+  ASSERT_EQ(xs_session_entry(s_, "u1", 0, nullptr, 0, &n), XS_EBUFS);
   ASSERT_EQ(n, u1_line_.size());
   std::string buf(4096, '#');
   size_t got = 0;
-  ASSERT_EQ(xs_session_branch_path(s_, "u1", &buf[0], buf.size(), &got), XS_OK);
+  ASSERT_EQ(xs_session_branch_path(s_, "u1", 0, &buf[0], buf.size(), &got), XS_OK);
   EXPECT_EQ(buf.substr(0, got), "[" + u1_line_ + "]");
-  ASSERT_EQ(xs_session_children(s_, "u1", &buf[0], buf.size(), &got), XS_OK);
+  ASSERT_EQ(xs_session_children(s_, "u1", 0, &buf[0], buf.size(), &got), XS_OK);
   EXPECT_EQ(buf.substr(0, got), "[" + a1_line_ + "]");
 }
 
 TEST_F(Buffers, CacheIsPerArgument) {
   // Size query for entry u1, fill for entry a1 (and the contexts of two leaves).
   size_t n = 0;
-  ASSERT_EQ(xs_session_entry(s_, "u1", nullptr, 0, &n), XS_EBUFS);
+  ASSERT_EQ(xs_session_entry(s_, "u1", 0, nullptr, 0, &n), XS_EBUFS);
   std::string buf(a1_line_.size(), '#');
   size_t got = 0;
-  ASSERT_EQ(xs_session_entry(s_, "a1", &buf[0], buf.size(), &got), XS_OK);
+  ASSERT_EQ(xs_session_entry(s_, "a1", 0, &buf[0], buf.size(), &got), XS_OK);
   EXPECT_EQ(buf.substr(0, got), a1_line_);
 
   ASSERT_EQ(xs_build_context(s_, "u1", nullptr, 0, &n), XS_EBUFS);

@@ -192,19 +192,19 @@ inline std::string Leaf(xs_session* s) {
   return Fetch([s](char* b, size_t c, size_t* n) { return xs_session_leaf(s, b, c, n); });
 }
 inline std::string Entries(xs_session* s) {
-  return Fetch([s](char* b, size_t c, size_t* n) { return xs_session_entries(s, b, c, n); });
+  return Fetch([s](char* b, size_t c, size_t* n) { return xs_session_entries(s, 0, b, c, n); });
 }
 inline std::string Header(xs_session* s) {
   return Fetch([s](char* b, size_t c, size_t* n) { return xs_session_header(s, b, c, n); });
 }
 inline std::string Entry(xs_session* s, const std::string& id) {
-  return Fetch([&](char* b, size_t c, size_t* n) { return xs_session_entry(s, id.c_str(), b, c, n); });
+  return Fetch([&](char* b, size_t c, size_t* n) { return xs_session_entry(s, id.c_str(), 0, b, c, n); });
 }
 inline std::string Context(xs_session* s, const char* leaf = nullptr) {
   return Fetch([&](char* b, size_t c, size_t* n) { return xs_build_context(s, leaf, b, c, n); });
 }
 inline std::string Tree(xs_session* s) {
-  return Fetch([s](char* b, size_t c, size_t* n) { return xs_session_tree(s, b, c, n); });
+  return Fetch([s](char* b, size_t c, size_t* n) { return xs_session_tree(s, 0, b, c, n); });
 }
 inline std::string Labels(xs_session* s) {
   return Fetch([s](char* b, size_t c, size_t* n) { return xs_session_labels(s, b, c, n); });
@@ -216,10 +216,10 @@ inline std::string Usage(xs_session* s) {
   return Fetch([s](char* b, size_t c, size_t* n) { return xs_session_usage(s, b, c, n); });
 }
 inline std::string BranchPath(xs_session* s, const char* id = nullptr) {
-  return Fetch([&](char* b, size_t c, size_t* n) { return xs_session_branch_path(s, id, b, c, n); });
+  return Fetch([&](char* b, size_t c, size_t* n) { return xs_session_branch_path(s, id, 0, b, c, n); });
 }
 inline std::string Children(xs_session* s, const std::string& id) {
-  return Fetch([&](char* b, size_t c, size_t* n) { return xs_session_children(s, id.c_str(), b, c, n); });
+  return Fetch([&](char* b, size_t c, size_t* n) { return xs_session_children(s, id.c_str(), 0, b, c, n); });
 }
 
 // --- common inputs -----------------------------------------------------------------------------

@@ -161,8 +161,8 @@ def declare(library):
     fn("xs_session_set_title", xs_status, Session, c_char_p, c_size_t)
     fn("xs_build_context", xs_status, Session, c_char_p, *OUT)
     fn("xs_session_header", xs_status, Session, *OUT)
-    fn("xs_session_entries", xs_status, Session, *OUT)
-    fn("xs_session_entry", xs_status, Session, c_char_p, *OUT)
+    fn("xs_session_entries", xs_status, Session, c_uint32, *OUT)
+    fn("xs_session_entry", xs_status, Session, c_char_p, c_uint32, *OUT)
     fn("xs_session_leaf", xs_status, Session, *OUT)
     fn("xs_session_labels", xs_status, Session, *OUT)
     fn("xs_session_info", xs_status, Session, *OUT)
@@ -362,14 +362,14 @@ class Scenario(Base):
         self.assertEqual(len(lines), 7)
 
         # Reopen: same entries, leaf at the last entry in file order.
-        entries = read(s, lib.xs_session_entries)
+        entries = read(s, lib.xs_session_entries, 0)
         lib.xs_session_close(s)
         self.sessions.remove(s)
         r = Session()
         o = self.options(XS_SESSION_READ_ONLY)
         self.assertEqual(lib.xs_session_open(self.store, path.encode(), byref(o), byref(r)), XS_OK)
         self.sessions.append(r)
-        self.assertEqual(read(r, lib.xs_session_entries), entries)
+        self.assertEqual(read(r, lib.xs_session_entries, 0), entries)
         self.assertEqual(read(r, lib.xs_session_leaf), l1)
         out = create_string_buffer(XS_ID_BUFSIZE)
         self.assertEqual(lib.xs_append_message(r, USER1, len(USER1), out), XS_EREADONLY)
@@ -390,7 +390,7 @@ class Scenario(Base):
         c.details_json, c.details_len = details, len(details)
         c.from_extension = 0
         check(s, lib.xs_append_compaction(s, byref(c), out))
-        self.assertEqual(read(s, lib.xs_session_entry, out.value),
+        self.assertEqual(read(s, lib.xs_session_entry, out.value, 0),
                          b'{"type":"compaction","id":"' + out.value + b'","parentId":"' + u1 + b'","timestamp":"' +
                          iso(2).encode() + b'","summary":"' + summary + b'","firstKeptEntryId":"' + u1 +
                          b'","tokensBefore":77,"details":{"files":[]},"fromExtension":false}')
@@ -400,7 +400,7 @@ class Scenario(Base):
         m.custom_type = b"note"
         m.content_json, m.content_len = b'"fyi"', 5
         check(s, lib.xs_append_custom_message(s, byref(m), out))
-        self.assertEqual(read(s, lib.xs_session_entry, out.value),
+        self.assertEqual(read(s, lib.xs_session_entry, out.value, 0),
                          b'{"type":"custom_message","customType":"note","content":"fyi","display":true,'
                          b'"attribution":"agent","id":"' + out.value + b'","parentId":"' + cid + b'","timestamp":"' +
                          iso(3).encode() + b'"}')
@@ -410,11 +410,11 @@ class Scenario(Base):
         si.task, si.task_len = b"t", 1
         si.tools_json, si.tools_len = b'["read"]', 8
         check(s, lib.xs_append_session_init(s, byref(si), out))
-        self.assertIn(b'"systemPrompt":"sys","task":"t","tools":["read"]}', read(s, lib.xs_session_entry, out.value))
+        self.assertIn(b'"systemPrompt":"sys","task":"t","tools":["read"]}', read(s, lib.xs_session_entry, out.value, 0))
         check(s, lib.xs_append_thinking_level(s, None, out))
-        self.assertTrue(read(s, lib.xs_session_entry, out.value).endswith(b'"thinkingLevel":null}'))
+        self.assertTrue(read(s, lib.xs_session_entry, out.value, 0).endswith(b'"thinkingLevel":null}'))
         check(s, lib.xs_append_model_change(s, b"openai/gpt-5", b"smol", out))
-        self.assertTrue(read(s, lib.xs_session_entry, out.value).endswith(b'"model":"openai/gpt-5","role":"smol"}'))
+        self.assertTrue(read(s, lib.xs_session_entry, out.value, 0).endswith(b'"model":"openai/gpt-5","role":"smol"}'))
         check(s, lib.xs_session_branch_with_summary(s, None, b"restart", 7, None, 0, XS_UNSET, out))
         self.assertEqual(read(s, lib.xs_build_context, None),
                          b'{"leafId":"' + out.value + b'","messages":[{"role":"branchSummary","summary":"restart",'
@@ -442,8 +442,8 @@ class Errors(Base):
         n = c_size_t(0)
         self.assertEqual(lib.xs_append_message(s, None, 0, None), XS_EINVAL)
         self.assertEqual(lib.xs_session_branch(s, None), XS_EINVAL)
-        self.assertEqual(lib.xs_session_entries(s, None, 0, None), XS_EINVAL)
-        self.assertEqual(lib.xs_session_entries(s, None, 10, byref(n)), XS_EINVAL)
+        self.assertEqual(lib.xs_session_entries(s, 0, None, 0, None), XS_EINVAL)
+        self.assertEqual(lib.xs_session_entries(s, 0, None, 10, byref(n)), XS_EINVAL)
         self.assertEqual(lib.xs_session_errcode(s), XS_EINVAL)
         self.assertNotEqual(lib.xs_session_errmsg(s), b"")
 
@@ -481,7 +481,7 @@ class Errors(Base):
         # The surrogate escape is fine and kept byte for byte.
         lone = b'{"role":"user","content":"\\ud83d"}'
         sid = self.message(s, lone)
-        self.assertTrue(read(s, lib.xs_session_entry, sid).endswith(b'"message":' + lone + b"}"))
+        self.assertTrue(read(s, lib.xs_session_entry, sid, 0).endswith(b'"message":' + lone + b"}"))
 
     def test_locked_and_missing(self):
         s = self.create(XS_SESSION_NO_DEFER)
@@ -581,7 +581,7 @@ class Threads(Base):
         for th in threads:
             th.join()
         self.assertEqual(errors, [])
-        entries = read(s, lib.xs_session_entries)
+        entries = read(s, lib.xs_session_entries, 0)
         for t in range(2):
             for i in range(100):
                 self.assertEqual(entries.count(b'"content":"t%d-%d"}' % (t, i)), 1)

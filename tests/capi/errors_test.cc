@@ -117,13 +117,13 @@ TEST(NullHandle, Reads) {
   EXPECT_EQ(xs_build_context(nullptr, nullptr, buf, sizeof buf, &n), XS_EMISUSE);
   EXPECT_EQ(xs_build_context(nullptr, nullptr, nullptr, 0, &n), XS_EMISUSE);
   EXPECT_EQ(xs_session_header(nullptr, buf, sizeof buf, &n), XS_EMISUSE);
-  EXPECT_EQ(xs_session_entries(nullptr, buf, sizeof buf, &n), XS_EMISUSE);
-  EXPECT_EQ(xs_session_entry(nullptr, "x", buf, sizeof buf, &n), XS_EMISUSE);
-  EXPECT_EQ(xs_session_entry(nullptr, nullptr, buf, sizeof buf, &n), XS_EMISUSE);
-  EXPECT_EQ(xs_session_branch_path(nullptr, nullptr, buf, sizeof buf, &n), XS_EMISUSE);
-  EXPECT_EQ(xs_session_children(nullptr, "x", buf, sizeof buf, &n), XS_EMISUSE);
-  EXPECT_EQ(xs_session_children(nullptr, nullptr, buf, sizeof buf, &n), XS_EMISUSE);
-  EXPECT_EQ(xs_session_tree(nullptr, buf, sizeof buf, &n), XS_EMISUSE);
+  EXPECT_EQ(xs_session_entries(nullptr, 0, buf, sizeof buf, &n), XS_EMISUSE);
+  EXPECT_EQ(xs_session_entry(nullptr, "x", 0, buf, sizeof buf, &n), XS_EMISUSE);
+  EXPECT_EQ(xs_session_entry(nullptr, nullptr, 0, buf, sizeof buf, &n), XS_EMISUSE);
+  EXPECT_EQ(xs_session_branch_path(nullptr, nullptr, 0, buf, sizeof buf, &n), XS_EMISUSE);
+  EXPECT_EQ(xs_session_children(nullptr, "x", 0, buf, sizeof buf, &n), XS_EMISUSE);
+  EXPECT_EQ(xs_session_children(nullptr, nullptr, 0, buf, sizeof buf, &n), XS_EMISUSE);
+  EXPECT_EQ(xs_session_tree(nullptr, 0, buf, sizeof buf, &n), XS_EMISUSE);
   EXPECT_EQ(xs_session_labels(nullptr, buf, sizeof buf, &n), XS_EMISUSE);
   EXPECT_EQ(xs_session_leaf(nullptr, buf, sizeof buf, &n), XS_EMISUSE);
   EXPECT_EQ(xs_session_diagnostics(nullptr, buf, sizeof buf, &n), XS_EMISUSE);
@@ -302,11 +302,11 @@ TEST_F(NullArgs, ReadsWithoutOutLen) {
   char buf[4096];
   Refused(xs_build_context(s_, nullptr, buf, sizeof buf, nullptr), "xs_build_context out_len");
   Refused(xs_session_header(s_, buf, sizeof buf, nullptr), "xs_session_header out_len");
-  Refused(xs_session_entries(s_, buf, sizeof buf, nullptr), "xs_session_entries out_len");
-  Refused(xs_session_entry(s_, first_.c_str(), buf, sizeof buf, nullptr), "xs_session_entry out_len");
-  Refused(xs_session_branch_path(s_, nullptr, buf, sizeof buf, nullptr), "xs_session_branch_path out_len");
-  Refused(xs_session_children(s_, first_.c_str(), buf, sizeof buf, nullptr), "xs_session_children out_len");
-  Refused(xs_session_tree(s_, buf, sizeof buf, nullptr), "xs_session_tree out_len");
+  Refused(xs_session_entries(s_, 0, buf, sizeof buf, nullptr), "xs_session_entries out_len");
+  Refused(xs_session_entry(s_, first_.c_str(), 0, buf, sizeof buf, nullptr), "xs_session_entry out_len");
+  Refused(xs_session_branch_path(s_, nullptr, 0, buf, sizeof buf, nullptr), "xs_session_branch_path out_len");
+  Refused(xs_session_children(s_, first_.c_str(), 0, buf, sizeof buf, nullptr), "xs_session_children out_len");
+  Refused(xs_session_tree(s_, 0, buf, sizeof buf, nullptr), "xs_session_tree out_len");
   Refused(xs_session_labels(s_, buf, sizeof buf, nullptr), "xs_session_labels out_len");
   Refused(xs_session_leaf(s_, buf, sizeof buf, nullptr), "xs_session_leaf out_len");
   Refused(xs_session_diagnostics(s_, buf, sizeof buf, nullptr), "xs_session_diagnostics out_len");
@@ -318,25 +318,25 @@ TEST_F(NullArgs, ReadsWithNullBufAndNonZeroCap) {
   size_t n = 0;
   Refused(xs_build_context(s_, nullptr, nullptr, 1, &n), "xs_build_context buf");
   Refused(xs_session_header(s_, nullptr, 1, &n), "xs_session_header buf");
-  Refused(xs_session_entries(s_, nullptr, 1, &n), "xs_session_entries buf");
-  Refused(xs_session_entry(s_, first_.c_str(), nullptr, 1, &n), "xs_session_entry buf");
-  Refused(xs_session_branch_path(s_, nullptr, nullptr, 1, &n), "xs_session_branch_path buf");
-  Refused(xs_session_children(s_, first_.c_str(), nullptr, 1, &n), "xs_session_children buf");
-  Refused(xs_session_tree(s_, nullptr, 1, &n), "xs_session_tree buf");
+  Refused(xs_session_entries(s_, 0, nullptr, 1, &n), "xs_session_entries buf");
+  Refused(xs_session_entry(s_, first_.c_str(), 0, nullptr, 1, &n), "xs_session_entry buf");
+  Refused(xs_session_branch_path(s_, nullptr, 0, nullptr, 1, &n), "xs_session_branch_path buf");
+  Refused(xs_session_children(s_, first_.c_str(), 0, nullptr, 1, &n), "xs_session_children buf");
+  Refused(xs_session_tree(s_, 0, nullptr, 1, &n), "xs_session_tree buf");
   Refused(xs_session_labels(s_, nullptr, 1, &n), "xs_session_labels buf");
   Refused(xs_session_leaf(s_, nullptr, 1, &n), "xs_session_leaf buf");
   Refused(xs_session_diagnostics(s_, nullptr, 1, &n), "xs_session_diagnostics buf");
   Refused(xs_session_info(s_, nullptr, 1, &n), "xs_session_info buf");
   Refused(xs_session_usage(s_, nullptr, 1, &n), "xs_session_usage buf");
   // Even with a huge cap (that would fit anything).
-  Refused(xs_session_entries(s_, nullptr, SIZE_MAX, &n), "xs_session_entries buf, cap SIZE_MAX");
+  Refused(xs_session_entries(s_, 0, nullptr, SIZE_MAX, &n), "xs_session_entries buf, cap SIZE_MAX");
 }
 
 TEST_F(NullArgs, ReadsWithNullId) {
   char buf[4096];
   size_t n = 0;
-  Refused(xs_session_entry(s_, nullptr, buf, sizeof buf, &n), "xs_session_entry id");
-  Refused(xs_session_children(s_, nullptr, buf, sizeof buf, &n), "xs_session_children id");
+  Refused(xs_session_entry(s_, nullptr, 0, buf, sizeof buf, &n), "xs_session_entry id");
+  Refused(xs_session_children(s_, nullptr, 0, buf, sizeof buf, &n), "xs_session_children id");
 }
 
 // Arguments documented as optional (NULL = absent / default) are accepted.
@@ -350,7 +350,7 @@ TEST_F(NullArgs, OptionalArgumentsMayBeNull) {
   XS_EXPECT_S(XS_OK, s_, xs_session_set_title(s_, nullptr, 0));  // removes the title
   size_t n = 0;
   EXPECT_EQ(xs_build_context(s_, nullptr, nullptr, 0, &n), XS_EBUFS);       // NULL leaf = current
-  EXPECT_EQ(xs_session_branch_path(s_, nullptr, nullptr, 0, &n), XS_EBUFS);  // NULL id = leaf
+  EXPECT_EQ(xs_session_branch_path(s_, nullptr, 0, nullptr, 0, &n), XS_EBUFS);  // NULL id = leaf
 }
 
 // --- struct versions and tri-states in the append structs -------------------------------------

@@ -159,11 +159,11 @@ TEST_F(CapiTest, SessionErrmsgEmptyAfterSuccessSetAfterFailure) {
 
   // Reads follow the same rule (XS_EBUFS is a failure with text, then the fill succeeds).
   size_t n = 0;
-  EXPECT_EQ(xs_session_entries(s, nullptr, 0, &n), XS_EBUFS);
+  EXPECT_EQ(xs_session_entries(s, 0, nullptr, 0, &n), XS_EBUFS);
   EXPECT_EQ(xs_session_errcode(s), XS_EBUFS);
   EXPECT_STRNE(xs_session_errmsg(s), "");
   std::string buf(n, '\0');
-  EXPECT_EQ(xs_session_entries(s, &buf[0], n, &n), XS_OK);
+  EXPECT_EQ(xs_session_entries(s, 0, &buf[0], n, &n), XS_OK);
   EXPECT_EQ(xs_session_errcode(s), XS_OK);
   EXPECT_STREQ(xs_session_errmsg(s), "");
 }

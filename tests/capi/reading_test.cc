@@ -240,11 +240,11 @@ TEST_F(Reading, LabelsAreGlobalLastOneWinsInFirstSetOrder) {
 TEST_F(Reading, EntryAndChildrenOfUnknownIdsAreNotFound) {
   Msg(s_, kUser1);
   size_t n = 0;
-  EXPECT_EQ(xs_session_entry(s_, "nope", nullptr, 0, &n), XS_ENOTFOUND);
+  EXPECT_EQ(xs_session_entry(s_, "nope", 0, nullptr, 0, &n), XS_ENOTFOUND);
   EXPECT_STRNE(xs_session_errmsg(s_), "");
-  EXPECT_EQ(xs_session_children(s_, "nope", nullptr, 0, &n), XS_ENOTFOUND);
-  EXPECT_EQ(xs_session_branch_path(s_, "nope", nullptr, 0, &n), XS_ENOTFOUND);
-  EXPECT_EQ(xs_session_entry(s_, "", nullptr, 0, &n), XS_ENOTFOUND);  // any string is just "not found"
+  EXPECT_EQ(xs_session_children(s_, "nope", 0, nullptr, 0, &n), XS_ENOTFOUND);
+  EXPECT_EQ(xs_session_branch_path(s_, "nope", 0, nullptr, 0, &n), XS_ENOTFOUND);
+  EXPECT_EQ(xs_session_entry(s_, "", 0, nullptr, 0, &n), XS_ENOTFOUND);  // any string is just "not found"
 }
 
 // --- info, usage, header ----------------------------------------------------------------------

@@ -363,11 +363,11 @@ int main(int argc, char **argv) {
   comp.first_kept_entry_id = a1;
   comp.tokens_before = 100;
   CheckNoError(s, xs_append_compaction(s, &comp, id)); /* 5 */
-  Fetch(got, xs_session_errmsg(s), xs_session_entry(s, id, b_, c_, &n_));
+  Fetch(got, xs_session_errmsg(s), xs_session_entry(s, id, 0, b_, c_, &n_));
   CheckCondition(strstr(got, "\"summary\":\"Summary\",\"firstKeptEntryId\":\"") != NULL);
   CheckCondition(strstr(got, "\"tokensBefore\":100}") != NULL);
   CheckNoError(s, xs_append_custom(s, "ext", "{ \"k\" : 1 }", 11, id)); /* 6 */
-  Fetch(got, xs_session_errmsg(s), xs_session_entry(s, id, b_, c_, &n_));
+  Fetch(got, xs_session_errmsg(s), xs_session_entry(s, id, 0, b_, c_, &n_));
   CheckCondition(starts_with(got, "{\"type\":\"custom\",\"customType\":\"ext\",\"data\":{\"k\":1},\"id\":\""));
   CheckCondition(xs_custom_message_init(&cm, XS_CUSTOM_MESSAGE_VERSION) == XS_OK);
   cm.custom_type = "note";
@@ -384,7 +384,7 @@ int main(int argc, char **argv) {
   CheckNoError(s, xs_append_session_init(s, &si, id));                         /* 9 */
   CheckNoError(s, xs_append_mode_change(s, "plan", NULL, 0, id));             /* 10 */
   CheckNoError(s, xs_append(s, "{\"type\":\"x-ext\",\"v\":1}", 22, id));     /* 11 */
-  Fetch(got, xs_session_errmsg(s), xs_session_entry(s, id, b_, c_, &n_));
+  Fetch(got, xs_session_errmsg(s), xs_session_entry(s, id, 0, b_, c_, &n_));
   CheckCondition(strstr(got, CAT("\"timestamp\":\"", ts(11), "\",\"v\":1}")) != NULL);
   CheckNoError(s, xs_append_message(s, kUser2, strlen(kUser2), u2)); /* 12 */
 
@@ -415,18 +415,18 @@ int main(int argc, char **argv) {
   CheckCondition(starts_with(got, CAT("{\"leafId\":\"", u2, "\"")));
   Fetch(got, xs_session_errmsg(s), xs_session_labels(s, b_, c_, &n_));
   CheckEqual(CAT("[{\"targetId\":\"", u1, "\",\"label\":\"start\",\"timestamp\":\"", ts(14), "\"}]"), got);
-  Fetch(got, xs_session_errmsg(s), xs_session_children(s, a1, b_, c_, &n_));
+  Fetch(got, xs_session_errmsg(s), xs_session_children(s, a1, 0, b_, c_, &n_));
   CheckCondition(count(got, "\"type\":") == 2 && strstr(got, u3) != NULL);
-  Fetch(got, xs_session_errmsg(s), xs_session_branch_path(s, NULL, b_, c_, &n_));
+  Fetch(got, xs_session_errmsg(s), xs_session_branch_path(s, NULL, 0, b_, c_, &n_));
   CheckEqual(CAT("[", msg_line(u1, NULL, 1, kUser1), ",", msg_line(a1, u1, 2, kAssistant1), ",",
                  msg_line(u3, a1, 13, kUser3), ",{\"type\":\"label\",\"id\":\"", lbl, "\",\"parentId\":\"", u3,
                  "\",\"timestamp\":\"", ts(14), "\",\"targetId\":\"", u1, "\",\"label\":\"start\"}]"),
              got);
-  Fetch(got, xs_session_errmsg(s), xs_session_tree(s, b_, c_, &n_));
+  Fetch(got, xs_session_errmsg(s), xs_session_tree(s, 0, b_, c_, &n_));
   CheckCondition(starts_with(got, CAT("[{\"id\":\"", u1, "\",\"parentId\":null,\"depth\":0,")));
   CheckCondition(count(got, "\"depth\":") == 14);
   CheckNoError(s, xs_session_branch_with_summary(s, u1, "gave up", 7, NULL, 0, XS_UNSET, bs)); /* 15 */
-  Fetch(got, xs_session_errmsg(s), xs_session_entry(s, bs, b_, c_, &n_));
+  Fetch(got, xs_session_errmsg(s), xs_session_entry(s, bs, 0, b_, c_, &n_));
   CheckEqual(CAT("{\"type\":\"branch_summary\",\"id\":\"", bs, "\",\"parentId\":\"", u1, "\",\"timestamp\":\"", ts(15),
                  "\",\"fromId\":\"", u1, "\",\"summary\":\"gave up\"}"),
              got);
@@ -440,7 +440,7 @@ int main(int argc, char **argv) {
                                       msg_line(u1, NULL, 1, kUser1), "\n")));
 
   StartPhase("other reads");
-  Fetch(got, xs_session_errmsg(s), xs_session_entries(s, b_, c_, &n_));
+  Fetch(got, xs_session_errmsg(s), xs_session_entries(s, 0, b_, c_, &n_));
   CheckCondition(count(got, ",\"parentId\":") == 15);
   Fetch(got, xs_session_errmsg(s), xs_session_diagnostics(s, b_, c_, &n_));
   CheckEqual("[]", got);
@@ -454,18 +454,18 @@ int main(int argc, char **argv) {
   StartPhase("output protocol");
   expected = msg_line(u1, NULL, 1, kUser1);
   n = 0;
-  CheckStatus(s, XS_EBUFS, xs_session_entry(s, u1, NULL, 0, &n));
+  CheckStatus(s, XS_EBUFS, xs_session_entry(s, u1, 0, NULL, 0, &n));
   CheckCondition(n == strlen(expected));
   memset(small, '#', sizeof small);
-  CheckStatus(s, XS_EBUFS, xs_session_entry(s, u1, small, sizeof small, &n));
+  CheckStatus(s, XS_EBUFS, xs_session_entry(s, u1, 0, small, sizeof small, &n));
   CheckCondition(n == strlen(expected));
   for (i = 0; i < sizeof small; ++i) CheckCondition(small[i] == '#');
-  CheckStatus(s, XS_EINVAL, xs_session_entry(s, u1, NULL, 5, &n));
-  CheckStatus(s, XS_EINVAL, xs_session_entry(s, u1, small, sizeof small, NULL));
+  CheckStatus(s, XS_EINVAL, xs_session_entry(s, u1, 0, NULL, 5, &n));
+  CheckStatus(s, XS_EINVAL, xs_session_entry(s, u1, 0, small, sizeof small, NULL));
   {
     char *exact = (char *)track(malloc(strlen(expected) + 1));
     exact[strlen(expected)] = '#';
-    CheckNoError(s, xs_session_entry(s, u1, exact, strlen(expected), &n));
+    CheckNoError(s, xs_session_entry(s, u1, 0, exact, strlen(expected), &n));
     CheckCondition(n == strlen(expected) && memcmp(exact, expected, n) == 0 && exact[n] == '#');
   }
 
@@ -499,8 +499,8 @@ int main(int argc, char **argv) {
   CheckStoreNoError(store, xs_session_open(store, path, &ro, &r));
   {
     const char *mine, *theirs;
-    Fetch(mine, xs_session_errmsg(s), xs_session_entries(s, b_, c_, &n_));
-    Fetch(theirs, xs_session_errmsg(r), xs_session_entries(r, b_, c_, &n_));
+    Fetch(mine, xs_session_errmsg(s), xs_session_entries(s, 0, b_, c_, &n_));
+    Fetch(theirs, xs_session_errmsg(r), xs_session_entries(r, 0, b_, c_, &n_));
     CheckEqual(mine, theirs);
   }
   Fetch(got, xs_session_errmsg(r), xs_session_leaf(r, b_, c_, &n_));
@@ -512,7 +512,7 @@ int main(int argc, char **argv) {
   w = NULL;
   CheckStoreNoError(store, xs_session_open(store, path, NULL, &w)); /* the lock went with close */
   CheckNoError(w, xs_append_message(w, kUser2, strlen(kUser2), id));
-  Fetch(got, xs_session_errmsg(w), xs_session_entry(w, id, b_, c_, &n_));
+  Fetch(got, xs_session_errmsg(w), xs_session_entry(w, id, 0, b_, c_, &n_));
   CheckCondition(strstr(got, CAT("\"parentId\":\"", bs, "\"")) != NULL);
   CheckStatus(w, XS_EINVAL, xs_append_message(w, "\"just a string\"", 15, id));
 
@@ -569,8 +569,8 @@ int main(int argc, char **argv) {
                got);
     {
       const char *mine, *theirs;
-      Fetch(mine, xs_session_errmsg(w), xs_session_entries(w, b_, c_, &n_));
-      Fetch(theirs, xs_session_errmsg(f), xs_session_entries(f, b_, c_, &n_));
+      Fetch(mine, xs_session_errmsg(w), xs_session_entries(w, 0, b_, c_, &n_));
+      Fetch(theirs, xs_session_errmsg(f), xs_session_entries(f, 0, b_, c_, &n_));
       CheckEqual(mine, theirs);
     }
     xs_session_close(f);
@@ -583,7 +583,7 @@ int main(int argc, char **argv) {
     f = NULL;
     so.session_id = "smoke-branch";
     CheckNoError(w, xs_session_create_branched(w, u1, &so, &f));
-    Fetch(got, xs_session_errmsg(f), xs_session_entries(f, b_, c_, &n_));
+    Fetch(got, xs_session_errmsg(f), xs_session_entries(f, 0, b_, c_, &n_));
     /* the path (u1 alone) and a fresh label entry for u1's label */
     CheckCondition(count(got, ",\"parentId\":") == 2);
     CheckCondition(starts_with(got, CAT("[", msg_line(u1, NULL, 1, kUser1), ",{\"type\":\"label\",")));
@@ -617,7 +617,7 @@ int main(int argc, char **argv) {
     xs_session *c = NULL;
     so.session_id = NULL;
     CheckStoreNoError(store, xs_session_continue_recent(store, "/home/me/elsewhere", NULL, NULL, &c));
-    Fetch(got, xs_session_errmsg(c), xs_session_entries(c, b_, c_, &n_));
+    Fetch(got, xs_session_errmsg(c), xs_session_entries(c, 0, b_, c_, &n_));
     CheckEqual("[]", got); /* nothing there yet: a new session */
     xs_session_close(c);
     c = NULL;

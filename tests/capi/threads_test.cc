@@ -236,7 +236,7 @@ TEST_F(Threads, SharedSessionOutputCacheIsNeverMixedUp) {
       for (int i = 0; i < 300; ++i) {
         xs_status st;
         std::string got = FetchLoop(
-            [&](char* b, size_t c, size_t* n) { return xs_session_entry(s, ids[t].c_str(), b, c, n); }, &st);
+            [&](char* b, size_t c, size_t* n) { return xs_session_entry(s, ids[t].c_str(), 0, b, c, n); }, &st);
         if (st != XS_OK || got != want[t]) ++wrong;
       }
     });

@@ -1197,6 +1197,273 @@ case("45_persist_ends_the_deferral",
      ])
 
 
+# ------------------------------------------------------------------------------------------------
+# Size rules and blobs (reference §8, DECISIONS 'do better' 3)
+# ------------------------------------------------------------------------------------------------
+
+import base64  # noqa: E402
+import hashlib  # noqa: E402
+
+NOTICE = "\\n\\n[Session persistence truncated large content]"  # as it stands inside a JSON string
+
+
+def rep(unit, times):
+    return {"repeat": unit, "times": times}
+
+
+ids = Ids(46)
+sid46, e46 = ids.session(), ids.entry()
+MSG46 = ['{"role":"toolResult","toolCallId":"t","content":[{"type":"text","text":"', rep("ab", 250005),
+         '"}],"emoji":"', rep("\\ud83d\\ude00", 250001), '","exact":"', rep("c", 500000),
+         '","details":{"thinkingSignature":"', rep("s", 500001),
+         '","partialJson":"{\\"a\\"","nested":{"jsonlEvents":[1,2],"keep":true}},"output":{"content":"',
+         rep("l\\n", 250001), '","lineCount":999},"other":{"content":"x","lineCount":7}}']
+# 499,953 units survive, then the notice; a surrogate pair that would be split loses its first half;
+# the changed object's lineCount counts the kept newlines, the notice's two, plus one.
+STORED46 = ['{"role":"toolResult","toolCallId":"t","content":[{"type":"text","text":"', rep("ab", 249976),
+            "a" + NOTICE + '"}],"emoji":"', rep("\\ud83d\\ude00", 249976), NOTICE + '","exact":"', rep("c", 500000),
+            '","details":{"thinkingSignature":"","nested":{"keep":true}},"output":{"content":"', rep("l\\n", 249976),
+            "l" + NOTICE + '","lineCount":249979},"other":{"content":"x","lineCount":7}}']
+case("46_size_rules_truncate_and_strip",
+     "Before an entry is written: strings over 500,000 UTF-16 units keep 499,953 units (never half a "
+     "surrogate pair; escapes kept as written) plus the notice; *Signature keys become \"\"; "
+     "partialJson and jsonlEvents members go; an object that changed recomputes lineCount; a string "
+     "of exactly 500,000 units and unchanged objects stay as they are (reference §8).",
+     options=opts(46, flags=["no_defer"]),
+     steps=[
+         {"op": "create", "cwd": "/w"},
+         {"op": "append_message", "message": MSG46, "expect_id": e46},
+         {"op": "check_file", "lines": [header(sid46, 0, "/w"),
+                                        ['{"type":"message","id":"%s","parentId":null,"timestamp":"%s","message":' % (e46, ts(1))]
+                                        + STORED46 + ["}"]]},
+         {"op": "check_context", "context": ['{"leafId":"%s","messages":[' % e46] + STORED46 +
+          ['],"thinkingLevel":"off","models":{},"injectedTtsrRules":[],"mode":"none"}']},
+     ])
+
+PNG = ("PNGDATA-" * 200).encode()
+B64 = base64.b64encode(PNG).decode()
+H_PNG = hashlib.sha256(PNG).hexdigest()
+URL = "data:image/png;base64,iVBORw0KGgo="
+H_URL = hashlib.sha256(URL.encode()).hexdigest()
+MSG47 = J({"role": "user", "content": [{"type": "text", "text": "look"}, {"type": "image", "data": B64, "mimeType": "image/png"},
+                                       {"type": "image", "data": "dGlueQ==", "mimeType": "image/png"}],
+           "attachment": {"image_url": URL}, "details": {"images": [{"type": "image", "data": B64}]}})
+STORED47 = J({"role": "user", "content": [{"type": "text", "text": "look"},
+                                          {"type": "image", "data": "blob:sha256:" + H_PNG, "mimeType": "image/png"},
+                                          {"type": "image", "data": "dGlueQ==", "mimeType": "image/png"}],
+              "attachment": {"image_url": "blob:sha256:" + H_URL}, "details": {"images": [{"type": "image", "data": B64}]}})
+ids = Ids(47)
+sid47, e47 = ids.session(), ids.entry()
+LINE47 = '{"type":"message","id":"%s","parentId":null,"timestamp":"%s","message":%s}' % (e47, ts(1), STORED47)
+case("47_images_move_to_blobs",
+     "A base64 image of 1024+ chars in a `content` array is stored in the blob store under the "
+     "SHA-256 of its decoded bytes and referenced as blob:sha256:<hex>; an image data URL under "
+     "image_url is stored whole; small images and images under other keys stay inline (omp 13). "
+     "Entries read as stored show the refs; the context, and entries read with "
+     "XS_READ_RESOLVE_BLOBS, show the original data (DECISIONS 'Blobs').",
+     options=opts(47, flags=["no_defer"]),
+     steps=[
+         {"op": "create", "cwd": "/w"},
+         {"op": "append_message", "message": MSG47, "expect_id": e47},
+         {"op": "check_file", "lines": [header(sid47, 0, "/w"), LINE47]},
+         {"op": "check_entry", "id": e47, "json": LINE47},
+         {"op": "check_entry", "id": e47, "resolve_blobs": True,
+          "json": '{"type":"message","id":"%s","parentId":null,"timestamp":"%s","message":%s}' % (e47, ts(1), MSG47)},
+         {"op": "check_entries", "resolve_blobs": True,
+          "json": '[{"type":"message","id":"%s","parentId":null,"timestamp":"%s","message":%s}]' % (e47, ts(1), MSG47)},
+         {"op": "check_context", "context": ctx(e47, [MSG47])},
+         {"op": "check_blob", "hash": H_PNG, "data": PNG.decode()},
+         {"op": "check_blob", "hash": H_URL, "data": URL},
+         {"op": "reopen", "flags": ["read_only"]},
+         {"op": "check_context", "context": ctx(e47, [MSG47])},
+     ])
+
+MISSING = "0" * 64
+BADBYTES = b"the right name, the wrong bytes"
+H_BAD = hashlib.sha256(b"what it should have been").hexdigest()
+H48 = J({"type": "session", "version": 3, "id": "s48", "timestamp": ts(0), "cwd": "/w"})
+M48 = J({"role": "user", "content": [{"type": "image", "data": "blob:sha256:" + MISSING},
+                                     {"type": "image", "data": "blob:sha256:" + H_BAD}]})
+case("48_missing_and_damaged_blobs_are_reported",
+     "A blob that is missing, or whose bytes do not match its name, leaves its ref in place in the "
+     "context and is reported (missing_blob, corrupt_blob); reading goes on and the session is not "
+     "poisoned (DECISIONS 'do better' 3).",
+     input=[H48, '{"type":"message","id":"m1","parentId":null,"timestamp":"%s","message":%s}' % (ts(1), M48)],
+     steps=[
+         {"op": "write_file", "path": "blobs/" + H_BAD, "raw": BADBYTES.decode()},
+         {"op": "open", "flags": ["read_only"]},
+         {"op": "check_context", "context": ctx("m1", [M48])},
+         {"op": "check_diagnostics", "expected": [{"line": 0, "code": "missing_blob"}, {"line": 0, "code": "corrupt_blob"}]},
+         {"op": "check_blob", "hash": MISSING, "data": "", "expect": "XS_ENOTFOUND"},
+         {"op": "check_blob", "hash": H_BAD, "data": "", "expect": "XS_ECORRUPT"},
+         {"op": "check_blob", "hash": "../" + MISSING[3:], "data": "", "expect": "XS_EINVAL"},
+     ])
+
+case("49_blob_put_is_content_addressed",
+     "xs_blob_put stores bytes under their SHA-256 (lowercase hex); putting them again is harmless.",
+     steps=[
+         {"op": "blob_put", "data": "hello", "expect_hash": hashlib.sha256(b"hello").hexdigest()},
+         {"op": "blob_put", "data": "hello", "expect_hash": hashlib.sha256(b"hello").hexdigest()},
+         {"op": "check_blob", "hash": hashlib.sha256(b"hello").hexdigest(), "data": "hello"},
+     ])
+
+# ------------------------------------------------------------------------------------------------
+# New files from old ones (reference §7) and moving
+# ------------------------------------------------------------------------------------------------
+
+ids = Ids(50)
+sid50, u50, a50 = ids.session(), ids.entry(), ids.entry()
+L50 = [entry("message", u50, None, 1, message=json.loads(USER)), entry("message", a50, u50, 2, message=json.loads(ASSISTANT))]
+case("50_fork",
+     "fork writes a copy with a new id beside the original: the header keeps cwd and title and gets "
+     "parentSession = the old session id; every entry is kept as it was (omp fork()).",
+     options=opts(50),
+     steps=[
+         {"op": "create", "cwd": "/w", "title": "Plan"},
+         {"op": "append_message", "message": USER, "expect_id": u50},
+         {"op": "append_message", "message": ASSISTANT, "expect_id": a50},
+         {"op": "fork", "session_id": "forked-1"},
+         {"op": "check_file", "lines": [header("forked-1", 0, "/w", title="Plan", parent=sid50)] + L50},
+         {"op": "check_info", "fields": {"id": "forked-1", "parentSession": sid50, "persisted": True, "leafId": a50}},
+     ])
+
+ids = Ids(51)
+sid51 = ids.session()
+branched51 = Ids(51)  # the new file's own sequence: its id was given, so labels take the first ids
+lab51, lab51b = branched51.entry(), branched51.entry()
+U51 = entry("message", "u1", None, 1, message={"role": "user", "content": "q1"})
+A51 = entry("message", "a1", "u1", 2, message={"role": "assistant", "content": "r1"})
+case("51_create_branched_session",
+     "createBranchedSession(leaf) writes the path from the root to the leaf without its label "
+     "entries, then fresh label entries for labels of entries on that path (stamped now, as omp 13); "
+     "parentSession is the old file's path. An entry whose parent was a dropped label is re-linked "
+     "to the entry before it (the reference leaves it orphaned, which cuts the context short).",
+     options=opts(51, flags=["no_defer"]),
+     steps=[
+         {"op": "create", "cwd": "/w"},
+         um("u1", "q1"), am("a1", "r1"),
+         {"op": "append", "entry": J({"type": "label", "id": "l1", "targetId": "a1", "label": "good"}), "expect_id": "l1"},
+         um("u2", "q2"),
+         {"op": "append", "entry": J({"type": "label", "id": "l2", "targetId": "u1", "label": "start"}), "expect_id": "l2"},
+         am("a2", "r2"),
+         {"op": "branch", "id": "a1"}, um("u3", "other"),
+         {"op": "append", "entry": J({"type": "label", "id": "l3", "targetId": "u3", "label": "elsewhere"}), "expect_id": "l3"},
+         {"op": "create_branched", "leaf": "a2", "session_id": "branched-1"},
+         {"op": "check_file", "lines": [
+             J({"type": "session", "version": 3, "id": "branched-1", "timestamp": ts(0), "cwd": "/w",
+                "parentSession": "{root}/sessions/--w--/%s_%s.jsonl" % (ts(0).replace(":", "-").replace(".", "-"), sid51)}),
+             U51, A51,
+             entry("message", "u2", "a1", 4, message={"role": "user", "content": "q2"}),
+             entry("message", "a2", "u2", 6, message={"role": "assistant", "content": "r2"}),
+             entry("label", lab51, "a2", 1, targetId="a1", label="good"),
+             entry("label", lab51b, lab51, 2, targetId="u1", label="start")]},
+     ])
+
+H52 = {"type": "session", "id": "src", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/old", "title": "Source"}
+V52 = [{"type": "message", "timestamp": "2025-01-01T00:00:01.000Z", "message": {"role": "user", "content": "q"}},
+       {"type": "message", "timestamp": "2025-01-01T00:00:02.000Z", "message": {"role": "assistant", "content": "a"}}]
+mig52 = Ids(52)
+m52 = [mig52.entry(), mig52.entry()]
+case("52_fork_from_another_file",
+     "forkFrom(source, cwd) copies another session file, migrated in memory, into a new session for "
+     "cwd: new id, parentSession = the source's id, title kept (omp); the source is not touched.",
+     options=opts(52),
+     steps=[
+         {"op": "write_file", "path": "elsewhere/src.jsonl", "lines": [J(H52)] + [J(v) for v in V52]},
+         {"op": "fork_from", "source": "elsewhere/src.jsonl", "cwd": "/target", "flags": [], "expect": "XS_OK"},
+         {"op": "check_info", "fields": {"cwd": "/target", "title": "Source", "parentSession": "src", "persisted": True,
+                                         "entryCount": 2}},
+         {"op": "check_entries", "json": "[%s,%s]" % (J(dict(V52[0], id=m52[0], parentId=None)),
+                                                      J(dict(V52[1], id=m52[1], parentId=m52[0])))},
+     ])
+
+ids = Ids(53)
+sid53, u53 = ids.session(), ids.entry()
+NAME53 = "%s_%s.jsonl" % (ts(0).replace(":", "-").replace(".", "-"), sid53)
+case("53_move_to_another_cwd",
+     "moveTo(cwd) renames the file into the new cwd's session directory and rewrites the header's "
+     "cwd in place; later appends go to the moved file (omp moveTo).",
+     options=opts(53, flags=["no_defer"]),
+     steps=[
+         {"op": "create", "cwd": "/a"},
+         {"op": "append_message", "message": USER, "expect_id": u53},
+         {"op": "move_to", "cwd": "/b/c"},
+         {"op": "check_info", "fields": {"cwd": "/b/c"}},
+         {"op": "check_file", "lines": [header(sid53, 0, "/b/c"), entry("message", u53, None, 1, message=json.loads(USER))]},
+         {"op": "append_thinking_level", "level": "high"},
+         {"op": "open", "path": "sessions/--a--/" + NAME53, "flags": ["read_only"], "expect": "XS_ENOTFOUND"},
+         {"op": "open", "path": "sessions/--b-c--/" + NAME53, "flags": ["read_only"]},
+         {"op": "check_info", "fields": {"entryCount": 2, "cwd": "/b/c"}},
+     ])
+
+H54 = J({"type": "session", "version": 3, "id": "s54", "timestamp": ts(0), "cwd": "/w"})
+U54 = entry("message", "u1", None, 1, message={"role": "user", "content": "q"})
+A54 = entry("message", "a1", "u1", 2, message={"role": "assistant", "content": "r"})
+A54b = entry("message", "a2", "a1", 3, message={"role": "assistant", "content": "more"})
+case("54_reload_picks_up_the_new_tail",
+     "A read-only handle reloads what another process appended, reading only the new bytes; a last "
+     "line still being written is reported as an incomplete tail and read again next time; the leaf "
+     "moves to the last entry (DECISIONS 'Reload').",
+     input=[H54, U54],
+     steps=[
+         {"op": "open", "flags": ["read_only"]},
+         {"op": "reload", "expect_added": 0},
+         {"op": "append_to_file", "raw": A54 + "\n" + A54b[:40]},
+         {"op": "reload", "expect_added": 1},
+         {"op": "check_leaf", "id": "a1"},
+         {"op": "check_diagnostics", "expected": [{"line": 4, "offset": len(H54) + len(U54) + len(A54) + 3,
+                                                   "code": "incomplete_tail"}]},
+         {"op": "append_to_file", "raw": A54b[40:] + "\n"},
+         {"op": "reload", "expect_added": 1},
+         {"op": "check_diagnostics", "expected": []},
+         {"op": "check_entries", "json": "[%s,%s,%s]" % (U54, A54, A54b)},
+         {"op": "check_leaf", "id": "a2"},
+         {"op": "reopen", "flags": []},
+         {"op": "reload", "expect": "XS_EMISUSE"},
+     ])
+
+case("55_list_and_resolve",
+     "Listing reads each file's header and first prompt; with a cwd only sessions whose header names "
+     "it are listed. An id, file name or id prefix resolves case-insensitively to one file; a prefix "
+     "of several is ambiguous (reference §9.4).",
+     options=opts(55, flags=["no_defer"]),
+     steps=[
+         {"op": "create", "cwd": "/p", "session_id": "alpha-1", "title": "First"},
+         {"op": "append_message", "message": USER},
+         {"op": "create", "cwd": "/p", "session_id": "alpha-2"},
+         {"op": "create", "cwd": "/q", "session_id": "beta-1"},
+         {"op": "check_list", "cwd": "/p", "expected": [
+             {"path": "sessions/--p--/2026-01-01T00-00-00-000Z_alpha-1.jsonl", "id": "alpha-1", "cwd": "/p",
+              "title": "First", "firstMessage": "hi", "version": 3, "needsMigration": False},
+             {"path": "sessions/--p--/2026-01-01T00-00-00-000Z_alpha-2.jsonl", "id": "alpha-2", "title": None,
+              "firstMessage": None}]},
+         {"op": "check_list", "expected": [{"id": "alpha-1"}, {"id": "alpha-2"}, {"id": "beta-1"}]},
+         {"op": "check_list", "cwd": "/p", "full": True, "expected": [{"id": "alpha-1", "messageCount": 1, "entryCount": 1},
+                                                                       {"id": "alpha-2", "messageCount": 0}]},
+         {"op": "check_resolve", "query": "beta", "path": "sessions/--q--/2026-01-01T00-00-00-000Z_beta-1.jsonl"},
+         {"op": "check_resolve", "query": "ALPHA-2", "path": "sessions/--p--/2026-01-01T00-00-00-000Z_alpha-2.jsonl"},
+         {"op": "check_resolve", "query": "alpha", "path": "", "expect": "XS_EAMBIGUOUS"},
+         {"op": "check_resolve", "query": "zzz", "path": "", "expect": "XS_ENOTFOUND"},
+         {"op": "check_list", "cwd": "/nobody", "expected": []},
+     ])
+
+case("56_continue_recent_prefers_the_terminal",
+     "continue-recent opens the session this terminal last used (its breadcrumb, when it names this "
+     "cwd and an existing file), else the newest for the cwd, else a new session (omp continueRecent).",
+     options=opts(56, flags=["no_defer"]),
+     steps=[
+         {"op": "create", "cwd": "/p", "session_id": "older"},
+         {"op": "create", "cwd": "/p", "session_id": "newer"},
+         {"op": "write_breadcrumb", "terminal_id": "tty1", "cwd": "/p",
+          "path": "sessions/--p--/2026-01-01T00-00-00-000Z_older.jsonl"},
+         {"op": "continue_recent", "cwd": "/p", "terminal_id": "tty1"},
+         {"op": "check_info", "fields": {"id": "older"}},
+         {"op": "continue_recent", "cwd": "/elsewhere", "terminal_id": "tty1", "flags": []},
+         {"op": "check_info", "fields": {"cwd": "/elsewhere", "persisted": False, "entryCount": 0}},
+         {"op": "write_breadcrumb", "terminal_id": "../x", "cwd": "/p", "path": "x", "expect": "XS_EINVAL"},
+     ])
+
+
 def main():
     out = os.path.join(os.path.dirname(__file__), "..", "cases")
     os.makedirs(out, exist_ok=True)
