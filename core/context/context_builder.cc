@@ -140,7 +140,7 @@ class Emitter {
       case EntryType::kMessage:
         if (!e.message_length) return;
         // Only lines flagged at load hold refs; all others are copied without a parse.
-        if (e.has_blob_ref && resolve_) {
+        if (e.has_blob_ref() && resolve_) {
           raw(resolve_(e.message()));
         } else {
           raw(e.message());
@@ -152,7 +152,7 @@ class Emitter {
         out_ += "{\"role\":\"custom\"";
         for (std::string_view key : {"customType", "content", "display", "details", "attribution"}) {
           const Member* member = json::find_member(m, key);
-          if (key == "content" && member && e.has_blob_ref && resolve_) {
+          if (key == "content" && member && e.has_blob_ref() && resolve_) {
             out_ += ",\"content\":" + resolve_(member->value);
             continue;
           }

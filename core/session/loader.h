@@ -7,6 +7,7 @@
 
 #include "json/limits.h"
 #include "json/line_scanner.h"
+#include "storage/fs.h"
 #include "session/session_data.h"
 #include "util/status.h"
 
@@ -14,6 +15,13 @@ namespace xs::session {
 
 // Parses `image` into `data` (which must be empty). On kNoHeader, `data` is unusable.
 Status load_file(storage::PaddedBuffer image, const json::Limits& limits, SessionData* data);
+
+// Large files: reads and scans shares of the file on several threads at once (reading fresh
+// memory costs as much as parsing it). Returns false, with `data` to be discarded, when that does
+// not apply: a small file, a header that is not in the first line(s), or a file that changed
+// while it was read; the caller then reads it the plain way.
+Result<bool> load_file_parallel(storage::Fs& fs, const std::string& path, const json::Limits& limits,
+                                SessionData* data, storage::FileInfo* read);
 
 // Parses the lines of `bytes` (which start at file offset `base` and live in one of
 // data->buffers) after those already in `data`: a reload's new tail. A last line without a newline

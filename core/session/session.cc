@@ -97,8 +97,14 @@ Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<storage::Fs> fs, 
     XS_RETURN_IF_ERROR(locked);
     storage::remove_stale_temps(*fs, path);
   }
-  storage::PaddedBuffer bytes;
   storage::FileInfo read;
+  auto parallel = load_file_parallel(*fs, path, o.limits, &s->data_, &read);
+  if (parallel.ok() && *parallel) {
+    XS_RETURN_IF_ERROR(s->finish_load(read));
+    return s;
+  }
+  s->data_ = SessionData();
+  storage::PaddedBuffer bytes;
   Status st = fs->read_file(path, UINT64_MAX, &bytes, &read);
   if (st.code() == Code::kNotFound && o.create_if_missing && !o.read_only) {
     XS_RETURN_IF_ERROR(s->start_fresh());
@@ -124,6 +130,10 @@ Status Session::load(storage::PaddedBuffer bytes, const storage::FileInfo& read)
     return recover_headerless(original, read);
   }
   XS_RETURN_IF_ERROR(st);
+  return finish_load(read);
+}
+
+Status Session::finish_load(const storage::FileInfo& read) {
   // Read-only handles adopt too (so info reports the file as on disk); they never write.
   persistence_.adopt_existing(read, data_.ends_with_newline);
   file_size_ = read.size + (data_.ends_with_newline ? 0 : 1);
@@ -157,12 +167,18 @@ Status Session::reload(int64_t* added) {
   size_t before = data_.entries.size();
   if (info->dev != read_dev_ || info->ino != read_ino_ || info->size < consumed_ || migrated_in_memory_) {
     // Replaced (a rewrite), shrunk, or migrated in memory: start again from the whole file.
-    storage::PaddedBuffer bytes;
-    storage::FileInfo read;
-    XS_RETURN_IF_ERROR(fs_->read_file(path(), UINT64_MAX, &bytes, &read));
     data_ = SessionData();
     blob_problems_.clear();
-    XS_RETURN_IF_ERROR(load(std::move(bytes), read));
+    storage::FileInfo read;
+    auto parallel = load_file_parallel(*fs_, path(), options_.limits, &data_, &read);
+    if (parallel.ok() && *parallel) {
+      XS_RETURN_IF_ERROR(finish_load(read));
+    } else {
+      data_ = SessionData();
+      storage::PaddedBuffer bytes;
+      XS_RETURN_IF_ERROR(fs_->read_file(path(), UINT64_MAX, &bytes, &read));
+      XS_RETURN_IF_ERROR(load(std::move(bytes), read));
+    }
     ++generation_;
     *added = static_cast<int64_t>(data_.entries.size()) - static_cast<int64_t>(before);
     return Status::Ok();
@@ -240,8 +256,7 @@ Status Session::commit(std::string line, Entry e, std::string* id_out) {
   // Size rules first (truncation, blobs): the blobs are stored before the line that names them.
   auto sized = blobs::apply_size_rules(line, options_.blobs.get());
   if (!sized.ok()) return sized.status();
-  e.has_blob_ref = sized->has_blob_ref &&
-                   (e.type == format::EntryType::kMessage || e.type == format::EntryType::kCustomMessage);
+  e.blob_ref = sized->has_blob_ref ? kBlobRefYes : kBlobRefNo;
   if (sized->rewritten) {
     // The rules moved bytes around: derive the entry's facts from the new line, as a load would.
     line = std::move(*sized->rewritten);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,8 @@ struct Line {
   uint32_t entry = kNone;
 };
 
+enum : uint8_t { kBlobRefUnknown, kBlobRefNo, kBlobRefYes };
+
 struct Entry {
   std::string_view line;  // the entry's bytes as stored (no newline)
   std::string_view id;
@@ -48,11 +51,23 @@ struct Entry {
   format::EntryType type = format::EntryType::kUnknown;
   bool has_parent_id = false;
   bool label_set = false;  // label entries: a truthy label (otherwise the entry clears it)
-  bool has_blob_ref = false;  // the line holds a "blob:sha256:" reference (resolved when read)
+  // Whether the line holds a "blob:sha256:" reference (resolved when read). Learned the first
+  // time a reader needs to know, so loading never scans message bytes for it.
+  mutable uint8_t blob_ref = kBlobRefUnknown;
+
+  bool has_blob_ref() const;
 
   std::string_view message() const { return line.substr(message_offset, message_length); }
   bool is_assistant() const { return type == format::EntryType::kMessage && role == "assistant"; }
 };
+
+inline bool Entry::has_blob_ref() const {
+  if (blob_ref == kBlobRefUnknown) {
+    bool can_hold = type == format::EntryType::kMessage || type == format::EntryType::kCustomMessage;
+    blob_ref = can_hold && line.find("blob:sha256:") != std::string_view::npos ? kBlobRefYes : kBlobRefNo;
+  }
+  return blob_ref == kBlobRefYes;
+}
 
 struct Diagnostic {
   uint64_t line = 0;    // 1-based physical line
@@ -65,6 +80,7 @@ struct Diagnostic {
 struct SessionData {
   std::vector<storage::PaddedBuffer> buffers;  // file images the lines point into
   Arena arena;
+  std::vector<std::unique_ptr<Arena>> run_arenas;  // strings of entries scanned by the loader's threads
   std::vector<Line> lines;
   uint32_t header_line = kNone;
   format::Header header;

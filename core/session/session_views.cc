@@ -37,7 +37,7 @@ std::string Session::resolved(std::string_view json) const {
 }
 
 std::string Session::line_of(const Entry& e, bool resolve_blobs) const {
-  return resolve_blobs && e.has_blob_ref ? resolved(e.line) : std::string(e.line);
+  return resolve_blobs && e.has_blob_ref() ? resolved(e.line) : std::string(e.line);
 }
 
 std::string Session::entry_array(const std::vector<uint32_t>& indices, bool resolve_blobs) const {
@@ -49,7 +49,7 @@ std::string Session::entry_array(const std::vector<uint32_t>& indices, bool reso
   for (size_t k = 0; k < indices.size(); ++k) {
     if (k) out += ',';
     const Entry& e = data_.entries[indices[k]];
-    if (resolve_blobs && e.has_blob_ref) {
+    if (resolve_blobs && e.has_blob_ref()) {
       out += resolved(e.line);
     } else {
       out += e.line;
@@ -118,7 +118,7 @@ std::string Session::tree_json(bool resolve_blobs) const {
       json::append_quoted(out, l->timestamp);
     }
     out += ",\"entry\":";
-    if (resolve_blobs && e.has_blob_ref) {
+    if (resolve_blobs && e.has_blob_ref()) {
       out += resolved(e.line);
     } else {
       out += e.line;

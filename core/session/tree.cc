@@ -16,22 +16,21 @@ void Tree::build() {
   has_assistant_ = false;
   std::vector<Entry>& entries = data_->entries;
   for (uint32_t i = 0; i < entries.size(); ++i) {
-    auto [it, inserted] = by_id_.emplace(entries[i].id, i);
-    if (!inserted) {
+    uint32_t earlier = by_id_.put(entries[i].id, i);
+    if (earlier != IdIndex::kMissing) {
       const Line& line = data_->lines[entries[i].line_no];
       diagnostics_.push_back(
           {entries[i].line_no + 1u, line.offset, line.bytes.size(), "duplicate_id",
            "id " + std::string(entries[i].id) + " also on line " +
-               std::to_string(entries[it->second].line_no + 1) + "; this later entry wins"});
-      it->second = i;
+               std::to_string(entries[earlier].line_no + 1) + "; this later entry wins"});
     }
   }
   // Parents resolve against the final map, as the reference's byId lookups do.
   for (Entry& e : entries) {
     e.parent = kNone;
     if (!e.has_parent_id) continue;
-    auto it = by_id_.find(e.parent_id);
-    if (it != by_id_.end()) e.parent = it->second;
+    uint32_t p = by_id_.get(e.parent_id);
+    if (p != IdIndex::kMissing) e.parent = p;
   }
   cut_cycles();
   for (uint32_t i = 0; i < entries.size(); ++i) {
@@ -70,7 +69,7 @@ void Tree::cut_cycles() {
 
 void Tree::add(uint32_t index) {
   Entry& e = data_->entries[index];
-  by_id_[e.id] = index;
+  by_id_.put(e.id, index);
   apply_label(e);
   if (e.is_assistant()) has_assistant_ = true;
   leaf_ = index;
@@ -94,8 +93,8 @@ void Tree::apply_label(const Entry& e) {
 }
 
 uint32_t Tree::find(std::string_view id) const {
-  auto it = by_id_.find(id);
-  return it == by_id_.end() ? kNone : it->second;
+  uint32_t i = by_id_.get(id);
+  return i == IdIndex::kMissing ? kNone : i;
 }
 
 std::vector<uint32_t> Tree::path_to(uint32_t index) const {

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "session/id_index.h"
 #include "session/session_data.h"
 
 namespace xs::session {
@@ -55,7 +56,7 @@ class Tree {
   void cut_cycles();
 
   SessionData* data_;
-  std::unordered_map<std::string_view, uint32_t> by_id_;
+  IdIndex by_id_;
   std::unordered_map<std::string_view, size_t> label_index_;
   std::vector<LabelState> labels_;
   std::vector<Diagnostic> diagnostics_;
