@@ -3,12 +3,11 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
-#include <string.h>
-
 #include <cstring>
 #include <vector>
 
 #include "json/json_string.h"
+#include "json/quoted_words.h"
 #include "json/token_walker.h"
 
 namespace xs::blobs {
@@ -261,28 +260,29 @@ class Rewriter {
   Status status_;
 };
 
-bool might_change(std::string_view line) {
-  auto has = [&](std::string_view needle) {
-    return memmem(line.data(), line.size(), needle.data(), needle.size()) != nullptr;  // glibc's is vectorised
-  };
-  // Only a line longer than the limit can hold a string longer than it (a code unit takes at
-  // least one byte of a token); the other rules need their key words.
-  return line.size() > kMaxPersistChars || has("partialJson") || has("jsonlEvents") || has("image");
+// The words the rules start from, each right after a '"': two keys that are dropped, the
+// "image" of an image block's type or of an image_url key, and the start of a blob ref.
+const json::QuotedWords& rule_words() {
+  static const json::QuotedWords words({"partialJson", "jsonlEvents", "image", kRefPrefix});
+  return words;
 }
+constexpr uint32_t kRuleWordBits = 0x7, kRefBit = 0x8;
 
 }  // namespace
 
 Result<SizeRulesOutcome> apply_size_rules(std::string_view line, BlobStore* blobs) {
   SizeRulesOutcome out;
-  auto has_ref = [](std::string_view s) { return s.find(kRefPrefix) != std::string_view::npos; };
-  if (!might_change(line)) {
-    out.has_blob_ref = has_ref(line);
+  uint32_t found = rule_words().find(line);
+  // Only a line longer than the limit can hold a string longer than it (a code unit takes at
+  // least one byte of a token); the other rules need their words.
+  if (line.size() <= kMaxPersistChars && (found & kRuleWordBits) == 0) {
+    out.has_blob_ref = found & kRefBit;
     return out;
   }
   Rewriter r(line, blobs);
   XS_RETURN_IF_ERROR(json::walk_tokens(line, [&](const Token& t) { return r.visit(t); }));
   XS_RETURN_IF_ERROR(r.finish(&out));
-  out.has_blob_ref = has_ref(out.rewritten ? *out.rewritten : line);
+  out.has_blob_ref = out.rewritten ? (rule_words().find(*out.rewritten) & kRefBit) != 0 : (found & kRefBit) != 0;
   return out;
 }
 

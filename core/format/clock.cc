@@ -66,12 +66,27 @@ std::string iso_from_ms(int64_t ms) {
   int64_t y;
   unsigned mo, d;
   civil_from_days(days, &y, &mo, &d);
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ",
-                static_cast<long long>(y), mo, d, static_cast<long long>(rem / 3600000),
-                static_cast<long long>(rem / 60000 % 60), static_cast<long long>(rem / 1000 % 60),
-                static_cast<long long>(rem % 1000));
-  return buf;
+  if (y < 0 || y > 9999) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ",
+                  static_cast<long long>(y), mo, d, static_cast<long long>(rem / 3600000),
+                  static_cast<long long>(rem / 60000 % 60), static_cast<long long>(rem / 1000 % 60),
+                  static_cast<long long>(rem % 1000));
+    return buf;
+  }
+  // Every appended entry takes a timestamp; snprintf was a twentieth of an append.
+  std::string out = "0000-00-00T00:00:00.000Z";
+  auto put = [&out](size_t at, size_t width, int64_t v) {
+    for (size_t i = width; i-- > 0; v /= 10) out[at + i] = static_cast<char>('0' + v % 10);
+  };
+  put(0, 4, y);
+  put(5, 2, mo);
+  put(8, 2, d);
+  put(11, 2, rem / 3600000);
+  put(14, 2, rem / 60000 % 60);
+  put(17, 2, rem / 1000 % 60);
+  put(20, 3, rem % 1000);
+  return out;
 }
 
 std::optional<int64_t> parse_iso_ms(std::string_view s) {

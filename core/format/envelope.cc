@@ -39,7 +39,10 @@ std::string build_entry_line(const Envelope& env, const Payload& payload, size_t
   ids += ",\"timestamp\":";
   ids += env.timestamp_token;
 
-  std::string line = "{\"type\":";
+  std::string line;
+  // One allocation, with room for the newline the writer adds.
+  line.reserve(10 + env.type_token.size() + ids.size() + payload.bytes().size() + 3);
+  line += "{\"type\":";
   line += env.type_token;
   if (!env.after_payload) line += ids;
   if (!payload.bytes().empty()) {

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Runs xs_bench and prints the ratios the targets are stated in (issue 2, M4).
+
+    bench/report.py [path/to/xs_bench] [extra benchmark flags...]
+
+Every ratio compares two benchmarks of the same run. With --benchmark_repetitions the medians
+are used. Targets are reported, never asserted: this machine is a shared VM and its numbers move.
+"""
+import json
+import subprocess
+import sys
+
+SIZES = (1000, 10000, 100000)
+
+
+def run(binary, extra):
+    cmd = [binary, "--benchmark_format=json", *extra]
+    if any(a.startswith("--benchmark_repetitions") for a in extra):
+        cmd.append("--benchmark_report_aggregates_only=true")
+    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout
+    results = {}
+    for b in json.loads(out)["benchmarks"]:
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        results[b["run_name"]] = b
+    return results
+
+
+def seconds(b):
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b["time_unit"]]
+    return b["real_time"] * scale
+
+
+def main():
+    args = sys.argv[1:]
+    binary = args.pop(0) if args and not args[0].startswith("-") else "build/bin/xs_bench"
+    r = run(binary, args)
+
+    def t(name):
+        return seconds(r[name]) if name in r else None
+
+    rows = []
+
+    def ratio(label, num, den, target=None, invert=False):
+        a, b = t(num), t(den)
+        if a is None or b is None:
+            return
+        value = b / a if invert else a / b
+        verdict = ""
+        if target:
+            op, limit = target
+            ok = value <= limit if op == "<=" else value >= limit
+            verdict = f"target {op} {limit}: {'met' if ok else 'MISSED'}"
+        rows.append((label, f"{value:.2f}x", f"{a * 1e3:.3f} ms / {b * 1e3:.3f} ms", verdict))
+
+    for n in SIZES:
+        ratio(f"open {n} / simdjson DOM parse", f"BM_Open/{n}", f"BM_Baseline_SimdjsonParse/{n}", ("<=", 1.5))
+        ratio(f"open {n} / read+memchr", f"BM_Open/{n}", f"BM_Baseline_ReadMemchr/{n}")
+        ratio(f"open {n} / RapidJSON validate", f"BM_Open/{n}", f"BM_Baseline_RapidjsonValidate/{n}")
+        ratio(f"build_context {n} / memcpy", f"BM_BuildContext/{n}", f"BM_Baseline_MemcpyContext/{n}", ("<=", 2.0))
+        ratio(f"append {n} / validate+write", f"BM_AppendBuffered/{n}", "BM_Baseline_ValidateAndWrite", ("<=", 1.5))
+        ratio(f"append {n} / validate+stat+write", f"BM_AppendBuffered/{n}", "BM_Baseline_ValidateStatAndWrite")
+        ratio(f"sync append {n} rate / write+fdatasync rate", f"BM_AppendSync/{n}", "BM_Baseline_WriteFdatasync",
+              (">=", 0.9), invert=True)
+        rss = r.get(f"BM_OpenPeakRss/{n}/iterations:1")
+        if rss and "rss_growth_over_file_size" in rss:
+            v = rss["rss_growth_over_file_size"]
+            rows.append((f"open {n} peak RSS growth / file size", f"{v:.2f}x", "",
+                         f"target <= 1.3: {'met' if v <= 1.3 else 'MISSED'}"))
+        if t(f"BM_ListStore/{n}") is not None:
+            rows.append((f"list 100 sessions of {n} entries", f"{t(f'BM_ListStore/{n}') * 1e3:.2f} ms", "", ""))
+
+    width = max(len(row[0]) for row in rows) if rows else 0
+    for label, value, detail, verdict in rows:
+        print(f"{label:<{width}}  {value:>9}  {detail:<28}  {verdict}")
+
+
+if __name__ == "__main__":
+    main()
