@@ -51,7 +51,7 @@ def main():
             op, limit = target
             ok = value <= limit if op == "<=" else value >= limit
             verdict = f"target {op} {limit}: {'met' if ok else 'MISSED'}"
-        rows.append((label, f"{value:.2f}x", f"{a * 1e3:.3f} ms / {b * 1e3:.3f} ms", verdict))
+        rows.append((label, f"{value:.3f}x", f"{a * 1e3:.3f} ms / {b * 1e3:.3f} ms", verdict))
 
     for n in SIZES:
         ratio(f"open {n} / simdjson DOM parse", f"BM_Open/{n}", f"BM_Baseline_SimdjsonParse/{n}", ("<=", 1.5))
@@ -60,12 +60,12 @@ def main():
         ratio(f"build_context {n} / memcpy", f"BM_BuildContext/{n}", f"BM_Baseline_MemcpyContext/{n}", ("<=", 2.0))
         ratio(f"append {n} / validate+write", f"BM_AppendBuffered/{n}", "BM_Baseline_ValidateAndWrite", ("<=", 1.5))
         ratio(f"append {n} / validate+stat+write", f"BM_AppendBuffered/{n}", "BM_Baseline_ValidateStatAndWrite")
-        ratio(f"sync append {n} rate / write+fdatasync rate", f"BM_AppendSync/{n}", "BM_Baseline_WriteFdatasync",
+        ratio(f"sync append {n} rate / write+fdatasync rate", f"BM_AppendSync/{n}", f"BM_Baseline_WriteFdatasync/{n}",
               (">=", 0.9), invert=True)
         rss = r.get(f"BM_OpenPeakRss/{n}/iterations:1")
         if rss and "rss_growth_over_file_size" in rss:
             v = rss["rss_growth_over_file_size"]
-            rows.append((f"open {n} peak RSS growth / file size", f"{v:.2f}x", "",
+            rows.append((f"open {n} peak RSS growth / file size", f"{v:.3f}x", "",
                          f"target <= 1.3: {'met' if v <= 1.3 else 'MISSED'}"))
         if t(f"BM_ListStore/{n}") is not None:
             rows.append((f"list 100 sessions of {n} entries", f"{t(f'BM_ListStore/{n}') * 1e3:.2f} ms", "", ""))

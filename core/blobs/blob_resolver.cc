@@ -90,6 +90,15 @@ Result<std::string> resolve_blobs(std::string_view json, BlobStore& blobs, std::
         std::string_view hash = ref_hash(t.text);
         std::string bytes;
         if (key == "image_url" && !hash.empty() && fetch(hash, &bytes)) {
+          // A data URL is text; a blob that is not UTF-8 cannot have been one (a hand-made ref),
+          // and splicing it would make the line invalid JSON.
+          if (!json::is_valid_utf8(bytes)) {
+            if (problems) {
+              problems->push_back({std::string(hash), Status::Corrupt("blob " + std::string(hash) +
+                                                                     " is not the UTF-8 text of a data URL")});
+            }
+            return true;
+          }
           std::string quoted;
           json::append_quoted(quoted, bytes);
           edits.push_back({t.start, t.end, quoted});

@@ -19,6 +19,9 @@ using json::Token;
 constexpr std::string_view kNotice = "\\n\\n[Session persistence truncated large content]";  // as JSON
 constexpr size_t kNoticeUnits = 47;
 
+// Streaming leftovers omp drops before anything else looks at the entry.
+bool is_transient_key(std::string_view k) { return k == "partialJson" || k == "jsonlEvents"; }
+
 bool is_signature_key(std::string_view k) {
   return k == "thinkingSignature" || k == "thoughtSignature" || k == "textSignature";
 }
@@ -88,6 +91,7 @@ struct Frame {
   bool object;
   std::string key;     // the key this container sits under ("" for the root)
   size_t edits_mark;   // edits made before this container began
+  bool dropped = false;  // inside a member the rules remove: nothing in it goes to the blob store
   size_t kept = 0;     // members kept so far (objects)
   // The member being read (objects): its key, where it starts, the edits made before it.
   std::string member_key;
@@ -120,9 +124,13 @@ class Rewriter {
         return true;
       }
       case Token::kStartObject:
-      case Token::kStartArray:
+      case Token::kStartArray: {
+        bool dropped = !frames_.empty() && (frames_.back().dropped || (frames_.back().object &&
+                                                                      is_transient_key(frames_.back().member_key)));
         frames_.push_back(Frame{t.kind == Token::kStartObject, context_key(), edits_.size()});
+        frames_.back().dropped = dropped;
         return true;
+      }
       case Token::kEndObject:
       case Token::kEndArray: {
         Frame f = std::move(frames_.back());
@@ -174,7 +182,8 @@ class Rewriter {
       obj->data_end = t.end;
       obj->data_text = std::string(t.text);
     }
-    if (key == "image_url" && t.text.compare(0, 11, "data:image/") == 0 &&
+    bool dropped = !frames_.empty() && frames_.back().dropped;
+    if (key == "image_url" && !dropped && t.text.compare(0, 11, "data:image/") == 0 &&
         t.text.find(";base64,") != std::string_view::npos && blobs_) {
       std::string url;
       if (!json::decode_string_token(text_.substr(t.start, t.end - t.start), url)) url = std::string(t.text);
@@ -204,7 +213,7 @@ class Rewriter {
 
   void finish_object(Frame& f) {
     Frame* parent = frames_.empty() ? nullptr : &frames_.back();
-    if (parent && !parent->object && parent->key == "content" && f.type == "image" && f.data_is_string &&
+    if (parent && !f.dropped && !parent->object && parent->key == "content" && f.type == "image" && f.data_is_string &&
         f.data_text.compare(0, kRefPrefix.size(), kRefPrefix) != 0 && f.data_text.size() >= kBlobExternalizeThreshold &&
         blobs_) {
       if (auto bytes = base64_decode(f.data_text)) {
@@ -233,7 +242,7 @@ class Rewriter {
       obj.lc_start = start;
       obj.lc_end = end;
     }
-    if (key == "partialJson" || key == "jsonlEvents") {
+    if (is_transient_key(key)) {
       edits_.resize(obj.member_edits);  // whatever was inside goes with it
       if (obj.kept > 0) {
         size_t comma = obj.member_start;

@@ -21,41 +21,24 @@ void append_opt(std::string& out, const char* key, const std::optional<std::stri
   else out += "null";
 }
 
-// Reads from the start of the file until `need` complete lines are in, or `cap` bytes.
-Status read_prefix(storage::Fs& fs, const std::string& path, uint64_t max_line, storage::PaddedBuffer* out,
-                   storage::FileInfo* info) {
-  uint64_t want = kPrefixBytes;
-  for (;;) {
-    XS_RETURN_IF_ERROR(fs.read_range(path, 0, want, out, info));
-    std::string_view v = out->view();
-    // Enough once the first non-blank line is complete, or when the file or the limit ends.
-    if (std::memchr(v.data(), '\n', v.size()) || v.size() < want || want > max_line) return Status::Ok();
-    want *= 4;
-  }
-}
-
-}  // namespace
-
-Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, const std::string& path, bool full,
-                                    uint64_t max_line_bytes) {
-  SessionSummary s;
-  s.path = path;
-  storage::PaddedBuffer prefix;
-  storage::FileInfo info;
-  XS_RETURN_IF_ERROR(read_prefix(*fs, path, max_line_bytes, &prefix, &info));
-  s.modified_ms = info.mtime_ms;
-  s.size = info.size;
+// Reads the summary's fields from the whole lines of a prefix of the file (`file_size` bytes in
+// all). *cut is set when the header, or something before it, runs past the prefix: the caller
+// reads a longer one, so a long header (or garbage before it) leaves no blind spot.
+Status summarize_prefix(std::string_view all, uint64_t file_size, const std::string& path, uint64_t max_line_bytes,
+                        SessionSummary* s, bool* cut) {
   json::Limits limits;
   limits.max_line_bytes = max_line_bytes;
   json::LineScanner scanner(limits);
   json::LineFacts facts;
-  std::string_view all = prefix.view();
   bool have_header = false;
+  *cut = false;
   size_t pos = all.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // a byte order mark, as pi's trim() drops
-  // Only whole lines count: the prefix may end inside one.
   while (pos < all.size()) {
     const char* nl = static_cast<const char*>(std::memchr(all.data() + pos, '\n', all.size() - pos));
-    if (!nl && all.size() < info.size) break;
+    if (!nl && all.size() < file_size) {
+      *cut = !have_header;  // only whole lines count: the prefix ends inside this one
+      break;
+    }
     size_t end = nl ? static_cast<size_t>(nl - all.data()) : all.size();
     std::string_view line = all.substr(pos, end - pos);
     pos = end + 1;
@@ -69,23 +52,48 @@ Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, cons
       }
       auto h = format::parse_header(line);
       if (!h.ok()) return h.status();
-      s.id = h->id;
-      s.cwd = h->cwd;
-      s.timestamp = h->timestamp;
-      s.title = h->title;
-      s.parent_session = h->parent_session;
-      s.version = h->version;
+      s->id = h->id;
+      s->cwd = h->cwd;
+      s->timestamp = h->timestamp;
+      s->title = h->title;
+      s->parent_session = h->parent_session;
+      s->version = h->version;
       have_header = true;
       continue;
     }
     if (v != json::LineVerdict::kObject || !facts.role.is_string() || facts.role.str != "user") continue;
     std::string text = format::message_text(line.substr(facts.message_offset, facts.message_length));
     if (!text.empty()) {
-      s.first_message = text;
+      s->first_message = text;
       break;
     }
   }
   if (!have_header) return Status(Code::kNoHeader, path + ": no session header in its first line");
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, const std::string& path, bool full,
+                                    uint64_t max_line_bytes) {
+  SessionSummary s;
+  s.path = path;
+  storage::PaddedBuffer prefix;
+  storage::FileInfo info;
+  json::Limits limits;
+  limits.max_line_bytes = max_line_bytes;
+  for (uint64_t want = kPrefixBytes;; want *= 4) {
+    XS_RETURN_IF_ERROR(fs->read_range(path, 0, want, &prefix, &info));
+    bool cut = false;
+    s = SessionSummary();
+    s.path = path;
+    Status st = summarize_prefix(prefix.view(), info.size, path, max_line_bytes, &s, &cut);
+    if (cut && prefix.size() == want && want <= max_line_bytes) continue;
+    XS_RETURN_IF_ERROR(st);
+    break;
+  }
+  s.modified_ms = info.mtime_ms;
+  s.size = info.size;
   if (!full) return s;
 
   session::SessionOptions o;

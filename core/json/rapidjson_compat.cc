@@ -34,6 +34,15 @@ bool is_json_number(std::string_view t) {
   return i == n;
 }
 
+// 1 for a high-surrogate escape (\uD800-\uDBFF) at `at`, 2 for a low one (\uDC00-\uDFFF), else 0.
+int surrogate_half(std::string_view t, size_t at) {
+  if (at + 5 >= t.size() || t[at] != '\\' || t[at + 1] != 'u' || (t[at + 2] != 'd' && t[at + 2] != 'D')) return 0;
+  char b = t[at + 3];
+  if (b == '8' || b == '9' || b == 'a' || b == 'A' || b == 'b' || b == 'B') return 1;
+  if ((b >= 'c' && b <= 'f') || (b >= 'C' && b <= 'F')) return 2;
+  return 0;
+}
+
 bool number_char(char c) { return digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; }
 
 }  // namespace
@@ -52,10 +61,12 @@ std::optional<std::string> rapidjson_compatible_copy(std::string_view text) {
         in_string = false;
       } else if (c == '\\' && i + 1 < text.size()) {
         if (text[i + 1] == 'u' && i + 5 < text.size()) {
-          char a = text[i + 2], b = text[i + 3];
-          if ((a == 'd' || a == 'D') && ((b >= '8' && b <= '9') || (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F'))) {
-            put(i + 2, "0058");
+          int half = surrogate_half(text, i);
+          if (half == 1 && surrogate_half(text, i + 6) == 2) {
+            i += 11;  // a well-formed pair, which RapidJSON decodes itself
+            continue;
           }
+          if (half != 0) put(i + 2, "0058");
           i += 5;
         } else {
           ++i;  // the escaped character, so "\\u" is not read as an escape

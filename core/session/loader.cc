@@ -331,7 +331,11 @@ Result<bool> load_file_parallel(storage::Fs& fs, const std::string& path, const 
   };
   for (size_t i = 0; i < n; ++i) {
     std::string_view v = bufs[i].view();
-    if (!piece.empty() || i > 0) piece.append(v.substr(0, first[i]));
+    if (i > 0) {
+      // The previous share may have ended on a newline: then this piece starts with this share.
+      if (piece.empty()) piece_at = at[i];
+      piece.append(v.substr(0, first[i]));
+    }
     if (!piece.empty() && piece.back() == '\n') flush_piece();
     merge(runs[i], data);
     if (stop[i] < v.size()) {

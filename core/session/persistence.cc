@@ -51,6 +51,21 @@ Status Persistence::lock() {
   return Status::Ok();
 }
 
+Status Persistence::rename_unwritten(const std::string& to) {
+  if (lock_) {
+    XS_RETURN_IF_ERROR(fs_->make_dirs(storage::dir_name(to)));
+    auto l = fs_->try_lock(to + ".lock");
+    if (!l.ok()) {
+      if (l.status().code() == Code::kLocked) return Status(Code::kLocked, to + " is open for writing by another handle or process");
+      return l.status();
+    }
+    fs_->unlink(path_ + ".lock");  // while still holding it
+    lock_ = std::move(*l);
+  }
+  path_ = to;
+  return Status::Ok();
+}
+
 void Persistence::abandon_lock() {
   if (!lock_) return;
   fs_->unlink(path_ + ".lock");  // while still holding it, so no other writer is using it

@@ -34,6 +34,9 @@ class Persistence {
   const std::string& path() const { return path_; }
   // Names the file of a new session (before anything is written).
   void set_path(std::string path) { path_ = std::move(path); }
+  // Names another file for a session not on disk yet; a writer lock already held (an open by
+  // path takes it at once) moves to the new name, so no second writer can take that one.
+  Status rename_unwritten(const std::string& to);
   bool persisted() const { return persisted_; }
   const Status& sticky_error() const { return sticky_; }
 

@@ -133,6 +133,11 @@ Status Session::load(storage::PaddedBuffer bytes, const storage::FileInfo& read)
   return finish_load(read);
 }
 
+void Session::recount_file_size() {
+  file_size_ = data_.bom ? kBom.size() : 0;
+  for (const Line& l : data_.lines) file_size_ += l.bytes.size() + 1;
+}
+
 Status Session::finish_load(const storage::FileInfo& read) {
   // Read-only handles adopt too (so info reports the file as on disk); they never write.
   persistence_.adopt_existing(read, data_.ends_with_newline);
@@ -143,8 +148,7 @@ Status Session::finish_load(const storage::FileInfo& read) {
   migrated_in_memory_ = migrated;
   if (migrated && !options_.read_only) {
     XS_RETURN_IF_ERROR(persistence_.rewrite(data_));
-    file_size_ = 0;
-    for (const Line& l : data_.lines) file_size_ += l.bytes.size() + 1;
+    recount_file_size();
   }
   tree_.build();
   return Status::Ok();
@@ -326,8 +330,7 @@ Status Session::set_title(std::optional<std::string_view> title) {
     return st;
   }
   data_.header.title = std::move(t);
-  file_size_ = 0;
-  for (const Line& l : data_.lines) file_size_ += l.bytes.size() + 1;
+  recount_file_size();
   ++generation_;
   return Status::Ok();
 }

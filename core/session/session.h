@@ -160,6 +160,8 @@ class Session {
   Status load(storage::PaddedBuffer bytes, const storage::FileInfo& read);
   // After the lines are in: adopt the file, migrate (rewriting when writable), index the tree.
   Status finish_load(const storage::FileInfo& read);
+  // After a rewrite: the file is the byte-order mark (if any) and the lines, each with its '\n'.
+  void recount_file_size();
   // A new session made of `header` and `lines`, written at once to `dir`/<timestamp>_<id>.jsonl.
   static Result<std::unique_ptr<Session>> write_new(std::shared_ptr<storage::Fs> fs, const std::string& dir,
                                                     SessionOptions options, format::Header header,

@@ -160,14 +160,20 @@ Status Session::move_to(const std::string& dir, const std::string& cwd) {
   if (!header.ok()) return header.status();
   std::string from = path();
   std::string to = storage::join_path(dir, storage::base_name(from));
-  if (to == from) return Status::Ok();
   Line& hl = data_.lines[data_.header_line];
   std::string_view old_header = hl.bytes;
-  if (!persistence_.persisted()) {
-    // Nothing on disk yet: the file will simply be written in its new place.
+  if (to == from || !persistence_.persisted()) {
+    // Two cwds can share a directory ("/a-b" and "/a/b" encode alike): then only the header
+    // changes. A session not on disk yet will simply be written in its new place.
+    if (to != from) XS_RETURN_IF_ERROR(persistence_.rename_unwritten(to));
     hl.bytes = data_.arena.store(*header, json::kPadding);
+    Status st = persistence_.rewrite(data_);  // a no-op while nothing is on disk
+    if (!st.ok()) {
+      hl.bytes = old_header;
+      return st;
+    }
     data_.header.cwd = cwd;
-    persistence_.set_path(to);
+    if (persistence_.persisted()) recount_file_size();
     ++generation_;
     return Status::Ok();
   }
@@ -192,8 +198,7 @@ Status Session::move_to(const std::string& dir, const std::string& cwd) {
     return st;
   }
   data_.header.cwd = cwd;
-  file_size_ = 0;
-  for (const Line& l : data_.lines) file_size_ += l.bytes.size() + 1;
+  recount_file_size();
   ++generation_;
   return Status::Ok();
 }
