@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "json/limits.h"
+#include "util/big_buffer.h"
 
 namespace xs::storage {
 
@@ -14,7 +15,7 @@ class PaddedBuffer {
  public:
   PaddedBuffer() = default;
   explicit PaddedBuffer(size_t size)
-      : data_(new char[size + json::kPadding]), size_(size) {
+      : data_(allocate_big(size + json::kPadding)), size_(size) {
     std::memset(data_.get() + size, 0, json::kPadding);
   }
   static PaddedBuffer Copy(std::string_view s) {
@@ -34,7 +35,7 @@ class PaddedBuffer {
   }
 
  private:
-  std::unique_ptr<char[]> data_;
+  BigBytes data_;
   size_t size_ = 0;
 };
 
