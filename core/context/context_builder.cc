@@ -40,26 +40,31 @@ void append_member(std::string& out, std::string_view key, const Member* m) {
   out += m->value;
 }
 
-// State folded along the path (§6 step 4); later entries override earlier ones.
+// State folded along the path (§6 step 4); later entries override earlier ones. Settings that a
+// later entry replaces whole (thinking level, mode, service tier, MCP tools) only remember where
+// their last entry is, and only that entry is parsed; models are kept as the entry that last set
+// each role. A long session parses a handful of lines instead of every state change on its path.
 struct State {
-  std::string thinking = "\"off\"";
-  std::vector<std::pair<std::string, std::string>> models;  // role -> "provider/id", first-set order
+  struct Model {
+    std::string role;
+    const Entry* from_message = nullptr;  // an assistant message's provider/model, or:
+    std::string value;                    // "provider/id" of a model change
+  };
+  std::vector<Model> models;  // first-set order
   std::vector<std::string> rules;
   std::unordered_set<std::string> rule_set;
-  std::string mode = "\"none\"";
-  std::optional<std::string> mode_data;
-  std::optional<std::string> service_tier;
-  std::optional<std::string> mcp_tools;
+  const Entry* thinking = nullptr;
+  const Entry* mode = nullptr;
+  const Entry* service_tier = nullptr;
+  const Entry* mcp_tools = nullptr;
   size_t compaction = SIZE_MAX;  // position on the path of the last compaction
 
-  void set_model(std::string role, std::string value) {
-    for (auto& [r, v] : models) {
-      if (r == role) {
-        v = std::move(value);
-        return;
-      }
+  Model& model_slot(std::string_view role) {
+    for (Model& m : models) {
+      if (m.role == role) return m;
     }
-    models.emplace_back(std::move(role), std::move(value));
+    models.push_back({std::string(role), nullptr, {}});
+    return models.back();
   }
 };
 
@@ -67,15 +72,14 @@ void fold(const Entry& e, size_t pos, State& st) {
   switch (e.type) {
     case EntryType::kMessage:
       if (e.is_assistant() && !e.provider.empty() && !e.model.empty()) {
-        st.set_model("default", std::string(e.provider) + "/" + std::string(e.model));
+        State::Model& m = st.model_slot("default");
+        m.from_message = &e;
+        m.value.clear();
       }
       return;
-    case EntryType::kThinkingLevelChange: {
-      auto m = json::members_of(e.line);
-      const Member* level = json::find_member(m, "thinkingLevel");
-      st.thinking = non_null(level) ? std::string(level->value) : "\"off\"";
+    case EntryType::kThinkingLevelChange:
+      st.thinking = &e;
       return;
-    }
     case EntryType::kModelChange: {
       auto m = json::members_of(e.line);
       std::optional<std::string> model = json::string_value(json::find_member(m, "model"));
@@ -86,7 +90,9 @@ void fold(const Entry& e, size_t pos, State& st) {
         if (provider && id) model = *provider + "/" + *id;
       }
       if (model && !model->empty()) {
-        st.set_model(json::string_value(json::find_member(m, "role")).value_or("default"), *model);
+        State::Model& slot = st.model_slot(json::string_value(json::find_member(m, "role")).value_or("default"));
+        slot.from_message = nullptr;
+        slot.value = std::move(*model);
       }
       return;
     }
@@ -106,29 +112,69 @@ void fold(const Entry& e, size_t pos, State& st) {
       }
       return;
     }
-    case EntryType::kModeChange: {
-      auto m = json::members_of(e.line);
-      const Member* mode = json::find_member(m, "mode");
-      st.mode = present(mode) ? std::string(mode->value) : "\"none\"";
-      const Member* data = json::find_member(m, "data");
-      st.mode_data = present(data) ? std::optional<std::string>(data->value) : std::nullopt;
+    case EntryType::kModeChange:
+      st.mode = &e;
       return;
-    }
-    case EntryType::kServiceTierChange: {
-      auto m = json::members_of(e.line);
-      const Member* tier = json::find_member(m, "serviceTier");
-      st.service_tier = non_null(tier) ? std::optional<std::string>(tier->value) : std::nullopt;
+    case EntryType::kServiceTierChange:
+      st.service_tier = &e;
       return;
-    }
-    case EntryType::kMcpToolSelection: {
-      auto m = json::members_of(e.line);
-      const Member* names = json::find_member(m, "selectedToolNames");
-      st.mcp_tools = present(names) ? std::string(names->value) : "[]";
+    case EntryType::kMcpToolSelection:
+      st.mcp_tools = &e;
       return;
-    }
     default:
       return;
   }
+}
+
+// The context's closing members, from the folded state.
+void append_state(std::string& out, const State& st) {
+  out += ",\"thinkingLevel\":";
+  if (st.thinking) {
+    auto m = json::members_of(st.thinking->line);
+    const Member* level = json::find_member(m, "thinkingLevel");
+    out += non_null(level) ? level->value : std::string_view("\"off\"");
+  } else {
+    out += "\"off\"";
+  }
+  out += ",\"models\":{";
+  for (size_t i = 0; i < st.models.size(); ++i) {
+    const State::Model& m = st.models[i];
+    if (i) out += ',';
+    json::append_quoted(out, m.role);
+    out += ':';
+    if (m.from_message) {
+      json::append_quoted(out, std::string(m.from_message->provider) + "/" + std::string(m.from_message->model));
+    } else {
+      json::append_quoted(out, m.value);
+    }
+  }
+  out += "},\"injectedTtsrRules\":[";
+  for (size_t i = 0; i < st.rules.size(); ++i) {
+    if (i) out += ',';
+    json::append_quoted(out, st.rules[i]);
+  }
+  out += "],\"mode\":";
+  if (st.mode) {
+    auto m = json::members_of(st.mode->line);
+    const Member* mode = json::find_member(m, "mode");
+    out += present(mode) ? mode->value : std::string_view("\"none\"");
+    append_member(out, "modeData", json::find_member(m, "data"));
+  } else {
+    out += "\"none\"";
+  }
+  if (st.service_tier) {
+    auto m = json::members_of(st.service_tier->line);
+    const Member* tier = json::find_member(m, "serviceTier");
+    if (non_null(tier)) append_member(out, "serviceTier", tier);
+  }
+  if (st.mcp_tools) {
+    auto m = json::members_of(st.mcp_tools->line);
+    const Member* names = json::find_member(m, "selectedToolNames");
+    out += ",\"selectedMCPToolNames\":";
+    out += present(names) ? names->value : std::string_view("[]");
+    out += ",\"hasPersistedMCPToolSelection\":true";
+  }
+  out += '}';
 }
 
 class Emitter {
@@ -279,26 +325,8 @@ std::string build_context(const session::SessionData& data, const session::Tree&
   for (size_t p = from; p < path.size(); ++p) {
     if (p != st.compaction) emit.entry(entries[path[p]]);
   }
-  out += "],\"thinkingLevel\":";
-  out += st.thinking;
-  out += ",\"models\":{";
-  for (size_t i = 0; i < st.models.size(); ++i) {
-    if (i) out += ',';
-    json::append_quoted(out, st.models[i].first);
-    out += ':';
-    json::append_quoted(out, st.models[i].second);
-  }
-  out += "},\"injectedTtsrRules\":[";
-  for (size_t i = 0; i < st.rules.size(); ++i) {
-    if (i) out += ',';
-    json::append_quoted(out, st.rules[i]);
-  }
-  out += "],\"mode\":";
-  out += st.mode;
-  if (st.mode_data) out += ",\"modeData\":" + *st.mode_data;
-  if (st.service_tier) out += ",\"serviceTier\":" + *st.service_tier;
-  if (st.mcp_tools) out += ",\"selectedMCPToolNames\":" + *st.mcp_tools + ",\"hasPersistedMCPToolSelection\":true";
-  out += '}';
+  out += ']';
+  append_state(out, st);
   return out;
 }
 
