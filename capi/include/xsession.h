@@ -233,7 +233,8 @@ XS_API xs_status xs_list_options_init(xs_list_options *o, uint32_t version);
 
 /** The store's sessions, newest (file mtime) first, as a JSON array of
  *  {"path","id","cwd","timestamp","modified"(ms),"size","title","parentSession","version",
- *   "needsMigration","firstMessage"[,"messageCount","entryCount","diagnostics"]}.
+ *   "needsMigration","corruptCopies","firstMessage"[,"messageCount","entryCount","diagnostics"]};
+ *  corruptCopies counts the "<file>.corrupt-*" copies a writable open kept beside the file.
  *  Without XS_LIST_FULL only a bounded prefix of each file is read (the header and the first
  *  prompt), however long the header line is. With a cwd, only sessions whose header names that
  *  cwd are listed. Files without a session header are not listed.

@@ -44,10 +44,13 @@ std::vector<std::string> Finder::session_dirs(const std::optional<std::string>& 
 }
 
 std::vector<std::string> Finder::session_files(const std::string& dir) const {
-  std::vector<std::string> files;
   auto names = fs_->list_dir(dir);
-  if (!names.ok()) return files;
-  for (const std::string& n : *names) {
+  return names.ok() ? session_files(dir, *names) : std::vector<std::string>{};
+}
+
+std::vector<std::string> Finder::session_files(const std::string& dir, const std::vector<std::string>& names) {
+  std::vector<std::string> files;
+  for (const std::string& n : names) {
     if (n.empty() || n[0] == '.' || !ends_with(n, ".jsonl")) continue;  // not temp files, locks, copies
     files.push_back(storage::join_path(dir, n));
   }
@@ -58,7 +61,9 @@ std::vector<std::string> Finder::session_files(const std::string& dir) const {
 Result<std::vector<SessionSummary>> Finder::list(const ListQuery& q) const {
   std::vector<SessionSummary> out;
   for (const std::string& dir : session_dirs(q.cwd)) {
-    for (const std::string& path : session_files(dir)) {
+    auto names = fs_->list_dir(dir);
+    if (!names.ok()) continue;
+    for (const std::string& path : session_files(dir, *names)) {
       auto s = read_summary(fs_, path, q.full, q.max_line_bytes);
       if (!s.ok()) {
         // Unreadable or header-less files are not listed (the verifier reports them); a file that
@@ -66,6 +71,9 @@ Result<std::vector<SessionSummary>> Finder::list(const ListQuery& q) const {
         continue;
       }
       if (q.cwd && s->cwd != *q.cwd) continue;
+      // The copies a writable open kept of a damaged file: the listing already has the names.
+      std::string copy_prefix = storage::base_name(path) + ".corrupt-";
+      for (const std::string& n : *names) s->corrupt_copies += n.compare(0, copy_prefix.size(), copy_prefix) == 0;
       out.push_back(std::move(*s));
     }
   }

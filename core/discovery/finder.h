@@ -43,6 +43,8 @@ class Finder {
  private:
   std::vector<std::string> session_dirs(const std::optional<std::string>& cwd) const;
   std::vector<std::string> session_files(const std::string& dir) const;
+  // The session files among a directory's names (full paths, sorted).
+  static std::vector<std::string> session_files(const std::string& dir, const std::vector<std::string>& names);
 
   std::shared_ptr<storage::Fs> fs_;
   std::string root_;

@@ -125,6 +125,7 @@ std::string summary_json(const SessionSummary& s) {
   append_opt(out, "parentSession", s.parent_session);
   out += ",\"version\":" + std::to_string(s.version);
   out += std::string(",\"needsMigration\":") + (s.version < format::kCurrentVersion ? "true" : "false");
+  out += ",\"corruptCopies\":" + std::to_string(s.corrupt_copies);
   append_opt(out, "firstMessage", s.first_message);
   if (s.full) {
     out += ",\"messageCount\":" + std::to_string(s.message_count) + ",\"entryCount\":" +

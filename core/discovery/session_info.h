@@ -26,6 +26,7 @@ struct SessionSummary {
   std::optional<std::string> parent_session;
   int version = 1;
   std::optional<std::string> first_message;  // text of the first user message with text
+  uint64_t corrupt_copies = 0;  // "<file>.corrupt-*" copies beside it (set by the lister)
   // Full summaries only:
   bool full = false;
   uint64_t message_count = 0;
@@ -38,7 +39,7 @@ Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, cons
                                     uint64_t max_line_bytes);
 
 // {"path","id","cwd","timestamp","modified","size","title","parentSession","version",
-//  "needsMigration","firstMessage"[,"messageCount","entryCount","diagnostics"]}
+//  "needsMigration","corruptCopies","firstMessage"[,"messageCount","entryCount","diagnostics"]}
 std::string summary_json(const SessionSummary& s);
 
 }  // namespace xs::discovery

@@ -86,10 +86,32 @@ TEST_F(Discovery, ListEntryFieldsInOrder) {
   std::string want = "[{\"path\":\"" + path + "\",\"id\":\"sess-a\",\"cwd\":\"/home/u/a\",\"timestamp\":\"" +
                      xstest::Ts(0) + "\",\"modified\":1700000000123,\"size\":" + std::to_string(FileSize(path)) +
                      ",\"title\":\"Title A\",\"parentSession\":\"sess-0\",\"version\":3,\"needsMigration\":false,"
-                     "\"firstMessage\":\"hello\"}]";
+                     "\"corruptCopies\":0,\"firstMessage\":\"hello\"}]";
   EXPECT_EQ(List(nullptr), want);
   xs_list_options lo = ListOpts();
   EXPECT_EQ(List(&lo), want);
+}
+
+TEST_F(Discovery, ListCountsTheCorruptCopiesKeptBesideAFile) {
+  std::string path = Make("kept-1", "/w", 1700000000000);
+  Make("other-1", "/w", 1700000000001);
+  // A header-less file opened for writing is kept as <file>.corrupt-<time>, replaced by a fresh session.
+  {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fputs("not a session\n", f);
+    std::fclose(f);
+  }
+  xs_session* s = Open(path);
+  ASSERT_NE(s, nullptr);
+  Close(s);
+  std::string out = List(nullptr);
+  EXPECT_NE(out.find("\"id\":\"other-1\""), std::string::npos) << out;
+  EXPECT_NE(out.find("\"corruptCopies\":1"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"corruptCopies\":0"), std::string::npos) << out;
+  size_t copies = 0;
+  for (const std::string& n : xstest::ListDir(path.substr(0, path.rfind('/')))) copies += n.find(".corrupt-") != std::string::npos;
+  EXPECT_EQ(copies, 1u);
 }
 
 TEST_F(Discovery, ListFullAddsCounts) {
