@@ -1,0 +1,63 @@
+// xs context: what the model would see from a leaf. Readable by default (a heading per message,
+// its text whole); --json prints the library's context exactly.
+#include <cstdio>
+
+#include "commands.h"
+#include "entry_text.h"
+#include "json.h"
+#include "style.h"
+
+namespace xs::cli {
+
+namespace {
+
+std::string readable(const rapidjson::Value& ctx, const Style& style) {
+  std::string out;
+  const rapidjson::Value* messages = member(ctx, "messages");
+  size_t count = messages && messages->IsArray() ? messages->Size() : 0;
+  out += "leaf " + std::string(str(ctx, "leafId", "-")) + ", " + std::to_string(count) + " messages, thinking " +
+         std::string(str(ctx, "thinkingLevel", "off"));
+  if (const rapidjson::Value* models = member(ctx, "models"); models && models->IsObject()) {
+    for (const auto& m : models->GetObject()) {
+      if (m.value.IsString()) out += ", model " + std::string(m.name.GetString()) + "=" + m.value.GetString();
+    }
+  }
+  std::string_view mode = str(ctx, "mode", "none");
+  if (mode != "none") out += ", mode " + std::string(mode);
+  out += "\n";
+  if (!count) return out;
+  for (const rapidjson::Value& m : messages->GetArray()) {
+    out += "\n" + style.bold("── " + message_heading(m) + " ──") + "\n";
+    std::string text = content_text(m);
+    out += text.empty() ? style.dim("(no text)") : text;
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+void add_context(CLI::App& app, Globals& g) {
+  auto ref = std::make_shared<std::string>();
+  auto leaf = std::make_shared<std::string>();
+  auto json = std::make_shared<bool>(false);
+  CLI::App* cmd = app.add_subcommand("context", "what the model would see from the leaf (or --leaf ID)");
+  cmd->add_option("SESSION", *ref, "file path, session id or id prefix")->required();
+  cmd->add_option("--leaf", *leaf, "build the context from this entry instead of the current leaf");
+  cmd->add_flag("--json", *json, "the exact context JSON {leafId, messages, thinkingLevel, models, ...}");
+  cmd->callback([ref, leaf, json, &g] {
+    Store store(g.root());
+    Session s = open_read_only(store, *ref);
+    std::string text = s.context(leaf->empty() ? nullptr : leaf->c_str());
+    if (*json) {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      std::fputc('\n', stdout);
+      return;
+    }
+    rapidjson::Document ctx = parse_json(text);
+    std::string out = readable(ctx, Style(g.color, 1));
+    std::fwrite(out.data(), 1, out.size(), stdout);
+  });
+}
+
+}  // namespace xs::cli

@@ -1,0 +1,27 @@
+// Plain-text helpers for human output: ages, sizes, one-line previews. Stable forms only, since
+// scripts and the CLI tests read this output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace xs::cli {
+
+// Milliseconds since the epoch; $XS_NOW_MS, when set, fixes it (the CLI tests rely on it).
+int64_t now_ms();
+
+// "just now", "42s ago", "5m ago", "3h ago", "6d ago", then the date "2026-01-05".
+std::string relative_time(int64_t ms, int64_t now);
+
+// Like `ls -h`: "512B", "1.2K", "34M", "1.1G" (powers of 1024).
+std::string human_size(uint64_t bytes);
+
+// Whitespace runs (newlines included) become one space, control characters are dropped, and the
+// text is cut to max_chars code points with "…".
+std::string one_line(std::string_view text, size_t max_chars);
+
+// Code points in valid UTF-8 (each invalid byte counts one).
+size_t display_width(std::string_view s);
+
+}  // namespace xs::cli
