@@ -123,19 +123,17 @@ Status Persistence::ensure_writer() {
   return Status::Ok();
 }
 
-Status Persistence::before_append(const SessionData& data, std::string_view line, bool assistant_after) {
+Status Persistence::before_append(const SessionData& data, std::string_view record, bool assistant_after) {
   if (!sticky_.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky_.message());
+  if (record.empty() || record.back() != '\n') return Status::Internal("an entry record must end with a newline");
   if (!persisted_) {
     if (defer_ && !assistant_after) return Status::Ok();
-    return first_write(data, line);
+    return first_write(data, record.substr(0, record.size() - 1));
   }
   XS_RETURN_IF_ERROR(ensure_writer());
   XS_RETURN_IF_ERROR(check_same_file());
-  std::string record;
-  record.reserve(line.size() + 2);
-  if (needs_newline_) record.push_back('\n');  // never glue a new line onto a torn fragment
-  record.append(line);
-  record.push_back('\n');
+  std::string after_torn;  // only after a torn tail: never glue a new line onto its fragment
+  if (needs_newline_) record = after_torn.append("\n").append(record);
   XS_RETURN_IF_ERROR(latch(writer_->append(record)));
   if (durability_ == Durability::kSync) XS_RETURN_IF_ERROR(latch(writer_->sync()));
   needs_newline_ = false;

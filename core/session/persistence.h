@@ -47,10 +47,10 @@ class Persistence {
   // An existing file was loaded for writing: remember what we read, and whether it ends in '\n'.
   void adopt_existing(const storage::FileInfo& read, bool ends_with_newline);
 
-  // Persists `line`, about to become the session's newest entry; `assistant_after` says whether
-  // the session holds an assistant message once it is added. Deferred sessions stay in memory
-  // until then; the first write carries the whole session.
-  Status before_append(const SessionData& data, std::string_view line, bool assistant_after);
+  // Persists `record` (the session's next entry line with its '\n', written as is in one
+  // write()); `assistant_after` says whether the session holds an assistant message once it is
+  // added. Deferred sessions stay in memory until then; the first write carries the whole session.
+  Status before_append(const SessionData& data, std::string_view record, bool assistant_after);
   // Writes the whole session now if it is not on disk yet (deferral off, or forced).
   Status write_now(const SessionData& data);
   // Atomically replaces the file with the session's lines (after a migration or a title change).

@@ -280,10 +280,11 @@ Status Session::commit(std::string line, Entry e, std::string* id_out) {
                          " bytes, over the limit of " + std::to_string(options_.limits.max_line_bytes));
   }
   bool assistant_after = tree_.has_assistant() || e.is_assistant();
+  line.push_back('\n');  // build_entry_line reserved room for it: the record is written as is
   XS_RETURN_IF_ERROR(persistence_.before_append(data_, line, assistant_after));
 
   Arena& a = data_.arena;
-  e.line = a.store(line, json::kPadding);
+  e.line = a.store(std::string_view(line).substr(0, line.size() - 1), json::kPadding);
   for (std::string_view* f : {&e.id, &e.timestamp, &e.role, &e.provider, &e.model, &e.target_id, &e.label}) {
     *f = a.store(*f);
   }

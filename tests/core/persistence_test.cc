@@ -44,7 +44,7 @@ class PersistenceTest : public ::testing::TestWithParam<std::string> {
     data_->data.lines.push_back({stored, 0, LineKind::kEntry, true, kNone});
   }
   Status append(Persistence& p, const std::string& line, bool assistant_after) {
-    Status st = p.before_append(data_->data, line, assistant_after);
+    Status st = p.before_append(data_->data, line + "\n", assistant_after);
     if (st.ok()) push(line);
     return st;
   }
@@ -133,11 +133,11 @@ TEST_P(PersistenceTest, ForeignRenameOverOurFileIsAConflictAndNothingIsWritten) 
   auto p = make(false);
   ASSERT_TRUE(append(*p, kL1, false).ok());
   foreign_replace("theirs\n");
-  EXPECT_EQ(p->before_append(data_->data, kL2, true).code(), Code::kConflict);
+  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kConflict);
   EXPECT_EQ(content(), "theirs\n");
   // A conflict is not a write failure: it is not latched as poison.
   EXPECT_TRUE(p->sticky_error().ok());
-  EXPECT_EQ(p->before_append(data_->data, kL2, true).code(), Code::kConflict);
+  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kConflict);
   EXPECT_EQ(content(), "theirs\n");
 }
 
@@ -151,7 +151,7 @@ TEST_P(PersistenceTest, ForeignRenameBeforeOurFirstAppendAfterOpenIsAConflict) {
   ASSERT_TRUE(read.ok());
   p->adopt_existing(*read, true);
   foreign_replace("theirs\n");
-  EXPECT_EQ(p->before_append(data_->data, kL1, false).code(), Code::kConflict);
+  EXPECT_EQ(p->before_append(data_->data, kL1 + "\n", false).code(), Code::kConflict);
   EXPECT_EQ(content(), "theirs\n");
 }
 
@@ -159,7 +159,7 @@ TEST_P(PersistenceTest, RemovedFileIsAConflict) {
   auto p = make(false);
   ASSERT_TRUE(append(*p, kL1, false).ok());
   ASSERT_TRUE(base_->unlink(path_).ok());
-  EXPECT_EQ(p->before_append(data_->data, kL2, true).code(), Code::kConflict);
+  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kConflict);
   EXPECT_FALSE(exists());
 }
 
@@ -223,11 +223,11 @@ TEST_P(PersistenceTest, WriteFailureIsStickyUntilReopened) {
   auto p = make(false);
   ASSERT_TRUE(append(*p, kL1, false).ok());
   fs_->fail(storage::FsOp::kAppend);
-  Status failed = p->before_append(data_->data, kL2, true);
+  Status failed = p->before_append(data_->data, kL2 + "\n", true);
   EXPECT_EQ(failed.code(), Code::kIo);
   fs_->clear(storage::FsOp::kAppend);
   EXPECT_EQ(p->sticky_error().code(), Code::kIo);
-  EXPECT_EQ(p->before_append(data_->data, kL2, true).code(), Code::kPoisoned);
+  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kPoisoned);
   EXPECT_EQ(p->rewrite(data_->data).code(), Code::kPoisoned);
   EXPECT_EQ(p->write_now(data_->data).code(), Code::kPoisoned);
   EXPECT_EQ(p->flush().code(), Code::kPoisoned);
@@ -248,9 +248,9 @@ TEST_P(PersistenceTest, TornWriteIsStickyAndRepairedByTheNextWriter) {
   auto p = make(false);
   ASSERT_TRUE(append(*p, kL1, false).ok());
   fs_->fail(storage::FsOp::kAppend, Code::kIo, /*torn=*/true);
-  EXPECT_EQ(p->before_append(data_->data, kL2, true).code(), Code::kIo);
+  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kIo);
   fs_->clear(storage::FsOp::kAppend);
-  EXPECT_EQ(p->before_append(data_->data, kL3, true).code(), Code::kPoisoned);
+  EXPECT_EQ(p->before_append(data_->data, kL3 + "\n", true).code(), Code::kPoisoned);
   std::string half = (kL2 + "\n").substr(0, (kL2.size() + 1) / 2);
   EXPECT_EQ(content(), kHeader + "\n" + kL1 + "\n" + half);
 }
@@ -259,9 +259,9 @@ TEST_P(PersistenceTest, SyncFailureInSyncModeIsSticky) {
   auto p = make(false, Durability::kSync);
   ASSERT_TRUE(append(*p, kL1, false).ok());
   fs_->fail(storage::FsOp::kSync);
-  EXPECT_EQ(p->before_append(data_->data, kL2, true).code(), Code::kIo);
+  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kIo);
   fs_->clear(storage::FsOp::kSync);
-  EXPECT_EQ(p->before_append(data_->data, kL3, true).code(), Code::kPoisoned);
+  EXPECT_EQ(p->before_append(data_->data, kL3 + "\n", true).code(), Code::kPoisoned);
 }
 
 TEST_P(PersistenceTest, FlushFailureIsSticky) {
@@ -272,18 +272,18 @@ TEST_P(PersistenceTest, FlushFailureIsSticky) {
   EXPECT_EQ(p->flush().code(), Code::kIo);
   fs_->clear(storage::FsOp::kSync);
   EXPECT_EQ(p->flush().code(), Code::kPoisoned);
-  EXPECT_EQ(p->before_append(data_->data, kL3, true).code(), Code::kPoisoned);
+  EXPECT_EQ(p->before_append(data_->data, kL3 + "\n", true).code(), Code::kPoisoned);
 }
 
 TEST_P(PersistenceTest, FailedFirstWriteLeavesNoFileAndIsSticky) {
   auto p = make();
   ASSERT_TRUE(append(*p, kL1, false).ok());
   fs_->fail(storage::FsOp::kCreateNew, Code::kNoSpace);
-  EXPECT_EQ(p->before_append(data_->data, kL2, true).code(), Code::kNoSpace);
+  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kNoSpace);
   fs_->clear(storage::FsOp::kCreateNew);
   EXPECT_FALSE(p->persisted());
   EXPECT_FALSE(exists());
-  EXPECT_EQ(p->before_append(data_->data, kL2, true).code(), Code::kPoisoned);
+  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kPoisoned);
 }
 
 TEST_P(PersistenceTest, FailedRewriteRenameKeepsTheOldFileAndIsSticky) {
@@ -296,7 +296,7 @@ TEST_P(PersistenceTest, FailedRewriteRenameKeepsTheOldFileAndIsSticky) {
   fs_->clear(storage::FsOp::kRenameNoReplace);
   EXPECT_EQ(content(), kHeader + "\n" + kL1 + "\n");
   EXPECT_EQ(names(), (std::vector<std::string>{"s.jsonl", "s.jsonl.lock"}));
-  EXPECT_EQ(p->before_append(data_->data, kL2, true).code(), Code::kPoisoned);
+  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kPoisoned);
 }
 
 TEST_P(PersistenceTest, BufferedModeSyncsOnlyOnFlushSyncModeOnEveryAppend) {
