@@ -215,6 +215,46 @@ XS_API xs_status xs_blob_put(xs_store *st, const void *data, size_t len, char *h
  *          name); XS_EINVAL (not a 64-hex hash).  @thread serialised per store. */
 XS_API xs_status xs_blob_get(xs_store *st, const char *hash, void *buf, size_t cap, size_t *out_len);
 
+#define XS_BLOB_LIST_VERIFY 0x1u /* read and hash every blob (xs_blob_list) */
+
+/** The blob directory as JSON: {"count","bytes","blobs":[{"hash","size","mtimeMs"}],
+ *  "others":[{"name","size","mtimeMs"}]}: blobs sorted by hash, "others" the files there that are
+ *  not named by a hash (temp files of interrupted puts, strays). With XS_BLOB_LIST_VERIFY each blob
+ *  is read and hashed and carries "problem": null, or why its content does not match its name.
+ *  A store without a blob directory gives count 0. Nothing is changed.
+ *  @param flags  0 or XS_BLOB_LIST_VERIFY.
+ *  @return XS_OK; XS_EBUFS (the retry right after copies the same result); XS_EINVAL (unknown
+ *          flags); XS_EIO; XS_EMISUSE (store not open).  @thread serialised per store. */
+XS_API xs_status xs_blob_list(xs_store *st, uint32_t flags, char *buf, size_t cap, size_t *out_len);
+
+#define XS_GC_OPTIONS_VERSION 1
+#define XS_GC_DRY_RUN 0x1u /* report what would be deleted; delete nothing */
+
+typedef struct xs_gc_options {
+  uint32_t version; /* XS_GC_OPTIONS_VERSION */
+  uint32_t flags;   /* XS_GC_* */
+  int64_t grace_ms; /* never delete a file younger than this; default 3600000 (1 hour), >= 0 */
+  int64_t now_ms;   /* "now" for the age test; 0 = the system clock (tests pin it) */
+} xs_gc_options;
+
+/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.  @thread any. */
+XS_API xs_status xs_gc_options_init(xs_gc_options *o, uint32_t version);
+
+/** Garbage-collects the blob store. Mark: every regular file under the store root (sessions,
+ *  their .corrupt-* copies and backups; the blob directory excepted) is read and every
+ *  "blob:sha256:<hex>" it mentions is kept. Sweep: unreferenced blobs, and temp files of
+ *  interrupted puts, older than the grace period are deleted. If any file cannot be read during
+ *  the mark, nothing is deleted and the error names the file. Report, as JSON:
+ *  {"dryRun","filesScanned","referenced","bytesFreed","deleted":[{"name","size","mtimeMs"}],
+ *   "young":[...unreferenced, kept for the grace period],"missing":[hashes referenced, not stored]}.
+ *  @param opts  NULL for the defaults.
+ *  @return XS_OK; XS_EBUFS (the retry right after copies the report; the collection is not run
+ *          twice); XS_EINVAL (negative grace, unknown flags); XS_EVERSION; XS_EIO; XS_ELIMIT
+ *          (directories nested deeper than 64: a link loop); XS_EMISUSE (store not open).
+ *  @thread serialised per store; safe against concurrent xs_blob_put + append in other processes
+ *          for puts younger than the grace period. */
+XS_API xs_status xs_blob_gc(xs_store *st, const xs_gc_options *opts, char *buf, size_t cap, size_t *out_len);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Discovery                                                                                   */
 
@@ -536,13 +576,44 @@ XS_API xs_status xs_session_leaf(xs_session *s, char *buf, size_t cap, size_t *o
 XS_API xs_status xs_session_diagnostics(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
 /** {"id","path","cwd","timestamp","title","parentSession","version","entryCount","leafId",
- *   "persisted","readOnly","diagnostics"}.  @thread serialised per handle. */
+ *   "persisted","readOnly","diagnostics","entryTypes":{type: count}}; entryTypes lists the types
+ *   present in the engine's type order, "unknown" (types it does not know) last.
+ *  @thread serialised per handle. */
 XS_API xs_status xs_session_info(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
 /** Token and cost totals over every assistant message (omp's getUsageStatistics):
  *  {"input","output","cacheRead","cacheWrite","premiumRequests","cost","assistantMessages"}.
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_usage(xs_session *s, char *buf, size_t cap, size_t *out_len);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Upkeep: verify and repair (the CLI's `xs verify` and `xs repair`).                          */
+
+/** Everything wrong with the session's file as loaded, as JSON:
+ *  {"path","id","fileVersion","needsMigration","lines","entries","blobRefs",
+ *   "problems":[{"line","offset","length","code","reason","fixable"}]}, problems sorted by line
+ *  (0 for the file as a whole). Codes: those of xs_session_diagnostics, plus "missing_newline"
+ *  (a valid last line without its '\n'), "orphan" (a parentId naming no entry), "missing_blob",
+ *  "corrupt_blob" and "unreadable_blob" (each referenced blob is read and hashed once).
+ *  "fixable" says xs_session_repair can fix it. fileVersion is the version on disk (before the
+ *  in-memory migration); needsMigration says a writable open would rewrite the file.
+ *  Nothing is written, whatever the handle's mode.
+ *  @return XS_OK; XS_EBUFS (the retry right after copies the same report); XS_EMISUSE.
+ *  @thread serialised per handle. */
+XS_API xs_status xs_session_verify(xs_session *s, char *buf, size_t cap, size_t *out_len);
+
+/** Fixes what can be fixed without losing a byte, on a writable handle: writes (and syncs) the
+ *  '\n' a torn last line lacks, so its fragment stays as a skipped line and no append is glued
+ *  onto it. Reports, as JSON {"path","done":[{"line","offset","length","code","reason"}]}, what
+ *  was done, including what this handle's open already did: "migrated" (a v1/v2 file rewritten
+ *  as v3), "corrupt_file_preserved" (a file without a header kept as <file>.corrupt-<time>
+ *  before a fresh session replaced it), "newline_written". Skipped lines, duplicate ids, orphans
+ *  and missing blobs are left for a person (xs_session_verify lists them). Back the file up
+ *  first if a copy is wanted: the engine never deletes bytes, but a person may.
+ *  @return XS_OK; XS_EBUFS (the retry right after copies the report; nothing is done twice);
+ *          XS_EREADONLY; XS_ECONFLICT (another process replaced the file); XS_EIO; XS_ENOSPC;
+ *          XS_EPOISONED; XS_EMISUSE.  @thread serialised per handle. */
+XS_API xs_status xs_session_repair(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
 #ifdef __cplusplus
 }

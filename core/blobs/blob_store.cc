@@ -57,17 +57,27 @@ Status BlobStore::put(std::string_view bytes, std::string* hash_out) {
   return st;
 }
 
-Status BlobStore::get(std::string_view hash, std::string* out) {
+Status BlobStore::read_verified(std::string_view hash, storage::PaddedBuffer* buf) {
   if (!is_blob_hash(hash)) return Status::Invalid("not a blob hash: " + std::string(hash));
-  storage::PaddedBuffer buf;
-  Status st = fs_->read_file(path_of(hash), UINT64_MAX, &buf);
+  Status st = fs_->read_file(path_of(hash), UINT64_MAX, buf);
   if (st.code() == Code::kNotFound) return Status::NotFound("blob " + std::string(hash) + " is missing");
   XS_RETURN_IF_ERROR(st);
-  if (sha256_hex(buf.view()) != hash) {
+  if (sha256_hex(buf->view()) != hash) {
     return Status::Corrupt("blob " + std::string(hash) + " does not match its hash");
   }
+  return Status::Ok();
+}
+
+Status BlobStore::get(std::string_view hash, std::string* out) {
+  storage::PaddedBuffer buf;
+  XS_RETURN_IF_ERROR(read_verified(hash, &buf));
   out->assign(buf.view());
   return Status::Ok();
+}
+
+Status BlobStore::check(std::string_view hash) {
+  storage::PaddedBuffer buf;
+  return read_verified(hash, &buf);
 }
 
 }  // namespace xs::blobs

@@ -31,10 +31,14 @@ class BlobStore {
   Status put(std::string_view bytes, std::string* hash_out);
   // The blob's bytes, verified: kNotFound when missing, kCorrupt when the content does not match.
   Status get(std::string_view hash, std::string* out);
+  // Like get, without handing the bytes out (verification).
+  Status check(std::string_view hash);
   std::string path_of(std::string_view hash) const;
   const std::string& dir() const { return dir_; }
 
  private:
+  Status read_verified(std::string_view hash, storage::PaddedBuffer* buf);
+
   std::shared_ptr<storage::Fs> fs_;
   std::string dir_;
 };

@@ -141,6 +141,19 @@ Status Persistence::before_append(const SessionData& data, std::string_view reco
   return Status::Ok();
 }
 
+Status Persistence::terminate_tail() {
+  if (!sticky_.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky_.message());
+  if (!persisted_ || !needs_newline_) return Status::Ok();
+  XS_RETURN_IF_ERROR(ensure_writer());
+  XS_RETURN_IF_ERROR(check_same_file());
+  XS_RETURN_IF_ERROR(latch(writer_->append("\n")));
+  // A repair is asked for explicitly and rarely: make it durable whatever the append mode.
+  XS_RETURN_IF_ERROR(latch(writer_->sync()));
+  needs_newline_ = false;
+  expected_.size += 1;
+  return Status::Ok();
+}
+
 Status Persistence::rewrite(const SessionData& data) {
   if (!sticky_.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky_.message());
   if (!persisted_) return Status::Ok();

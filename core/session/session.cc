@@ -144,11 +144,13 @@ Status Session::finish_load(const storage::FileInfo& read) {
   file_size_ = read.size + (data_.ends_with_newline ? 0 : 1);
   note_read(read);
   bool migrated = false;
+  file_version_ = data_.header.version;
   XS_RETURN_IF_ERROR(migrate(&data_, ids_, &migrated));
   migrated_in_memory_ = migrated;
   if (migrated && !options_.read_only) {
     XS_RETURN_IF_ERROR(persistence_.rewrite(data_));
     recount_file_size();
+    rewritten_on_open_ = true;
   }
   tree_.build();
   return Status::Ok();

@@ -143,6 +143,16 @@ class Session {
   // nullopt when neither gives a non-empty one.
   std::optional<std::string> title() const;
 
+  // --- upkeep (session_verify.cc) ---
+  // Everything wrong with the file as loaded, as JSON: the loader's skipped lines and incomplete
+  // tail, a last line without its newline, duplicate ids, parent cycles, orphans (a parentId that
+  // names no entry) and blob refs whose blob is missing or damaged; plus the file's version.
+  std::string verify_json() const;
+  // Fixes what can be fixed without losing a byte (a writable handle): writes the missing final
+  // newline. Returns, as JSON, what was done — including what this handle's open already did
+  // (a migration rewrite, a headerless file preserved) — and the problems left, which need a person.
+  Result<std::string> repair();
+
   uint64_t generation() const { return generation_; }
   const std::string& path() const { return persistence_.path(); }
   const format::Header& header_info() const { return data_.header; }
@@ -197,6 +207,8 @@ class Session {
   // What a reload starts from: the file we read (identity) and the bytes fully taken in.
   uint64_t read_dev_ = 0, read_ino_ = 0, consumed_ = 0;
   bool migrated_in_memory_ = false;
+  bool rewritten_on_open_ = false;  // a writable open migrated the file and rewrote it
+  int file_version_ = 0;            // the header's version as read, before migration
   uint64_t generation_ = 0;
   // Missing or damaged blobs met while reading (read-side problems never poison the session).
   mutable std::vector<Diagnostic> blob_problems_;

@@ -2,6 +2,7 @@
 // labels, diagnostics, the session's info and usage. Entry objects are the stored line bytes.
 #include "blobs/blob_resolver.h"
 #include "format/message_text.h"
+#include "format/entry_type.h"
 #include "json/json_string.h"
 #include "json/member_scanner.h"
 #include "session/session.h"
@@ -219,7 +220,22 @@ std::string Session::info_json() const {
   out += std::string(",\"persisted\":") + (persisted() ? "true" : "false");
   out += std::string(",\"readOnly\":") + (options_.read_only ? "true" : "false");
   out += ",\"diagnostics\":" + std::to_string(diagnostic_count());
-  out += '}';
+  // Counts by type in the enum's order, unknown types last (xs show; no entry is parsed again).
+  constexpr size_t kTypes = static_cast<size_t>(format::EntryType::kMcpToolSelection) + 1;
+  uint64_t counts[kTypes] = {};
+  for (const Entry& e : data_.entries) ++counts[static_cast<size_t>(e.type)];
+  out += ",\"entryTypes\":{";
+  bool first = true;
+  for (size_t t = 1; t <= kTypes; ++t) {
+    size_t type = t % kTypes;  // kUnknown (0) comes last
+    if (!counts[type]) continue;
+    if (!first) out += ',';
+    first = false;
+    std::string_view name = format::entry_type_name(static_cast<format::EntryType>(type));
+    json::append_quoted(out, name.empty() ? "unknown" : name);
+    out += ':' + std::to_string(counts[type]);
+  }
+  out += "}}";
   return out;
 }
 

@@ -596,7 +596,7 @@ TEST_P(SessionTest, InfoAndDiagnosticsViews) {
   ASSERT_TRUE(r.ok()) << r.status().message();
   auto& s = *r;
   EXPECT_EQ(s->info_json(), R"({"id":"sess1","path":")" + path_ + R"(","cwd":"/home/u/proj","timestamp":")" + iso(0) +
-                                R"(","title":null,"parentSession":null,"version":3,"entryCount":1,"leafId":"m1","persisted":true,"readOnly":true,"diagnostics":1})");
+                                R"(","title":null,"parentSession":null,"version":3,"entryCount":1,"leafId":"m1","persisted":true,"readOnly":true,"diagnostics":1,"entryTypes":{"message":1}})");
   std::string offset = std::to_string(header_line().size() + 1 + line("message", "m1", "", 1, "\"message\":" + kUser).size() + 1);
   std::string diags = s->diagnostics_json();
   std::string prefix = R"([{"line":3,"offset":)" + offset + R"(,"length":8,"code":"invalid_json","reason":")";
@@ -1163,7 +1163,7 @@ TEST_P(SessionTest, DuplicateIdsAndCyclesAreReportedWithLoaderDiagnostics) {
       << diags;
   EXPECT_NE(diags.find(R"("line":5,)"), std::string::npos) << diags;
   EXPECT_NE(diags.find(R"("code":"parent_cycle")"), std::string::npos) << diags;
-  EXPECT_NE((*r)->info_json().find(R"("diagnostics":3})"), std::string::npos) << (*r)->info_json();
+  EXPECT_NE((*r)->info_json().find(R"("diagnostics":3,"entryTypes":{"custom":3}})"), std::string::npos) << (*r)->info_json();
   EXPECT_EQ(val((*r)->entry_json("a")), a2);
 }
 

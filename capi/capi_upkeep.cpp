@@ -1,0 +1,98 @@
+// Upkeep: session verify/repair and blob store listing/collection. Translation only; the work is
+// in core/session/session_verify.cc and core/blobs/blob_upkeep.cc.
+#include <chrono>
+
+#include "blobs/blob_upkeep.h"
+#include "handles.h"
+
+using xs::Code;
+using xs::Result;
+using xs::Status;
+using xs::capi::guarded;
+
+namespace {
+
+Status need_open(xs_store* st) {
+  if (!st->core) return Status(Code::kMisuse, "the store is not open (call xs_store_open first)");
+  return Status::Ok();
+}
+
+// Cache ids, apart from those of capi_discovery and capi_store (store handles) and of capi_read
+// (session handles).
+enum StoreFn : int { kBlobList = 20, kBlobGc };
+enum SessionFn : int { kVerify = 20, kRepair };
+
+int64_t system_now_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+// Results that read the disk afresh or change it are reused only by the retry right after.
+template <class H, class F>
+Status fill_once(H* h, int fn, const std::string& key, char* buf, size_t cap, size_t* out_len, F&& compute) {
+  uint64_t generation = xs::capi::retry_generation(h->cache, h->calls);
+  return xs::capi::fill(h->cache, fn, key, generation, buf, cap, out_len, std::forward<F>(compute));
+}
+
+}  // namespace
+
+extern "C" {
+
+xs_status xs_blob_list(xs_store* st, uint32_t flags, char* buf, size_t cap, size_t* out_len) {
+  return guarded(st, [&]() -> Status {
+    XS_RETURN_IF_ERROR(need_open(st));
+    if (flags & ~XS_BLOB_LIST_VERIFY) return Status::Invalid("unknown bits in the blob list flags");
+    bool verify = flags & XS_BLOB_LIST_VERIFY;
+    return fill_once(st, kBlobList, std::to_string(flags), buf, cap, out_len, [&]() -> Result<std::string> {
+      auto listing = xs::blobs::list_blobs(*st->core->fs, *st->core->blobs, verify);
+      if (!listing.ok()) return listing.status();
+      return xs::blobs::listing_json(*listing, verify);
+    });
+  });
+}
+
+xs_status xs_gc_options_init(xs_gc_options* o, uint32_t version) {
+  if (!o) return XS_EINVAL;
+  if (version != XS_GC_OPTIONS_VERSION) return XS_EVERSION;
+  *o = xs_gc_options{};
+  o->version = version;
+  o->grace_ms = xs::blobs::kDefaultGraceMs;
+  return XS_OK;
+}
+
+xs_status xs_blob_gc(xs_store* st, const xs_gc_options* opts, char* buf, size_t cap, size_t* out_len) {
+  return guarded(st, [&]() -> Status {
+    XS_RETURN_IF_ERROR(need_open(st));
+    xs::blobs::GcOptions o;
+    if (opts) {
+      if (opts->version != XS_GC_OPTIONS_VERSION) return Status(Code::kVersion, "unsupported xs_gc_options version");
+      if (opts->flags & ~XS_GC_DRY_RUN) return Status::Invalid("unknown bits in xs_gc_options.flags");
+      if (opts->grace_ms < 0) return Status::Invalid("xs_gc_options.grace_ms is negative");
+      o.grace_ms = opts->grace_ms;
+      o.now_ms = opts->now_ms;
+      o.dry_run = opts->flags & XS_GC_DRY_RUN;
+    }
+    if (o.now_ms == 0) o.now_ms = system_now_ms();
+    std::string key = std::to_string(o.dry_run) + ":" + std::to_string(o.grace_ms) + ":" + std::to_string(o.now_ms);
+    return fill_once(st, kBlobGc, key, buf, cap, out_len, [&]() -> Result<std::string> {
+      auto report = xs::blobs::collect_garbage(*st->core->fs, *st->core->blobs, st->core->root, o);
+      if (!report.ok()) return report.status();
+      return xs::blobs::gc_report_json(*report);
+    });
+  });
+}
+
+xs_status xs_session_verify(xs_session* s, char* buf, size_t cap, size_t* out_len) {
+  return guarded(s, [&] {
+    return fill_once(s, kVerify, "", buf, cap, out_len,
+                     [&]() -> Result<std::string> { return s->impl->verify_json(); });
+  });
+}
+
+xs_status xs_session_repair(xs_session* s, char* buf, size_t cap, size_t* out_len) {
+  return guarded(s, [&] {
+    return fill_once(s, kRepair, "", buf, cap, out_len, [&]() { return s->impl->repair(); });
+  });
+}
+
+}  // extern "C"
