@@ -8,7 +8,11 @@ Store::Store(const std::string& root) : st_(xs_store_new()), root_(root) {
 }
 
 void Store::check(xs_status st, const std::string& context) const {
-  if (st != XS_OK) throw ApiError(st, context + ": " + xs_store_errmsg(st_));
+  if (st == XS_OK) return;
+  std::string msg = xs_store_errmsg(st_);
+  // The library's messages often start with the path already: say it once.
+  if (msg.compare(0, context.size() + 2, context + ": ") == 0) throw ApiError(st, msg);
+  throw ApiError(st, context + ": " + msg);
 }
 
 void Session::check(xs_status st, const std::string& context) const {
@@ -29,6 +33,8 @@ XS_CLI_READER(leaf(), xs_session_leaf(s_, b, c, n))
 XS_CLI_READER(diagnostics(), xs_session_diagnostics(s_, b, c, n))
 XS_CLI_READER(usage(), xs_session_usage(s_, b, c, n))
 XS_CLI_READER(context(const char* leaf_id), xs_build_context(s_, leaf_id, b, c, n))
+XS_CLI_READER(verify(), xs_session_verify(s_, b, c, n))
+XS_CLI_READER(repair(), xs_session_repair(s_, b, c, n))
 
 #undef XS_CLI_READER
 

@@ -80,6 +80,8 @@ class Session {
   std::string diagnostics() const;
   std::string usage() const;
   std::string context(const char* leaf_id) const;
+  std::string verify() const;
+  std::string repair() const;
 
  private:
   std::string message() const { return name_ + ": " + xs_session_errmsg(s_); }

@@ -1,7 +1,6 @@
 // xs show: one session at a glance: header, counts by entry type, token usage, leaf, labels and
 // what the loader skipped.
 #include <cstdio>
-#include <map>
 
 #include "commands.h"
 #include "json.h"
@@ -11,29 +10,7 @@ namespace xs::cli {
 
 namespace {
 
-// Entry counts by type, in the order types first appear in the file.
-std::vector<std::pair<std::string, int64_t>> count_types(const rapidjson::Value& entries) {
-  std::vector<std::pair<std::string, int64_t>> counts;
-  std::map<std::string, size_t> at;
-  for (const rapidjson::Value& e : entries.GetArray()) {
-    std::string type(str(e, "type", "?"));
-    auto [it, fresh] = at.emplace(type, counts.size());
-    if (fresh) counts.emplace_back(type, 0);
-    ++counts[it->second].second;
-  }
-  return counts;
-}
-
-std::string counts_json(const std::vector<std::pair<std::string, int64_t>>& counts) {
-  std::string out = "{";
-  for (size_t i = 0; i < counts.size(); ++i) {
-    if (i) out += ',';
-    out += json_quoted(counts[i].first) + ":" + std::to_string(counts[i].second);
-  }
-  return out + "}";
-}
-
-void print_plain(const Session& s, const rapidjson::Value& info, const rapidjson::Value& entries) {
+void print_plain(const Session& s, const rapidjson::Value& info) {
   rapidjson::Document d = parse_json(s.diagnostics());
   rapidjson::Document labels = parse_json(s.labels());
   rapidjson::Document usage = parse_json(s.usage());
@@ -54,10 +31,15 @@ void print_plain(const Session& s, const rapidjson::Value& info, const rapidjson
   std::string_view parent = str(info, "parentSession");
   if (!parent.empty()) row("parent", parent);
   row("version", std::to_string(num(info, "version")));
-  auto counts = count_types(entries);
+  // The library counts types (in its type order) while loading: no entry is parsed here.
   std::string by_type;
-  for (const auto& [type, n] : counts) by_type += (by_type.empty() ? "" : ", ") + type + " " + std::to_string(n);
-  row("entries", std::to_string(entries.Size()) + (by_type.empty() ? "" : " (" + by_type + ")"));
+  if (const rapidjson::Value* types = member(info, "entryTypes"); types && types->IsObject()) {
+    for (const auto& m : types->GetObject()) {
+      by_type += (by_type.empty() ? "" : ", ") + std::string(m.name.GetString()) + " " +
+                 std::to_string(m.value.GetInt64());
+    }
+  }
+  row("entries", std::to_string(num(info, "entryCount")) + (by_type.empty() ? "" : " (" + by_type + ")"));
   std::string_view leaf = str(info, "leafId");
   row("leaf", leaf.empty() ? "-" : leaf);
   char buf[256];
@@ -85,22 +67,18 @@ void add_show(CLI::App& app, Globals& g) {
   auto json = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("show", "a session at a glance: header, counts, tokens, leaf, labels, skipped lines");
   cmd->add_option("SESSION", *ref, "file path, session id or id prefix")->required();
-  cmd->add_flag("--json", *json, "one JSON object {info, counts, usage, labels, diagnostics}");
+  cmd->add_flag("--json", *json, "one JSON object {info, usage, labels, diagnostics} (counts: info.entryTypes)");
   cmd->callback([ref, json, &g] {
     Store store(g.root());
     Session s = open_read_only(store, *ref);
     std::string info_text = s.info();
-    std::string entries_text = s.entries();
-    rapidjson::Document info = parse_json(info_text);
-    rapidjson::Document entries = parse_json(entries_text);
     if (*json) {
-      std::string out = "{\"info\":" + info_text + ",\"counts\":" + counts_json(count_types(entries)) +
-                        ",\"usage\":" + s.usage() + ",\"labels\":" + s.labels() + ",\"diagnostics\":" +
+      std::string out = "{\"info\":" + info_text + ",\"usage\":" + s.usage() + ",\"labels\":" + s.labels() + ",\"diagnostics\":" +
                         s.diagnostics() + "}\n";
       std::fwrite(out.data(), 1, out.size(), stdout);
       return;
     }
-    print_plain(s, info, entries);
+    print_plain(s, parse_json(info_text));
   });
 }
 

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 #include "api.h"
 
@@ -19,17 +20,37 @@ constexpr int kExitError = 2;
 struct Globals {
   std::string root_option;   // --root
   std::string color = "auto";  // --color
+  int exit_code = 0;           // a command that found problems sets kExitProblems
 
   // --root, else $XS_HOME, else ~/.xcsh/agent (the seed's location).
   std::string root() const;
 };
 
+// Session options with `flags`; $XS_ID_SEED fixes the ids and $XS_NOW_MS the clock (tests).
+xs_session_options session_options(uint32_t flags);
 // Opens SESSION (a file path, a session id or an unambiguous id prefix) without writing anything.
 Session open_read_only(const Store& store, const std::string& ref);
+// Opens SESSION as its one writer (XS_ELOCKED while an agent has it open).
+Session open_writable(const Store& store, const std::string& ref);
+// Prints "<session id> <file>\n", or the session's info JSON.
+void print_session(const Session& s, bool json);
+// Session files named by PATH arguments: files as given; directories searched recursively for
+// *.jsonl (a store root, a sessions directory); no argument: every session of the store.
+std::vector<std::string> session_files(const Store& store, const std::vector<std::string>& paths);
 
 void add_ls(CLI::App& app, Globals& g);
 void add_show(CLI::App& app, Globals& g);
 void add_tree(CLI::App& app, Globals& g);
 void add_context(CLI::App& app, Globals& g);
+void add_new(CLI::App& app, Globals& g);
+void add_continue(CLI::App& app, Globals& g);
+void add_append(CLI::App& app, Globals& g);
+void add_branch(CLI::App& app, Globals& g);
+void add_label(CLI::App& app, Globals& g);
+void add_fork(CLI::App& app, Globals& g);
+void add_migrate(CLI::App& app, Globals& g);
+void add_verify(CLI::App& app, Globals& g);
+void add_repair(CLI::App& app, Globals& g);
+void add_blobs(CLI::App& app, Globals& g);
 
 }  // namespace xs::cli

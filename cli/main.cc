@@ -1,7 +1,9 @@
 // xs: the command-line tool for session stores. It uses only the public C API (xsession.h).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <string>
 
 #include "commands.h"
@@ -15,15 +17,59 @@ std::string Globals::root() const {
   return std::string(user_home && *user_home ? user_home : ".") + "/.xcsh/agent";
 }
 
-Session open_read_only(const Store& store, const std::string& ref) {
+xs_session_options session_options(uint32_t flags) {
   xs_session_options o;
   xs_session_options_init(&o, XS_SESSION_OPTIONS_VERSION);
-  o.flags = XS_SESSION_READ_ONLY;
-  // Ids that a migration makes up are random; $XS_ID_SEED makes them reproducible (tests).
+  o.flags = flags;
+  // Ids are random and time is the clock's, unless tests fix them (reproducible output).
   if (const char* seed = std::getenv("XS_ID_SEED"); seed && *seed) o.id_seed = std::strtoull(seed, nullptr, 10);
+  if (const char* now = std::getenv("XS_NOW_MS"); now && *now) {
+    o.flags |= XS_SESSION_FIXED_CLOCK;
+    o.clock_start_ms = std::strtoll(now, nullptr, 10);
+    o.clock_step_ms = 1000;
+  }
+  return o;
+}
+
+namespace {
+
+Session open_with(const Store& store, const std::string& ref, uint32_t flags) {
+  xs_session_options o = session_options(flags);
   xs_session* s = nullptr;
   store.check(xs_session_open(store.get(), ref.c_str(), &o, &s), ref);
   return Session(s, ref);
+}
+
+void find_jsonl(const std::filesystem::path& dir, std::vector<std::string>* out) {
+  std::error_code ec;
+  std::filesystem::recursive_directory_iterator it(dir, ec), end;
+  if (ec) throw ApiError(XS_EIO, dir.string() + ": " + ec.message());
+  std::vector<std::string> found;
+  for (; it != end; it.increment(ec)) {
+    if (ec) throw ApiError(XS_EIO, dir.string() + ": " + ec.message());
+    if (it->is_regular_file(ec) && it->path().extension() == ".jsonl") found.push_back(it->path().string());
+  }
+  std::sort(found.begin(), found.end());
+  out->insert(out->end(), found.begin(), found.end());
+}
+
+}  // namespace
+
+Session open_read_only(const Store& store, const std::string& ref) { return open_with(store, ref, XS_SESSION_READ_ONLY); }
+
+Session open_writable(const Store& store, const std::string& ref) { return open_with(store, ref, 0); }
+
+std::vector<std::string> session_files(const Store& store, const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  if (paths.empty()) {
+    if (std::filesystem::is_directory(store.root())) find_jsonl(store.root(), &out);
+    return out;
+  }
+  for (const std::string& p : paths) {
+    if (std::filesystem::is_directory(p)) find_jsonl(p, &out);
+    else out.push_back(p);  // a file, or an id the library resolves (a missing one is reported there)
+  }
+  return out;
 }
 
 }  // namespace xs::cli
@@ -48,6 +94,16 @@ int main(int argc, char** argv) {
   add_show(app, g);
   add_tree(app, g);
   add_context(app, g);
+  add_new(app, g);
+  add_continue(app, g);
+  add_append(app, g);
+  add_branch(app, g);
+  add_label(app, g);
+  add_fork(app, g);
+  add_migrate(app, g);
+  add_verify(app, g);
+  add_repair(app, g);
+  add_blobs(app, g);
 
   try {
     app.parse(argc, argv);
@@ -67,5 +123,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "xs: %s\n", e.what());
     return kExitError;
   }
-  return 0;
+  return g.exit_code;
 }

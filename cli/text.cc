@@ -97,4 +97,8 @@ size_t display_width(std::string_view s) {
   return n;
 }
 
+std::string counted(uint64_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
 }  // namespace xs::cli

@@ -21,6 +21,9 @@ std::string human_size(uint64_t bytes);
 // text is cut to max_chars code points with "…".
 std::string one_line(std::string_view text, size_t max_chars);
 
+// "1 blob", "2 blobs": n and the noun, with an "s" unless n is 1.
+std::string counted(uint64_t n, std::string_view noun);
+
 // Code points in valid UTF-8 (each invalid byte counts one).
 size_t display_width(std::string_view s);
 

@@ -1,0 +1,96 @@
+// xs verify PATH...: everything wrong with session files, read-only (nothing is ever written).
+// Exit status: 0 all clean, 1 problems found, 2 a file could not be read at all.
+#include <cstdio>
+
+#include "commands.h"
+#include "json.h"
+#include "problem_text.h"
+#include "progress.h"
+#include "style.h"
+#include "text.h"
+
+namespace xs::cli {
+
+namespace {
+
+struct VerifyArgs {
+  std::vector<std::string> paths;
+  bool json = false;
+};
+
+struct Tally {
+  size_t clean = 0, dirty = 0, unreadable = 0;
+};
+
+std::string entries_text(int64_t n) { return std::to_string(n) + (n == 1 ? " entry" : " entries"); }
+
+std::string report_text(const rapidjson::Value& r, const Style& style) {
+  std::string out(str(r, "path"));
+  const rapidjson::Value* problems = member(r, "problems");
+  size_t n = problems && problems->IsArray() ? problems->Size() : 0;
+  if (n == 0) {
+    out += ": " + style.green("ok") + ", " + entries_text(num(r, "entries")) + "\n";
+  } else {
+    out += ": " + style.red(counted(n, "problem")) + "\n";
+    for (const rapidjson::Value& p : problems->GetArray()) out += problem_line(p, style, true);
+  }
+  if (flag(r, "needsMigration")) {
+    out += "  note: a version " + std::to_string(num(r, "fileVersion")) +
+           " file; `xs migrate --write` rewrites it as version 3\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+void add_verify(CLI::App& app, Globals& g) {
+  auto a = std::make_shared<VerifyArgs>();
+  CLI::App* cmd = app.add_subcommand("verify", "check session files: skipped lines, torn tails, duplicate ids, "
+                                               "orphans, missing or damaged blobs (never writes)");
+  cmd->add_option("PATH", a->paths, "session files, ids or directories (default: the whole store)");
+  cmd->add_flag("--json", a->json, "one JSON array of the library's reports");
+  cmd->footer("Exit status: 0 all clean, 1 problems found, 2 a file could not be read.");
+  cmd->callback([a, &g] {
+    Store store(g.root());
+    Style style(g.color, 1);
+    std::vector<std::string> files = session_files(store, a->paths);
+    Tally t;
+    std::string out = a->json ? "[" : "";
+    Progress progress("verify", files.size());
+    for (size_t i = 0; i < files.size(); ++i) {
+      progress.update(i, files[i]);
+      std::string report;
+      try {
+        Session s = open_read_only(store, files[i]);
+        report = s.verify();
+      } catch (const ApiError& e) {
+        ++t.unreadable;
+        if (a->json) {
+          out += (i ? "," : "") + std::string("{\"path\":") + json_quoted(files[i]) +
+                 ",\"error\":" + json_quoted(e.what()) + ",\"status\":" + json_quoted(xs_status_str(e.code())) + "}";
+        } else {
+          out += style.red("unreadable") + ": " + e.what() + "\n";
+        }
+        continue;
+      }
+      rapidjson::Document d = parse_json(report);
+      const rapidjson::Value* problems = member(d, "problems");
+      bool dirty = problems && problems->IsArray() && !problems->Empty();
+      ++(dirty ? t.dirty : t.clean);
+      if (a->json) out += (i ? "," : "") + report;
+      else out += report_text(d, style);
+    }
+    progress.done();
+    if (a->json) {
+      out += "]\n";
+    } else if (files.size() != 1) {
+      out += counted(files.size(), "file") + ": " +
+             std::to_string(t.clean) + " clean, " + std::to_string(t.dirty) + " with problems, " +
+             std::to_string(t.unreadable) + " unreadable\n";
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    g.exit_code = t.unreadable ? kExitError : t.dirty ? kExitProblems : 0;
+  });
+}
+
+}  // namespace xs::cli
