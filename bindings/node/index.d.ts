@@ -1,0 +1,355 @@
+// Type declarations for xsession, the Node binding of libxsession (hand-written; the README's API
+// reference is derived from this file). Every method maps to one function of xsession.h.
+//
+// Conventions:
+// - Methods with a Promise form run off the main thread: `name()` returns a Promise and
+//   `nameSync()` blocks. Methods without one are quick and synchronous.
+// - Failures throw (the Promise forms reject) an XsError whose `code` names the status. The
+//   Promise forms also reject for bad arguments; only a foreign `this` throws at once.
+// - JSON arguments (`Json`): a JS value is JSON.stringify'd; a string is taken as the JSON text
+//   itself (its bytes are stored token for token); a Buffer/Uint8Array/ArrayBuffer is UTF-8 JSON
+//   text. To store a JSON string value, pass JSON.stringify(value).
+// - Readers return parsed values; with `{ raw: true }` the library's exact JSON text instead.
+// - Ids are strings. Timestamps are ISO-8601 strings.
+
+/// <reference types="node" />
+
+/** JSON input: a JS value, JSON text, or UTF-8 JSON bytes. */
+export type Json = unknown;
+export type JsonInput = Json | string | Uint8Array | ArrayBuffer;
+export type Int64 = number | bigint;
+
+/** Status codes of xsession.h (never renumbered). */
+export declare const status: Readonly<{
+  XS_OK: 0; XS_ERROR: -1; XS_ENOMEM: -2; XS_EINVAL: -3; XS_EMISUSE: -4; XS_ENOTFOUND: -5;
+  XS_EEXISTS: -6; XS_EBUFS: -7; XS_ECORRUPT: -8; XS_EIO: -9; XS_ELOCKED: -10; XS_EVERSION: -11;
+  XS_ENOSPC: -12; XS_EREADONLY: -13; XS_ECONFLICT: -14; XS_ELIMIT: -15; XS_ENOHEADER: -16;
+  XS_EPOISONED: -17; XS_EAMBIGUOUS: -18; XS_EINTERNAL: -99;
+}>;
+
+export type StatusName = keyof typeof status;
+
+/** What every library failure throws. `XS_ECLOSED` (status XS_EMISUSE) is the binding's own:
+ *  the Store or Session was closed. Codes newer than the binding arrive as 'XS_ERROR' with the
+ *  real number in `status`. */
+export interface XsError extends Error {
+  code: StatusName | 'XS_ECLOSED';
+  status: number;
+}
+
+export interface Version { major: number; minor: number; patch: number }
+/** Version of the loaded libxsession. */
+export declare function version(): Version;
+/** Version of the xsession.h the addon was built with. */
+export declare const bindingVersion: Readonly<Version>;
+/** The library's English name of a status code ("XS_ENOTFOUND: not found"). */
+export declare function statusString(code: number | bigint): string;
+
+export interface StoreOptions {
+  /** Sessions live in memory only; `root` may then be null. */
+  inMemory?: boolean;
+}
+
+export interface SessionOptions {
+  /** No writer lock; writes fail with XS_EREADONLY; nothing is ever written (not even a migration). */
+  readOnly?: boolean;
+  /** open(): a missing file becomes a new session at that path. */
+  create?: boolean;
+  /** Write the file at once instead of at the first assistant message. */
+  noDefer?: boolean;
+  /** fdatasync every append before returning. */
+  sync?: boolean;
+  /** Longest line accepted on load or append (0 = 64 MiB). */
+  maxLineBytes?: Int64;
+  /** Deepest JSON value accepted (0 = 256). */
+  maxDepth?: number;
+  /** Fixed clock for reproducible files: the first timestamp, ms since the epoch. */
+  clockStartMs?: Int64;
+  /** With clockStartMs: added after each timestamp. */
+  clockStepMs?: Int64;
+  /** Non-zero: ids come from a reproducible sequence. */
+  idSeed?: Int64;
+  /** For new sessions: header cwd (open only; create takes it as an argument). */
+  cwd?: string | null;
+  /** For new sessions: the session id ([A-Za-z0-9_-], 1-64); generated when absent. */
+  sessionId?: string | null;
+  title?: string | null;
+  parentSession?: string | null;
+}
+
+export interface RawOption { raw?: boolean }
+export interface ReadOptions extends RawOption {
+  /** Replace blob refs by the blobs' content (as contexts show them). */
+  resolveBlobs?: boolean;
+}
+export interface ListOptions extends RawOption {
+  /** Only sessions whose header names this cwd. */
+  cwd?: string | null;
+  /** Read whole files: adds messageCount, entryCount, diagnostics. */
+  full?: boolean;
+  /** At most this many (the newest); 0 = all. */
+  limit?: Int64;
+}
+
+export interface Entry {
+  type: string;
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+  [key: string]: unknown;
+}
+export interface Header {
+  type: 'session'; version: number; id: string; timestamp: string; cwd: string;
+  title?: string; parentSession?: string;
+}
+export interface AgentMessage { role: string; [key: string]: unknown }
+export interface Context {
+  leafId: string | null;
+  messages: AgentMessage[];
+  thinkingLevel: string;
+  models: Record<string, string>;
+  injectedTtsrRules: string[];
+  mode: string;
+  modeData?: unknown;
+  serviceTier?: unknown;
+  selectedMCPToolNames?: string[];
+  hasPersistedMCPToolSelection?: boolean;
+}
+export interface TreeNode {
+  id: string; parentId: string | null; depth: number; children: string[];
+  label?: string; labelTimestamp?: string; entry: Entry;
+}
+export interface Label { targetId: string; label: string; timestamp: string }
+export interface Diagnostic { line: number; offset: number; length: number; code: string; reason: string }
+export interface SessionInfo {
+  id: string; path: string; cwd: string; timestamp: string; title: string | null;
+  parentSession: string | null; version: number; entryCount: number; leafId: string | null;
+  persisted: boolean; readOnly: boolean; diagnostics: number;
+  [key: string]: unknown;
+}
+export interface Usage {
+  input: number; output: number; cacheRead: number; cacheWrite: number;
+  premiumRequests: number; cost: number; assistantMessages: number;
+}
+export interface Problem extends Diagnostic {
+  /** xs_session_repair can fix it (a torn last line). */
+  fixable: boolean;
+}
+/** xs_session_verify: everything wrong with the file as loaded. */
+export interface VerifyReport {
+  path: string; id: string; fileVersion: number; needsMigration: boolean;
+  lines: number; entries: number; blobRefs: number; problems: Problem[];
+}
+/** xs_session_repair: what was done (this handle's open included). */
+export interface RepairReport { path: string; done: Diagnostic[] }
+export interface BlobFile { size: number; mtimeMs: number }
+export interface BlobListing {
+  count: number; bytes: number;
+  /** `problem` only with {verify: true}: null, or why the content does not match its hash. */
+  blobs: Array<BlobFile & { hash: string; problem?: string | null }>;
+  others: Array<BlobFile & { name: string }>;
+}
+export interface BlobListOptions extends RawOption { verify?: boolean }
+export interface BlobGcOptions extends RawOption {
+  /** Report only; delete nothing. */
+  dryRun?: boolean;
+  /** Never delete anything younger than this (default 3600000: 1 hour). */
+  graceMs?: Int64;
+  /** "Now" for the age test (default: the system clock). */
+  nowMs?: Int64;
+}
+export interface GcReport {
+  dryRun: boolean; filesScanned: number; referenced: number; bytesFreed: number;
+  deleted: Array<BlobFile & { name: string }>; young: Array<BlobFile & { name: string }>; missing: string[];
+}
+export interface SessionListing {
+  path: string; id: string; cwd: string; timestamp: string; modified: number; size: number;
+  title: string | null; parentSession: string | null; version: number; needsMigration: boolean;
+  corruptCopies: number; firstMessage: string | null;
+  messageCount?: number; entryCount?: number; diagnostics?: number;
+}
+
+export interface Compaction {
+  summary: string;
+  shortSummary?: string | null;
+  firstKeptEntryId: string;
+  tokensBefore: Int64;
+  details?: JsonInput | null;
+  fromExtension?: boolean;
+  preserveData?: JsonInput | null;
+}
+export interface CustomMessage {
+  customType: string;
+  /** A JSON string or an array of content blocks. */
+  content: JsonInput;
+  /** Default true. */
+  display?: boolean;
+  details?: JsonInput | null;
+  /** Default "agent". */
+  attribution?: string | null;
+}
+export interface SessionInit {
+  systemPrompt: string;
+  task: string;
+  /** Array of tool names. */
+  tools: JsonInput;
+  outputSchema?: JsonInput | null;
+}
+export interface BranchSummaryOptions {
+  details?: JsonInput | null;
+  fromExtension?: boolean;
+}
+
+/** A root directory of sessions and blobs (xs_store). */
+export declare class Store {
+  /** Opens the store at `root` (created on the first write; opening writes nothing). */
+  constructor(root: string | null, options?: StoreOptions);
+  /** Frees the store; sessions opened from it stay usable. Idempotent. */
+  close(): void;
+  readonly closed: boolean;
+
+  /** <root>/sessions/--<cwd encoded>--. */
+  sessionDir(cwd: string): string;
+  /** Path of the session an id, file name or prefix names (the cwd's directory first). */
+  resolve(query: string, cwd?: string | null): string;
+  /** Records that terminal `terminalId` uses `sessionPath` in `cwd`. */
+  writeBreadcrumb(terminalId: string, cwd: string, sessionPath: string): void;
+
+  /** Stores bytes (a string as UTF-8) atomically; resolves to their SHA-256 hex. */
+  blobPut(data: Uint8Array | ArrayBuffer | string): Promise<string>;
+  blobPutSync(data: Uint8Array | ArrayBuffer | string): string;
+  /** A blob's bytes, verified against its hash. */
+  blobGet(hash: string): Promise<Buffer>;
+  blobGetSync(hash: string): Buffer;
+
+  /** The store's sessions, newest first. */
+  list(options: ListOptions & { raw: true }): Promise<string>;
+  list(options?: ListOptions): Promise<SessionListing[]>;
+  listSync(options: ListOptions & { raw: true }): string;
+  listSync(options?: ListOptions): SessionListing[];
+
+  /** The blob directory (with {verify: true} every blob is read and hashed). */
+  blobList(options: BlobListOptions & { raw: true }): Promise<string>;
+  blobList(options?: BlobListOptions): Promise<BlobListing>;
+  blobListSync(options: BlobListOptions & { raw: true }): string;
+  blobListSync(options?: BlobListOptions): BlobListing;
+  /** Garbage-collects blobs no file under the root mentions, older than the grace period. */
+  blobGc(options: BlobGcOptions & { raw: true }): Promise<string>;
+  blobGc(options?: BlobGcOptions): Promise<GcReport>;
+  blobGcSync(options: BlobGcOptions & { raw: true }): string;
+  blobGcSync(options?: BlobGcOptions): GcReport;
+
+  /** A new session for `cwd` (nothing written until the first assistant message unless noDefer). */
+  create(cwd: string, options?: SessionOptions): Session;
+  /** Opens a session file, or a session id / unambiguous id prefix; v1/v2 files are migrated. */
+  open(pathOrId: string, options?: SessionOptions): Promise<Session>;
+  openSync(pathOrId: string, options?: SessionOptions): Session;
+  /** This terminal's last session for cwd, else the newest for cwd, else a new one. */
+  continueRecent(cwd: string, terminalId?: string | null, options?: SessionOptions): Promise<Session>;
+  continueRecentSync(cwd: string, terminalId?: string | null, options?: SessionOptions): Session;
+  /** A copy of another session file as a new session for targetCwd. */
+  forkFrom(sourcePath: string, targetCwd: string, options?: SessionOptions): Promise<Session>;
+  forkFromSync(sourcePath: string, targetCwd: string, options?: SessionOptions): Session;
+}
+
+/** One open transcript (xs_session). Made by Store and by fork/createBranched, never by `new`. */
+export declare class Session {
+  private constructor();
+  /** Flushes (errors ignored: call flush() first to see them), releases the writer lock and frees
+   *  the handle; with async work in flight the free waits for the last one. Idempotent. A session
+   *  that is garbage collected unclosed is closed by its finalizer. */
+  close(): void;
+  readonly closed: boolean;
+
+  // --- writing: each returns the new entry's id ---
+  append(entry: JsonInput): string;
+  appendMessage(message: JsonInput): string;
+  appendThinkingLevel(level: string | null): string;
+  appendModelChange(model: string, role?: string | null): string;
+  appendCompaction(compaction: Compaction): string;
+  appendCustom(customType: string, data?: JsonInput | null): string;
+  appendCustomMessage(message: CustomMessage): string;
+  /** label null clears the target's label. */
+  appendLabel(targetId: string, label?: string | null): string;
+  appendTtsrInjection(rules: JsonInput): string;
+  appendSessionInit(init: SessionInit): string;
+  appendModeChange(mode: string, data?: JsonInput | null): string;
+  /** Moves the leaf to fromId (null: a new root) and appends a branch_summary there. */
+  branchWithSummary(fromId: string | null, summary: string, options?: BranchSummaryOptions): string;
+  /** Moves the leaf to entry `id` (nothing is written). */
+  branch(id: string): void;
+  /** The next append starts a new root. */
+  resetLeaf(): void;
+
+  // --- the session as a whole ---
+  flush(): Promise<void>;
+  flushSync(): void;
+  persist(): Promise<void>;
+  persistSync(): void;
+  /** null removes the title (the file is rewritten atomically). */
+  setTitle(title: string | null): Promise<void>;
+  setTitleSync(title: string | null): void;
+  moveTo(cwd: string): Promise<void>;
+  moveToSync(cwd: string): void;
+  /** Read-only handles: picks up appended entries; resolves to the change in the entry count. */
+  reload(): Promise<number>;
+  reloadSync(): number;
+  fork(options?: SessionOptions): Promise<Session>;
+  forkSync(options?: SessionOptions): Session;
+  createBranched(leafId?: string | null, options?: SessionOptions): Promise<Session>;
+  createBranched(options: SessionOptions): Promise<Session>;
+  createBranchedSync(leafId?: string | null, options?: SessionOptions): Session;
+  createBranchedSync(options: SessionOptions): Session;
+
+  // --- reading (leafId / id left out or null: the current leaf) ---
+  buildContext(leafId: string | null | undefined, options: RawOption & { raw: true }): Promise<string>;
+  buildContext(options: RawOption & { raw: true }): Promise<string>;
+  buildContext(leafId?: string | null, options?: RawOption): Promise<Context>;
+  buildContext(options: RawOption): Promise<Context>;
+  buildContextSync(leafId: string | null | undefined, options: RawOption & { raw: true }): string;
+  buildContextSync(options: RawOption & { raw: true }): string;
+  buildContextSync(leafId?: string | null, options?: RawOption): Context;
+  buildContextSync(options: RawOption): Context;
+  entries(options: ReadOptions & { raw: true }): Promise<string>;
+  entries(options?: ReadOptions): Promise<Entry[]>;
+  entriesSync(options: ReadOptions & { raw: true }): string;
+  entriesSync(options?: ReadOptions): Entry[];
+  branchPath(id: string | null | undefined, options: ReadOptions & { raw: true }): Promise<string>;
+  branchPath(options: ReadOptions & { raw: true }): Promise<string>;
+  branchPath(id?: string | null, options?: ReadOptions): Promise<Entry[]>;
+  branchPath(options: ReadOptions): Promise<Entry[]>;
+  branchPathSync(id: string | null | undefined, options: ReadOptions & { raw: true }): string;
+  branchPathSync(options: ReadOptions & { raw: true }): string;
+  branchPathSync(id?: string | null, options?: ReadOptions): Entry[];
+  branchPathSync(options: ReadOptions): Entry[];
+  tree(options: ReadOptions & { raw: true }): Promise<string>;
+  tree(options?: ReadOptions): Promise<TreeNode[]>;
+  treeSync(options: ReadOptions & { raw: true }): string;
+  treeSync(options?: ReadOptions): TreeNode[];
+  header(options: RawOption & { raw: true }): string;
+  header(options?: RawOption): Header;
+  entry(id: string, options: ReadOptions & { raw: true }): string;
+  entry(id: string, options?: ReadOptions): Entry;
+  children(id: string, options: ReadOptions & { raw: true }): string;
+  children(id: string, options?: ReadOptions): Entry[];
+  labels(options: RawOption & { raw: true }): string;
+  labels(options?: RawOption): Label[];
+  diagnostics(options: RawOption & { raw: true }): string;
+  diagnostics(options?: RawOption): Diagnostic[];
+  info(options: RawOption & { raw: true }): string;
+  info(options?: RawOption): SessionInfo;
+  usage(options: RawOption & { raw: true }): string;
+  usage(options?: RawOption): Usage;
+  /** The leaf's id; null when the leaf is none. */
+  leaf(): string | null;
+  /** Everything wrong with the file as loaded (never writes). */
+  verify(options: RawOption & { raw: true }): Promise<string>;
+  verify(options?: RawOption): Promise<VerifyReport>;
+  verifySync(options: RawOption & { raw: true }): string;
+  verifySync(options?: RawOption): VerifyReport;
+  /** Fixes what can be fixed without losing a byte (writable sessions). */
+  repair(options: RawOption & { raw: true }): Promise<string>;
+  repair(options?: RawOption): Promise<RepairReport>;
+  repairSync(options: RawOption & { raw: true }): string;
+  repairSync(options?: RawOption): RepairReport;
+}

@@ -1,0 +1,64 @@
+/*
+ * classes.c -- what Store and Session share as JS classes: close(), the `closed` getter, and the
+ * prototype built from row tables.
+ */
+#include <stdlib.h>
+
+#include "xsn.h"
+
+static const xsn_kind kKinds[] = {[XSN_STORE] = XSN_STORE, [XSN_SESSION] = XSN_SESSION};
+
+/* `this`, whose kind the property's data names; closed handles included. */
+static xsn_handle *this_handle(napi_env env, napi_callback_info info) {
+  napi_value self;
+  size_t argc = 0;
+  void *kind = NULL;
+  XSN_CHECK(env, napi_get_cb_info(env, info, &argc, NULL, &self, &kind), NULL);
+  return xsn_handle_get(env, self, *(const xsn_kind *)kind, 1);
+}
+
+/* Idempotent. With async work in flight the C handle is freed when the last one completes (its
+ * Promise still settles normally); meanwhile new calls throw XS_ECLOSED. */
+static napi_value close_method(napi_env env, napi_callback_info info) {
+  xsn_handle *h = this_handle(env, info);
+  if (!h) return NULL;
+  xsn_handle_close(h);
+  return NULL;
+}
+
+static napi_value closed_getter(napi_env env, napi_callback_info info) {
+  xsn_handle *h = this_handle(env, info);
+  napi_value v = NULL;
+  if (h) XSN_CHECK(env, napi_get_boolean(env, h->closed, &v), NULL);
+  return v;
+}
+
+/* A class whose prototype has close(), `closed` and the rows of `tables`. */
+napi_value xsn_define_class(napi_env env, xsn_kind kind, napi_callback ctor, const xsn_method *const *tables,
+                            const size_t *counts, size_t ntables) {
+  void *data = (void *)&kKinds[kind];
+  const napi_property_descriptor common[] = {
+      {"close", NULL, close_method, NULL, NULL, NULL, napi_default_method, data},
+      {"closed", NULL, NULL, closed_getter, NULL, NULL, napi_configurable, data},
+  };
+  const size_t ncommon = sizeof common / sizeof common[0];
+  size_t total = ncommon;
+  for (size_t t = 0; t < ntables; t++) total += xsn_method_prop_count(tables[t], counts[t]);
+  napi_property_descriptor *props = calloc(total, sizeof *props);
+  if (!props) {
+    xsn_throw_status(env, XS_ENOMEM, "out of memory defining a class");
+    return NULL;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < ncommon; i++) props[k++] = common[i];
+  for (size_t t = 0; t < ntables; t++) k += xsn_method_props(env, tables[t], counts[t], props + k);
+  napi_value cls = NULL;
+  napi_status st = k == total ? napi_define_class(env, xsn_kind_name(kind), NAPI_AUTO_LENGTH, ctor, NULL, k, props, &cls)
+                              : napi_generic_failure;
+  free(props);
+  if (st != napi_ok) {
+    xsn_throw_napi(env, st);
+    return NULL;
+  }
+  return cls;
+}

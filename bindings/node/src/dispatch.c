@@ -1,0 +1,217 @@
+/*
+ * dispatch.c -- runs one table row (xsn_method) as a synchronous call or as async work.
+ *
+ * Both forms share everything but the thread the C call runs on: parse the JS arguments into
+ * owned copies, run the row under the handle's lock (copying the error text before unlocking, so
+ * a concurrent call cannot replace it), then turn the result into a JS value.
+ *
+ * Async form: the row runs on a libuv worker (napi_create_async_work). While it is queued or
+ * running, the handle's `inflight` count keeps close() and the finalizer from freeing the C
+ * handle, and a strong reference keeps the JS object alive. Errors, argument errors included,
+ * reject the returned Promise; the async form never throws.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xsn.h"
+
+static void call_free(xsn_call *c) {
+  for (int i = 0; i < XSN_MAX_STRS; i++) xsn_str_free(&c->s[i]);
+  for (int i = 0; i < 4; i++) xsn_str_free(&c->opt_s[i]);
+  xsn_text_free(&c->out);
+  free(c->errmsg);
+  xs_session_close(c->fresh); /* a session the JS side never received (NULL: no-op) */
+  free(c);
+}
+
+/* Any thread: the C call itself. */
+static void execute_call(xsn_call *c) {
+  pthread_mutex_lock(&c->h->mu);
+  c->rc = c->m->read ? xsn_read_text(c) : c->m->run(c);
+  if (c->rc != XS_OK && !c->errmsg) c->errmsg = strdup(xsn_handle_errmsg(c->h));
+  pthread_mutex_unlock(&c->h->mu);
+}
+
+/* `this` checked and the arguments copied; NULL with an exception pending. */
+static xsn_call *prepare(napi_env env, napi_callback_info info, napi_value *self) {
+  xsn_args a = {.env = env, .argc = sizeof a.argv / sizeof a.argv[0]};
+  void *data = NULL;
+  XSN_CHECK(env, napi_get_cb_info(env, info, &a.argc, a.argv, self, &data), NULL);
+  const xsn_method *m = data;
+  a.cls = xsn_kind_name(m->kind);
+  a.fn = m->name;
+  xsn_handle *h = xsn_handle_get(env, *self, m->kind, 0);
+  if (!h) return NULL;
+  xsn_call *c = calloc(1, sizeof *c);
+  if (!c) {
+    xsn_throw_status(env, XS_ENOMEM, "out of memory");
+    return NULL;
+  }
+  c->m = m;
+  c->h = h;
+  bool pending = false;
+  if ((m->parse && !m->parse(&a, c)) || napi_is_exception_pending(env, &pending) != napi_ok || pending) {
+    call_free(c); /* a failed or throwing getter on an options object ends here too */
+    return NULL;
+  }
+  /* Parsing ran user code (getters, toJSON), which may have closed this very object. */
+  if (h->closed) {
+    xsn_throw_closed(env, m->kind);
+    call_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+static napi_value json_parse(napi_env env, napi_value text) {
+  napi_value parse, global, v;
+  XSN_CHECK(env, napi_get_reference_value(env, xsn_env_get(env)->json_parse, &parse), NULL);
+  XSN_CHECK(env, napi_get_global(env, &global), NULL);
+  XSN_CHECK(env, napi_call_function(env, global, parse, 1, &text, &v), NULL);
+  return v;
+}
+
+/* JS thread: the value of a successful call; NULL with an exception pending. */
+static napi_value result_of(napi_env env, xsn_call *c) {
+  napi_value v = NULL;
+  napi_status st = napi_ok;
+  switch (c->m->out) {
+    case XSN_OUT_VOID: st = napi_get_undefined(env, &v); break;
+    case XSN_OUT_ID: st = napi_create_string_utf8(env, c->id, NAPI_AUTO_LENGTH, &v); break;
+    case XSN_OUT_NUMBER: st = napi_create_double(env, c->number, &v); break;
+    case XSN_OUT_BUFFER: st = napi_create_buffer_copy(env, c->out.len, c->out.p, NULL, &v); break;
+    case XSN_OUT_LEAF:
+      if (c->out.len == 0) {
+        st = napi_get_null(env, &v);
+        break;
+      }
+      /* fall through */
+    case XSN_OUT_STRING:
+    case XSN_OUT_JSON:
+      /* Fails beyond V8's longest string (about 512 MiB): an Error, not a crash. */
+      st = napi_create_string_utf8(env, c->out.p, c->out.len, &v);
+      if (st == napi_ok && c->m->out == XSN_OUT_JSON && !c->raw) return json_parse(env, v);
+      break;
+    case XSN_OUT_SESSION: {
+      xs_session *s = c->fresh;
+      c->fresh = NULL; /* xsn_new_session owns it now, even when it fails */
+      return xsn_new_session(env, s);
+    }
+  }
+  if (st != napi_ok) {
+    xsn_throw_napi(env, st);
+    return NULL;
+  }
+  return v;
+}
+
+/* The napi_callbacks of a row's two forms (data = the row). */
+static napi_value call_sync(napi_env env, napi_callback_info info) {
+  napi_value self;
+  xsn_call *c = prepare(env, info, &self);
+  if (!c) return NULL;
+  execute_call(c);
+  napi_value r = NULL;
+  if (c->rc != XS_OK)
+    xsn_throw_status(env, c->rc, c->errmsg);
+  else
+    r = result_of(env, c);
+  call_free(c);
+  return r;
+}
+
+static void execute_cb(napi_env env, void *data) {
+  (void)env; /* no napi_* on a worker thread */
+  execute_call(data);
+}
+
+static void settle_with_pending(napi_env env, napi_deferred d) {
+  napi_value err = NULL;
+  napi_get_and_clear_last_exception(env, &err);
+  napi_reject_deferred(env, d, err);
+}
+
+static void complete_cb(napi_env env, napi_status status, void *data) {
+  xsn_call *c = data;
+  napi_value v = NULL;
+  if (status != napi_ok) {
+    napi_value code = NULL, msg = NULL;
+    napi_create_string_utf8(env, "ERR_XSESSION_CANCELLED", NAPI_AUTO_LENGTH, &code);
+    napi_create_string_utf8(env, "the operation was cancelled", NAPI_AUTO_LENGTH, &msg);
+    napi_create_error(env, code, msg, &v);
+    napi_reject_deferred(env, c->deferred, v);
+  } else if (c->rc != XS_OK) {
+    if ((v = xsn_status_error(env, c->rc, c->errmsg)))
+      napi_reject_deferred(env, c->deferred, v);
+    else
+      settle_with_pending(env, c->deferred);
+  } else if ((v = result_of(env, c))) {
+    napi_resolve_deferred(env, c->deferred, v);
+  } else {
+    settle_with_pending(env, c->deferred);
+  }
+  napi_delete_async_work(env, c->work);
+  napi_delete_reference(env, c->self);
+  xsn_handle_work_done(c->h); /* may free the C handle if close() came meanwhile */
+  call_free(c);
+}
+
+static napi_value call_async(napi_env env, napi_callback_info info) {
+  napi_value promise, self, name;
+  napi_deferred d;
+  XSN_CHECK(env, napi_create_promise(env, &d, &promise), NULL);
+  xsn_call *c = prepare(env, info, &self);
+  if (!c) {
+    settle_with_pending(env, d);
+    return promise;
+  }
+  c->deferred = d;
+  napi_status st = napi_create_string_utf8(env, c->m->name, NAPI_AUTO_LENGTH, &name);
+  if (st == napi_ok) st = napi_create_async_work(env, NULL, name, execute_cb, complete_cb, c, &c->work);
+  if (st == napi_ok) st = napi_create_reference(env, self, 1, &c->self);
+  if (st == napi_ok) st = napi_queue_async_work(env, c->work);
+  if (st != napi_ok) {
+    if (c->self) napi_delete_reference(env, c->self);
+    if (c->work) napi_delete_async_work(env, c->work);
+    call_free(c);
+    xsn_throw_napi(env, st);
+    settle_with_pending(env, d);
+    return promise;
+  }
+  c->h->inflight++;
+  return promise;
+}
+
+size_t xsn_method_prop_count(const xsn_method *rows, size_t n) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) k += (rows[i].forms & XSN_SYNC ? 1 : 0) + (rows[i].forms & XSN_ASYNC ? 1 : 0);
+  return k;
+}
+
+static napi_property_descriptor method_prop(napi_value name, napi_callback cb, const xsn_method *row) {
+  napi_property_descriptor p = {0};
+  p.name = name;
+  p.method = cb;
+  p.attributes = napi_default_method;
+  p.data = (void *)row;
+  return p;
+}
+
+/* An async row gives `name` (Promise) and `nameSync`; a sync-only row gives `name`. Names are
+ * napi_values (not utf8name) because "nameSync" is built here and must outlive this call. */
+size_t xsn_method_props(napi_env env, const xsn_method *rows, size_t n, napi_property_descriptor *props) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    const xsn_method *r = &rows[i];
+    char sync_name[96];
+    napi_value name, sname;
+    snprintf(sync_name, sizeof sync_name, "%s%s", r->name, r->forms & XSN_ASYNC ? "Sync" : "");
+    if (napi_create_string_utf8(env, r->name, NAPI_AUTO_LENGTH, &name) != napi_ok ||
+        napi_create_string_utf8(env, sync_name, NAPI_AUTO_LENGTH, &sname) != napi_ok)
+      return 0;
+    if (r->forms & XSN_ASYNC) props[k++] = method_prop(name, call_async, r);
+    if (r->forms & XSN_SYNC) props[k++] = method_prop(sname, call_sync, r);
+  }
+  return k;
+}

@@ -1,0 +1,107 @@
+/*
+ * handles.c -- the native half of Store and Session objects and its lifetime.
+ *
+ * Three things may end a handle's use: close(), the GC (finalizer) and async work completing.
+ * The C handle is freed when the JS side is done with it (closed or collected) AND no async work
+ * still uses it, whichever happens last; the box itself lives until the finalizer has run and no
+ * work refers to it. All of this happens on the JS thread, so plain ints suffice.
+ */
+#include <stdlib.h>
+
+#include "xsn.h"
+
+/* Type tags: napi_unwrap alone would cast any wrapped object (another addon's, a Store passed
+ * as a Session) to our struct; a tag check first makes `Session.prototype.leaf.call(store)` a
+ * TypeError instead of a crash. */
+static const napi_type_tag kTags[] = {
+    [XSN_STORE] = {0x7873e5a10d5e4a11ULL, 0x9c0b5d2f3a6e7b01ULL},
+    [XSN_SESSION] = {0x7873e5a10d5e4a11ULL, 0x9c0b5d2f3a6e7b02ULL},
+};
+
+const char *xsn_kind_name(xsn_kind kind) { return kind == XSN_STORE ? "Store" : "Session"; }
+
+xsn_handle *xsn_handle_new(xsn_kind kind, void *ptr) {
+  xsn_handle *h = calloc(1, sizeof *h);
+  if (!h) return NULL;
+  h->kind = kind;
+  h->ptr = ptr;
+  pthread_mutex_init(&h->mu, NULL);
+  return h;
+}
+
+static void free_ptr(xsn_handle *h) {
+  if (!h->ptr || h->inflight > 0) return; /* a worker may still be inside a call on it */
+  if (h->kind == XSN_STORE)
+    xs_store_free(h->ptr);
+  else
+    xs_session_close(h->ptr);
+  h->ptr = NULL;
+}
+
+static void destroy(xsn_handle *h) {
+  pthread_mutex_destroy(&h->mu);
+  free(h);
+}
+
+void xsn_handle_close(xsn_handle *h) {
+  h->closed = 1;
+  free_ptr(h);
+}
+
+void xsn_handle_discard(xsn_handle *h) {
+  xsn_handle_close(h);
+  destroy(h);
+}
+
+void xsn_handle_work_done(xsn_handle *h) {
+  h->inflight--;
+  if (h->closed) free_ptr(h);
+  if (!h->wrapped && h->inflight == 0) destroy(h);
+}
+
+/* GC'd (or the environment is torn down): an unclosed handle is closed, which for a session
+ * flushes it and releases its writer lock. */
+static void finalize(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  xsn_handle *h = data;
+  h->wrapped = 0;
+  xsn_handle_close(h);
+  if (h->inflight == 0) destroy(h);
+}
+
+napi_status xsn_handle_wrap(napi_env env, napi_value obj, xsn_handle *h) {
+  napi_status st = napi_type_tag_object(env, obj, &kTags[h->kind]);
+  if (st == napi_ok) st = napi_wrap(env, obj, h, finalize, NULL, NULL);
+  if (st != napi_ok) {
+    xsn_throw_napi(env, st);
+    xsn_handle_discard(h);
+    return st;
+  }
+  h->wrapped = 1;
+  return napi_ok;
+}
+
+xsn_handle *xsn_handle_get(napi_env env, napi_value obj, xsn_kind kind, int allow_closed) {
+  napi_valuetype t = napi_undefined;
+  bool tagged = false;
+  void *data = NULL;
+  if (obj) napi_typeof(env, obj, &t);
+  if ((t == napi_object || t == napi_function) && napi_check_object_type_tag(env, obj, &kTags[kind], &tagged) != napi_ok)
+    tagged = false;
+  if (!tagged || napi_unwrap(env, obj, &data) != napi_ok || !data) {
+    xsn_throw_type(env, "this is not a %s (a %s method was called on another object)", xsn_kind_name(kind),
+                   xsn_kind_name(kind));
+    return NULL;
+  }
+  xsn_handle *h = data;
+  if (h->closed && !allow_closed) {
+    xsn_throw_closed(env, kind);
+    return NULL;
+  }
+  return h;
+}
+
+const char *xsn_handle_errmsg(const xsn_handle *h) {
+  return h->kind == XSN_STORE ? xs_store_errmsg(h->ptr) : xs_session_errmsg(h->ptr);
+}

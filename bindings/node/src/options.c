@@ -1,0 +1,73 @@
+/*
+ * options.c -- the JS options objects shared by several methods, into their C structs.
+ * Option structs are initialised with their *_init function first, so fields a newer header
+ * adds keep the library's defaults.
+ */
+#include "xsn.h"
+
+static const char *const kSessionKeys[] = {"readOnly",     "create",      "noDefer", "sync",  "maxLineBytes",
+                                           "maxDepth",     "clockStartMs", "clockStepMs", "idSeed", "cwd",
+                                           "sessionId",    "title",       "parentSession", NULL};
+
+static int flag(xsn_args *a, napi_value o, const char *key, uint32_t bit, uint32_t *flags) {
+  int on = 0;
+  if (!xsn_get_bool(a, xsn_prop(a, o, key), key, &on)) return 0;
+  if (on) *flags |= bit;
+  return 1;
+}
+
+static int is_set(xsn_args *a, napi_value v) {
+  napi_valuetype t = napi_undefined;
+  if (v) napi_typeof(a->env, v, &t);
+  return t != napi_undefined;
+}
+
+int xsn_get_session_options(xsn_args *a, napi_value v, xsn_call *c) {
+  napi_value o;
+  xs_session_options *so = &c->sopts;
+  xs_session_options_init(so, XS_SESSION_OPTIONS_VERSION);
+  if (!xsn_get_options(a, v, "options", kSessionKeys, &o)) return 0;
+  if (!o) return 1;
+  if (!flag(a, o, "readOnly", XS_SESSION_READ_ONLY, &so->flags) || !flag(a, o, "create", XS_SESSION_CREATE, &so->flags) ||
+      !flag(a, o, "noDefer", XS_SESSION_NO_DEFER, &so->flags) || !flag(a, o, "sync", XS_SESSION_SYNC, &so->flags))
+    return 0;
+  napi_value x;
+  int64_t n = 0;
+  if (is_set(a, x = xsn_prop(a, o, "maxLineBytes")) && !xsn_get_uint64(a, x, "maxLineBytes", &so->max_line_bytes))
+    return 0;
+  if (is_set(a, x = xsn_prop(a, o, "maxDepth"))) {
+    if (!xsn_get_int(a, x, "maxDepth", 0, UINT32_MAX, &n)) return 0;
+    so->max_depth = (uint32_t)n;
+  }
+  /* A start time is what makes the clock fixed (tests that compare exact bytes). */
+  if (is_set(a, x = xsn_prop(a, o, "clockStartMs"))) {
+    if (!xsn_get_int(a, x, "clockStartMs", INT64_MIN, INT64_MAX, &so->clock_start_ms)) return 0;
+    so->flags |= XS_SESSION_FIXED_CLOCK;
+  }
+  if (is_set(a, x = xsn_prop(a, o, "clockStepMs")) &&
+      !xsn_get_int(a, x, "clockStepMs", INT64_MIN, INT64_MAX, &so->clock_step_ms))
+    return 0;
+  if (is_set(a, x = xsn_prop(a, o, "idSeed")) && !xsn_get_uint64(a, x, "idSeed", &so->id_seed)) return 0;
+  static const char *const names[4] = {"cwd", "sessionId", "title", "parentSession"};
+  for (int i = 0; i < 4; i++) {
+    if (!xsn_get_name(a, xsn_prop(a, o, names[i]), names[i], XSN_OPTIONAL, &c->opt_s[i])) return 0;
+  }
+  so->cwd = c->opt_s[0].p;
+  so->session_id = c->opt_s[1].p;
+  so->title = c->opt_s[2].p;
+  so->parent_session = c->opt_s[3].p;
+  return 1;
+}
+
+int xsn_get_read_options(xsn_args *a, napi_value v, xsn_call *c, int blobs) {
+  static const char *const with_blobs[] = {"raw", "resolveBlobs", NULL};
+  static const char *const plain[] = {"raw", NULL};
+  napi_value o;
+  int resolve = 0;
+  if (!xsn_get_options(a, v, "options", blobs ? with_blobs : plain, &o)) return 0;
+  if (!o) return 1;
+  if (!xsn_get_bool(a, xsn_prop(a, o, "raw"), "raw", &c->raw)) return 0;
+  if (blobs && !xsn_get_bool(a, xsn_prop(a, o, "resolveBlobs"), "resolveBlobs", &resolve)) return 0;
+  c->u32 = resolve ? XS_READ_RESOLVE_BLOBS : 0;
+  return 1;
+}

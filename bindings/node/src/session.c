@@ -1,0 +1,96 @@
+/*
+ * session.c -- the Session class: how Session objects are made (only by the addon, around a
+ * handle the C API returned) and the calls that change the session as a whole (durability,
+ * title, reload, move, fork). Appends are in session_write.c, readers in session_read.c.
+ */
+#include "xsn.h"
+
+#define A(i) (a->argv[i])
+
+/* `new Session()` from JS has no handle to wrap: sessions come from a Store (or a fork). */
+static napi_value session_ctor(napi_env env, napi_callback_info info) {
+  napi_value self;
+  size_t argc = 0;
+  XSN_CHECK(env, napi_get_cb_info(env, info, &argc, NULL, &self, NULL), NULL);
+  xsn_env *e = xsn_env_get(env);
+  xsn_handle *h = e->adopting;
+  if (!h) {
+    xsn_throw_type(env, "Session objects are made by Store.create/open/continueRecent/forkFrom and "
+                        "Session.fork/createBranched, not by new Session()");
+    return NULL;
+  }
+  e->adopting = NULL;
+  return xsn_handle_wrap(env, self, h) == napi_ok ? self : NULL;
+}
+
+napi_value xsn_new_session(napi_env env, xs_session *s) {
+  xsn_env *e = xsn_env_get(env);
+  xsn_handle *h = xsn_handle_new(XSN_SESSION, s);
+  napi_value ctor, obj = NULL;
+  if (!h) {
+    xs_session_close(s);
+    xsn_throw_status(env, XS_ENOMEM, "out of memory");
+    return NULL;
+  }
+  napi_status st = napi_get_reference_value(env, e->session_ctor, &ctor);
+  if (st == napi_ok) {
+    e->adopting = h;
+    st = napi_new_instance(env, ctor, 0, NULL, &obj);
+  }
+  if (e->adopting == h) { /* the constructor never took it */
+    e->adopting = NULL;
+    xsn_handle_discard(h);
+  }
+  if (st != napi_ok) {
+    xsn_throw_napi(env, st);
+    return NULL;
+  }
+  return obj;
+}
+
+/* ---- parsers ---------------------------------------------------------------------------- */
+
+static int p_title(xsn_args *a, xsn_call *c) { return xsn_get_text(a, A(0), "title", XSN_OPTIONAL, &c->s[0]); }
+static int p_cwd(xsn_args *a, xsn_call *c) { return xsn_get_name(a, A(0), "cwd", XSN_REQUIRED, &c->s[0]); }
+static int p_opts(xsn_args *a, xsn_call *c) { return xsn_get_session_options(a, A(0), c); }
+static int p_leaf_opts(xsn_args *a, xsn_call *c) {
+  xsn_optional_first(a);
+  return xsn_get_name(a, A(0), "leafId", XSN_OPTIONAL, &c->s[0]) && xsn_get_session_options(a, A(1), c);
+}
+
+/* ---- C calls (any thread) --------------------------------------------------------------- */
+
+static xs_status x_flush(xsn_call *c) { return xs_session_flush(XSN_SESSION_PTR(c)); }
+static xs_status x_persist(xsn_call *c) { return xs_session_persist(XSN_SESSION_PTR(c)); }
+static xs_status x_title(xsn_call *c) { return xs_session_set_title(XSN_SESSION_PTR(c), c->s[0].p, c->s[0].n); }
+static xs_status x_move(xsn_call *c) { return xs_session_move_to(XSN_SESSION_PTR(c), c->s[0].p); }
+static xs_status x_fork(xsn_call *c) { return xs_session_fork(XSN_SESSION_PTR(c), &c->sopts, &c->fresh); }
+static xs_status x_branched(xsn_call *c) {
+  return xs_session_create_branched(XSN_SESSION_PTR(c), c->s[0].p, &c->sopts, &c->fresh);
+}
+static xs_status x_reload(xsn_call *c) {
+  int64_t added = 0;
+  xs_status rc = xs_session_reload(XSN_SESSION_PTR(c), &added);
+  c->number = (double)added;
+  return rc;
+}
+
+/* ---- the class -------------------------------------------------------------------------- */
+
+#define BOTH (XSN_SYNC | XSN_ASYNC)
+const xsn_method xsn_session_life_rows[] = {
+    {"flush", XSN_SESSION, NULL, x_flush, NULL, XSN_OUT_VOID, BOTH},
+    {"persist", XSN_SESSION, NULL, x_persist, NULL, XSN_OUT_VOID, BOTH},
+    {"setTitle", XSN_SESSION, p_title, x_title, NULL, XSN_OUT_VOID, BOTH},
+    {"moveTo", XSN_SESSION, p_cwd, x_move, NULL, XSN_OUT_VOID, BOTH},
+    {"reload", XSN_SESSION, NULL, x_reload, NULL, XSN_OUT_NUMBER, BOTH},
+    {"fork", XSN_SESSION, p_opts, x_fork, NULL, XSN_OUT_SESSION, BOTH},
+    {"createBranched", XSN_SESSION, p_leaf_opts, x_branched, NULL, XSN_OUT_SESSION, BOTH},
+};
+const size_t xsn_session_life_row_count = sizeof xsn_session_life_rows / sizeof xsn_session_life_rows[0];
+
+napi_value xsn_session_class(napi_env env) {
+  const xsn_method *tables[] = {xsn_session_life_rows, xsn_session_write_rows, xsn_session_read_rows};
+  const size_t counts[] = {xsn_session_life_row_count, xsn_session_write_row_count, xsn_session_read_row_count};
+  return xsn_define_class(env, XSN_SESSION, session_ctor, tables, counts, 3);
+}

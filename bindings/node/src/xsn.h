@@ -1,0 +1,214 @@
+/*
+ * xsn.h -- what the files of the Node addon share.
+ *
+ * The addon is table-driven: every JS method is one `xsn_method` row that names a `parse`
+ * function (JS values -> owned C copies, main thread), a `run` or `read` function (xs_* calls
+ * only, so it may run on a worker thread) and how the result becomes a JS value. The dispatcher
+ * (dispatch.c) runs a row synchronously or as async work behind a Promise. Wrapping a new C
+ * function is therefore one run/read function plus one table row.
+ */
+#ifndef XSN_H
+#define XSN_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <node_api.h>
+
+#include "xsession.h"
+
+typedef enum { XSN_STORE = 1, XSN_SESSION = 2 } xsn_kind; /* the class of a JS object */
+
+/* ---- errors.c --------------------------------------------------------------------------- */
+
+/* Binding-only code: the JS wrapper was closed (the C handle may already be freed). */
+#define XSN_CLOSED_CODE "XS_ECLOSED"
+
+const char *xsn_status_name(xs_status code); /* "XS_ENOTFOUND"; unknown codes -> "XS_ERROR" */
+napi_value xsn_status_error(napi_env env, xs_status code, const char *msg);
+void xsn_throw_status(napi_env env, xs_status code, const char *msg);
+void xsn_throw_closed(napi_env env, xsn_kind kind); /* XS_ECLOSED: "the session is closed" */
+void xsn_throw_type(napi_env env, const char *fmt, ...);
+void xsn_throw_range(napi_env env, const char *fmt, ...);
+/* After a failed napi_* call: throws its error unless an exception is already pending. */
+void xsn_throw_napi(napi_env env, napi_status st);
+napi_value xsn_status_table(napi_env env); /* {XS_OK: 0, XS_ERROR: -1, ...} */
+
+/* Checks a napi_* call; on failure throws (if nothing is pending) and returns `ret`. */
+#define XSN_CHECK(env, call, ret)          \
+  do {                                     \
+    napi_status xsn_st_ = (call);          \
+    if (xsn_st_ != napi_ok) {              \
+      xsn_throw_napi((env), xsn_st_);      \
+      return ret;                          \
+    }                                      \
+  } while (0)
+
+/* ---- handles.c -------------------------------------------------------------------------- */
+
+/* The native half of a Store or Session object. Everything but `mu` is touched on the JS thread
+ * only; a worker thread reads `ptr`, which cannot be freed while `inflight` > 0. */
+typedef struct xsn_handle {
+  xsn_kind kind;
+  void *ptr;           /* xs_store* / xs_session*; NULL once freed */
+  pthread_mutex_t mu;  /* held across one C call, its error-text copy and its buffer retry */
+  int inflight;        /* async works that will still use ptr */
+  int closed;          /* close() or the finalizer ran: JS may not start new calls */
+  int wrapped;         /* the JS object is alive (its finalizer has not run) */
+} xsn_handle;
+
+xsn_handle *xsn_handle_new(xsn_kind kind, void *ptr);
+/* Tags `obj` and ties h's lifetime to it (the finalizer closes an unclosed handle). On failure
+ * the handle and its C pointer are freed and an exception is pending. */
+napi_status xsn_handle_wrap(napi_env env, napi_value obj, xsn_handle *h);
+/* The open handle behind `obj`, or NULL with a TypeError (not a `kind`) / XS_ECLOSED thrown. */
+xsn_handle *xsn_handle_get(napi_env env, napi_value obj, xsn_kind kind, int allow_closed);
+void xsn_handle_close(xsn_handle *h);     /* frees ptr now, or when the last async work ends */
+void xsn_handle_discard(xsn_handle *h);   /* never wrapped: close and free at once */
+void xsn_handle_work_done(xsn_handle *h); /* one async work finished */
+const char *xsn_handle_errmsg(const xsn_handle *h);
+const char *xsn_kind_name(xsn_kind kind);
+
+/* ---- args.c: JS values -> owned C values ------------------------------------------------ */
+
+typedef struct {
+  char *p; /* NUL-terminated copy; NULL = absent (undefined / null where allowed) */
+  size_t n;
+} xsn_str;
+
+void xsn_str_free(xsn_str *s);
+
+/* The arguments of one JS call, with the method's name for error messages. */
+typedef struct {
+  napi_env env;
+  const char *cls, *fn;
+  size_t argc;
+  napi_value argv[6];
+} xsn_args;
+
+enum { XSN_REQUIRED = 0, XSN_OPTIONAL = 1 };
+
+/* Each returns 1, or 0 with a TypeError/RangeError pending. `v` NULL counts as undefined. */
+int xsn_get_name(xsn_args *a, napi_value v, const char *what, int optional, xsn_str *out);
+int xsn_get_text(xsn_args *a, napi_value v, const char *what, int optional, xsn_str *out);
+int xsn_get_json(xsn_args *a, napi_value v, const char *what, int optional, xsn_str *out);
+int xsn_get_bytes(xsn_args *a, napi_value v, const char *what, xsn_str *out);
+int xsn_get_bool(xsn_args *a, napi_value v, const char *what, int *out); /* undefined: *out kept */
+int xsn_get_tri(xsn_args *a, napi_value v, const char *what, int32_t *out); /* XS_UNSET, 0, 1 */
+int xsn_get_int(xsn_args *a, napi_value v, const char *what, int64_t min, int64_t max, int64_t *out);
+int xsn_get_uint64(xsn_args *a, napi_value v, const char *what, uint64_t *out);
+/* An options object: undefined/null -> *out NULL; otherwise every key must be in `allowed`. */
+int xsn_get_options(xsn_args *a, napi_value v, const char *what, const char *const *allowed, napi_value *out);
+napi_value xsn_prop(xsn_args *a, napi_value obj, const char *key); /* NULL when obj is NULL */
+/* For (id?, options?) signatures: when argv[0] is an object the id was left out, so the
+ * arguments shift one place right (argv[0] becomes undefined, options move to argv[1]). */
+void xsn_optional_first(xsn_args *a);
+
+/* ---- dispatch.c: one JS method call ----------------------------------------------------- */
+
+typedef struct {
+  char *p;
+  size_t len, cap;
+} xsn_text;
+
+typedef enum {
+  XSN_OUT_VOID,    /* undefined */
+  XSN_OUT_ID,      /* the new entry id in call->id */
+  XSN_OUT_STRING,  /* call->out as a string */
+  XSN_OUT_LEAF,    /* call->out as a string, null when empty */
+  XSN_OUT_JSON,    /* call->out parsed with JSON.parse (the raw text with {raw: true}) */
+  XSN_OUT_BUFFER,  /* call->out as a Buffer */
+  XSN_OUT_SESSION, /* call->fresh wrapped in a new Session */
+  XSN_OUT_NUMBER   /* call->number */
+} xsn_out;
+
+enum { XSN_SYNC = 1, XSN_ASYNC = 2 };
+
+#define XSN_MAX_STRS 8
+
+typedef struct xsn_call xsn_call;
+
+typedef struct xsn_method {
+  const char *name;
+  xsn_kind kind;                          /* the class of `this` */
+  int (*parse)(xsn_args *a, xsn_call *c); /* JS thread; 0 = exception pending */
+  xs_status (*run)(xsn_call *c);          /* any thread; xs_* calls only */
+  xs_status (*read)(xsn_call *c, char *buf, size_t cap, size_t *len); /* or: a buffer reader */
+  xsn_out out;
+  unsigned forms; /* XSN_SYNC: `name` is synchronous; with XSN_ASYNC too, `name` returns a
+                     Promise and `nameSync` is the synchronous form */
+} xsn_method;
+
+struct xsn_call {
+  const xsn_method *m;
+  xsn_handle *h;
+  /* arguments (owned) */
+  xsn_str s[XSN_MAX_STRS];
+  int64_t i64;
+  int32_t i32;
+  uint32_t u32;
+  int raw;
+  xs_session_options sopts; /* string fields point into opt_s */
+  xsn_str opt_s[4];
+  xs_list_options lopts;
+  xs_gc_options gopts;
+  /* results */
+  xs_status rc;
+  char *errmsg;
+  xsn_text out;
+  char id[XS_ID_BUFSIZE];
+  xs_session *fresh;
+  double number;
+  /* async */
+  napi_async_work work;
+  napi_deferred deferred;
+  napi_ref self;
+};
+
+/* Adds a table's rows to a class's property list; returns the number written. */
+size_t xsn_method_props(napi_env env, const xsn_method *rows, size_t n, napi_property_descriptor *props);
+size_t xsn_method_prop_count(const xsn_method *rows, size_t n);
+
+/* ---- buffers.c -------------------------------------------------------------------------- */
+
+/* Calls c->m->read into c->out, growing the buffer on XS_EBUFS. The handle's lock is held by the
+ * caller, so the library's cached result serves the retry (it is not built twice). */
+xs_status xsn_read_text(xsn_call *c);
+void xsn_text_free(xsn_text *t);
+
+/* ---- options.c -------------------------------------------------------------------------- */
+
+/* SessionOptions {readOnly, create, noDefer, sync, maxLineBytes, maxDepth, clockStartMs,
+ * clockStepMs, idSeed, cwd, sessionId, title, parentSession} -> c->sopts. */
+int xsn_get_session_options(xsn_args *a, napi_value v, xsn_call *c);
+/* ReadOptions {raw, resolveBlobs}; resolveBlobs only where `blobs` is set. */
+int xsn_get_read_options(xsn_args *a, napi_value v, xsn_call *c, int blobs);
+
+/* ---- the rows of each class (store.c, session.c, session_write.c, session_read.c) ----------- */
+
+#define XSN_SESSION_PTR(c) ((xs_session *)(c)->h->ptr)
+#define XSN_STORE_PTR(c) ((xs_store *)(c)->h->ptr)
+
+extern const xsn_method xsn_store_rows[], xsn_session_life_rows[], xsn_session_write_rows[], xsn_session_read_rows[];
+extern const size_t xsn_store_row_count, xsn_session_life_row_count, xsn_session_write_row_count,
+    xsn_session_read_row_count;
+
+/* classes.c: a class whose prototype has close(), `closed` and the rows of `tables`. */
+napi_value xsn_define_class(napi_env env, xsn_kind kind, napi_callback ctor, const xsn_method *const *tables,
+                            const size_t *counts, size_t ntables);
+/* ---- addon.c: per-environment state ----------------------------------------------------- */
+
+typedef struct {
+  napi_ref session_ctor;
+  napi_ref json_parse, json_stringify;
+  xsn_handle *adopting; /* set while xsn_new_session constructs a Session */
+} xsn_env;
+
+xsn_env *xsn_env_get(napi_env env);
+/* Wraps an open xs_session in a new Session object; on failure closes it and returns NULL. */
+napi_value xsn_new_session(napi_env env, xs_session *s);
+napi_value xsn_session_class(napi_env env);
+napi_value xsn_store_class(napi_env env);
+
+#endif /* XSN_H */

@@ -1,0 +1,69 @@
+'use strict';
+// The package around the addon: package.json, index.d.ts and the README describe exactly the
+// methods the addon has, and the README's agent-loop example runs.
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { xs, scratch } = require('./helpers');
+
+const DIR = path.join(__dirname, '..');
+const dts = fs.readFileSync(path.join(DIR, 'index.d.ts'), 'utf8');
+const readme = fs.readFileSync(path.join(DIR, 'README.md'), 'utf8');
+
+// The method and accessor names declared in one `declare class` block of index.d.ts.
+function declared(cls) {
+  const block = dts.split(`export declare class ${cls} {`)[1].split('\n}')[0];
+  const names = new Set();
+  for (const m of block.matchAll(/^ {2}(?:readonly )?(\w+)(?:\(|:)/gm)) {
+    if (m[1] !== 'constructor') names.add(m[1]);
+  }
+  return [...names].sort();
+}
+
+const own = (cls) => Object.getOwnPropertyNames(cls.prototype).filter((n) => n !== 'constructor').sort();
+
+test('package.json names the package, its entry point and its types', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(DIR, 'package.json'), 'utf8'));
+  assert.equal(pkg.name, 'xsession');
+  assert.equal(pkg.main, 'index.js');
+  assert.equal(pkg.types, 'index.d.ts');
+  assert.equal(require(path.join(DIR, pkg.main)), xs);
+  assert.ok(fs.existsSync(path.join(DIR, pkg.types)));
+});
+
+test('index.d.ts declares exactly the methods of Store and Session', () => {
+  assert.deepEqual(declared('Store'), own(xs.Store));
+  assert.deepEqual(declared('Session'), own(xs.Session));
+  const exported = [...dts.matchAll(/^export declare (?:const|function|class) (\w+)/gm)].map((m) => m[1]).sort();
+  assert.deepEqual(exported, Object.keys(xs).sort());
+});
+
+test('the README documents every method', () => {
+  for (const [cls, names] of [['Store', own(xs.Store)], ['Session', own(xs.Session)]]) {
+    for (const name of names) assert.ok(readme.includes(`${name}(`) || readme.includes(`\`${name}\``), `${cls}.${name}`);
+  }
+});
+
+test("the README's agent loop runs and prints the branched context", (t) => {
+  const root = scratch(t);
+  // `require('xsession')` as an installed package: NODE_PATH holds a link named xsession.
+  const modules = scratch(t);
+  fs.symlinkSync(DIR, path.join(modules, 'xsession'));
+  const out = execFileSync(process.execPath, [path.join(DIR, 'example', 'agent-loop.js'), root],
+                           { encoding: 'utf8', env: { ...process.env, NODE_PATH: modules } });
+  assert.equal(out, [
+    'user: "Why does the build fail?"',
+    'branchSummary: "Tried the missing-include theory."',
+    'user: "Check the linker flags instead."',
+    '',
+  ].join('\n'));
+  const dir = path.join(root, 'sessions');
+  const [sub] = fs.readdirSync(dir);
+  const [file] = fs.readdirSync(path.join(dir, sub));
+  const types = fs.readFileSync(path.join(dir, sub, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l).type);
+  assert.deepEqual(types, ['session', 'message', 'message', 'branch_summary', 'message']);
+  // The example in the README is this file.
+  assert.ok(readme.includes(fs.readFileSync(path.join(DIR, 'example', 'agent-loop.js'), 'utf8').trim()));
+});
