@@ -72,8 +72,10 @@ xs_status xs_blob_gc(xs_store* st, const xs_gc_options* opts, char* buf, size_t 
       o.now_ms = opts->now_ms;
       o.dry_run = opts->flags & XS_GC_DRY_RUN;
     }
-    if (o.now_ms == 0) o.now_ms = system_now_ms();
+    // The key holds the caller's arguments (now_ms 0 included), so the retry after XS_EBUFS finds
+    // the kept report even though the clock has moved: the collection runs once.
     std::string key = std::to_string(o.dry_run) + ":" + std::to_string(o.grace_ms) + ":" + std::to_string(o.now_ms);
+    if (o.now_ms == 0) o.now_ms = system_now_ms();
     return fill_once(st, kBlobGc, key, buf, cap, out_len, [&]() -> Result<std::string> {
       auto report = xs::blobs::collect_garbage(*st->core->fs, *st->core->blobs, st->core->root, o);
       if (!report.ok()) return report.status();

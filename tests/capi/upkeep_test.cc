@@ -306,6 +306,16 @@ TEST_F(UpkeepTest, GcKeepsReferencedAndYoungBlobsAndDeletesTheRest) {
   EXPECT_EQ(ReadFile(BlobPath(copy_only)), "kept by a copy");
 }
 
+TEST_F(UpkeepTest, GcOnTheSystemClockRunsOnceAcrossSizeQueryAndFill) {
+  std::string unused = Put("hello");
+  xs_gc_options o;
+  ASSERT_EQ(xs_gc_options_init(&o, XS_GC_OPTIONS_VERSION), XS_OK);
+  o.grace_ms = 0;  // now_ms stays 0: the system clock, which moves between the two calls
+  std::string report = Fetch([&](char* b, size_t c, size_t* n) { return xs_blob_gc(store_, &o, b, c, n); });
+  EXPECT_NE(report.find("\"deleted\":[{\"name\":\"" + unused + "\""), std::string::npos) << report;
+  EXPECT_FALSE(xstest::Exists(BlobPath(unused)));
+}
+
 TEST_F(UpkeepTest, GcReportsReferencedBlobsThatAreMissing) {
   WriteFile(root() + "/s.jsonl", std::string("blob:sha256:") + kMissingHash + "\n");
   EXPECT_EQ(Gc(1700000000000), std::string("{\"dryRun\":false,\"filesScanned\":1,\"referenced\":0,\"bytesFreed\":0,"
