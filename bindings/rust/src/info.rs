@@ -1,0 +1,199 @@
+//! Typed views of the library's small, flat JSON objects: [`SessionInfo`] and [`Usage`].
+//! Members the library adds later are ignored, so a newer library still parses.
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::json::{self, Value};
+
+/// The facts of an open session (`xs_session_info`), typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SessionInfo {
+    /// The session id.
+    pub id: String,
+    /// The session file's path (where it is or will be written).
+    pub path: String,
+    /// The header's working directory.
+    pub cwd: String,
+    /// The header's timestamp (ISO-8601 UTC).
+    pub timestamp: String,
+    /// The header's title, if any.
+    pub title: Option<String>,
+    /// The header's `parentSession`, if any.
+    pub parent_session: Option<String>,
+    /// The format version (3 after migration).
+    pub version: u32,
+    /// How many entries the session holds.
+    pub entry_count: u64,
+    /// The current leaf, `None` when the leaf is none.
+    pub leaf_id: Option<String>,
+    /// Whether the file is on disk (a deferred session is not until its first assistant message).
+    pub persisted: bool,
+    /// Whether the handle was opened read-only.
+    pub read_only: bool,
+    /// How many diagnostics the loader reported ([`Session::diagnostics`](crate::Session::diagnostics)).
+    pub diagnostics: u64,
+}
+
+/// Token and cost totals over every assistant message (`xs_session_usage`), typed.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Usage {
+    /// Input tokens.
+    pub input: u64,
+    /// Output tokens.
+    pub output: u64,
+    /// Tokens read from the provider's cache.
+    pub cache_read: u64,
+    /// Tokens written to the provider's cache.
+    pub cache_write: u64,
+    /// Premium requests (may be fractional: providers bill multiples).
+    pub premium_requests: f64,
+    /// Total cost.
+    pub cost: f64,
+    /// How many assistant messages were counted.
+    pub assistant_messages: u64,
+}
+
+/// Reads members of one parsed object, turning any mismatch into an error that names the
+/// member (the library's output not matching its header is worth a clear message, not a panic).
+struct Fields {
+    object: Value,
+    what: &'static str,
+}
+
+impl Fields {
+    fn parse(text: &str, what: &'static str) -> Result<Fields> {
+        let object = json::parse(text).map_err(|e| Error::new(ErrorCode::Internal, format!("{what}: {e}")))?;
+        Ok(Fields { object, what })
+    }
+
+    fn bad(&self, key: &str, wanted: &str) -> Error {
+        Error::new(ErrorCode::Internal, format!("{}: member \"{key}\" is missing or not {wanted}", self.what))
+    }
+
+    fn string(&self, key: &str) -> Result<String> {
+        match self.object.get(key) {
+            Some(Value::String(s)) => Ok(s.clone()),
+            _ => Err(self.bad(key, "a string")),
+        }
+    }
+
+    fn opt_string(&self, key: &str) -> Result<Option<String>> {
+        match self.object.get(key) {
+            Some(Value::Null) | None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(self.bad(key, "a string or null")),
+        }
+    }
+
+    fn bool(&self, key: &str) -> Result<bool> {
+        match self.object.get(key) {
+            Some(Value::Bool(b)) => Ok(*b),
+            _ => Err(self.bad(key, "a boolean")),
+        }
+    }
+
+    fn number<T: std::str::FromStr>(&self, key: &str, wanted: &str) -> Result<T> {
+        match self.object.get(key) {
+            Some(Value::Number(n)) => n.parse().map_err(|_| self.bad(key, wanted)),
+            _ => Err(self.bad(key, wanted)),
+        }
+    }
+}
+
+impl SessionInfo {
+    pub(crate) fn parse(text: &str) -> Result<SessionInfo> {
+        let f = Fields::parse(text, "xs_session_info")?;
+        Ok(SessionInfo {
+            id: f.string("id")?,
+            path: f.string("path")?,
+            cwd: f.string("cwd")?,
+            timestamp: f.string("timestamp")?,
+            title: f.opt_string("title")?,
+            parent_session: f.opt_string("parentSession")?,
+            version: f.number("version", "a small integer")?,
+            entry_count: f.number("entryCount", "a count")?,
+            // The library writes "" or null for "no leaf"; both mean none here.
+            leaf_id: f.opt_string("leafId")?.filter(|id| !id.is_empty()),
+            persisted: f.bool("persisted")?,
+            read_only: f.bool("readOnly")?,
+            diagnostics: f.number("diagnostics", "a count")?,
+        })
+    }
+}
+
+impl Usage {
+    pub(crate) fn parse(text: &str) -> Result<Usage> {
+        let f = Fields::parse(text, "xs_session_usage")?;
+        Ok(Usage {
+            input: f.number("input", "a count")?,
+            output: f.number("output", "a count")?,
+            cache_read: f.number("cacheRead", "a count")?,
+            cache_write: f.number("cacheWrite", "a count")?,
+            premium_requests: f.number("premiumRequests", "a number")?,
+            cost: f.number("cost", "a number")?,
+            assistant_messages: f.number("assistantMessages", "a count")?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_parses_nulls_as_none_and_ignores_new_members() {
+        let info = SessionInfo::parse(
+            r#"{"id":"s1","path":"/r/s.jsonl","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","title":null,
+               "parentSession":"p","version":3,"entryCount":2,"leafId":null,"persisted":true,"readOnly":false,
+               "diagnostics":1,"entryTypes":{"message":2}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            info,
+            SessionInfo {
+                id: "s1".into(),
+                path: "/r/s.jsonl".into(),
+                cwd: "/w".into(),
+                timestamp: "2026-01-01T00:00:00.000Z".into(),
+                title: None,
+                parent_session: Some("p".into()),
+                version: 3,
+                entry_count: 2,
+                leaf_id: None,
+                persisted: true,
+                read_only: false,
+                diagnostics: 1,
+            }
+        );
+    }
+
+    #[test]
+    fn a_wrong_member_is_an_error_naming_it() {
+        let err = SessionInfo::parse(r#"{"id":7}"#).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::Internal);
+        assert_eq!(err.message(), "xs_session_info: member \"id\" is missing or not a string");
+        let err = Usage::parse("{").unwrap_err();
+        assert_eq!(err.message(), "xs_session_usage: expected a member name at byte 1");
+    }
+
+    #[test]
+    fn usage_reads_fractions_where_they_can_occur() {
+        let usage = Usage::parse(
+            r#"{"input":10,"output":20,"cacheRead":3,"cacheWrite":4,"premiumRequests":0.5,"cost":0.0125,"assistantMessages":2}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            usage,
+            Usage {
+                input: 10,
+                output: 20,
+                cache_read: 3,
+                cache_write: 4,
+                premium_requests: 0.5,
+                cost: 0.0125,
+                assistant_messages: 2
+            }
+        );
+    }
+}

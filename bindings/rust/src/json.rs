@@ -1,0 +1,277 @@
+//! A small JSON reader for the typed accessors ([`SessionInfo`](crate::SessionInfo),
+//! [`Usage`](crate::Usage)): the default build has no dependencies, and those objects are flat
+//! and small. Private: callers who want full JSON get the exact text and use their own parser.
+
+use std::collections::BTreeMap;
+
+/// A parsed JSON value. Numbers keep their text, so integers are read exactly as written.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Value {
+    Null,
+    Bool(bool),
+    Number(String),
+    String(String),
+    Array(Vec<Value>),
+    Object(BTreeMap<String, Value>),
+}
+
+/// Parses one JSON document (surrounding whitespace allowed). `Err` names the byte offset.
+pub(crate) fn parse(text: &str) -> Result<Value, String> {
+    let mut p = Parser { bytes: text.as_bytes(), at: 0, depth: 0 };
+    let value = p.value()?;
+    p.skip_ws();
+    if p.at != p.bytes.len() {
+        return Err(format!("trailing characters at byte {}", p.at));
+    }
+    Ok(value)
+}
+
+/// Deeper than any object the library reports; bounds the recursion on hostile input.
+const MAX_DEPTH: usize = 64;
+
+struct Parser<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn fail<T>(&self, what: &str) -> Result<T, String> {
+        Err(format!("{what} at byte {}", self.at))
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.bytes.get(self.at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+        }
+    }
+
+    fn eat(&mut self, byte: u8) -> bool {
+        self.skip_ws();
+        let hit = self.bytes.get(self.at) == Some(&byte);
+        if hit {
+            self.at += 1;
+        }
+        hit
+    }
+
+    fn literal(&mut self, word: &str, value: Value) -> Result<Value, String> {
+        if self.bytes[self.at..].starts_with(word.as_bytes()) {
+            self.at += word.len();
+            Ok(value)
+        } else {
+            self.fail("invalid literal")
+        }
+    }
+
+    fn value(&mut self) -> Result<Value, String> {
+        self.skip_ws();
+        match self.bytes.get(self.at) {
+            Some(b'{') => self.nested(Parser::object),
+            Some(b'[') => self.nested(Parser::array),
+            Some(b'"') => self.string().map(Value::String),
+            Some(b't') => self.literal("true", Value::Bool(true)),
+            Some(b'f') => self.literal("false", Value::Bool(false)),
+            Some(b'n') => self.literal("null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => self.fail("expected a value"),
+        }
+    }
+
+    fn nested(&mut self, parse: fn(&mut Self) -> Result<Value, String>) -> Result<Value, String> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.fail("nested too deeply");
+        }
+        let value = parse(self);
+        self.depth -= 1;
+        value
+    }
+
+    fn object(&mut self) -> Result<Value, String> {
+        self.at += 1; // '{'
+        let mut members = BTreeMap::new();
+        if self.eat(b'}') {
+            return Ok(Value::Object(members));
+        }
+        loop {
+            self.skip_ws();
+            if self.bytes.get(self.at) != Some(&b'"') {
+                return self.fail("expected a member name");
+            }
+            let name = self.string()?;
+            if !self.eat(b':') {
+                return self.fail("expected ':'");
+            }
+            members.insert(name, self.value()?);
+            if self.eat(b'}') {
+                return Ok(Value::Object(members));
+            }
+            if !self.eat(b',') {
+                return self.fail("expected ',' or '}'");
+            }
+        }
+    }
+
+    fn array(&mut self) -> Result<Value, String> {
+        self.at += 1; // '['
+        let mut items = Vec::new();
+        if self.eat(b']') {
+            return Ok(Value::Array(items));
+        }
+        loop {
+            items.push(self.value()?);
+            if self.eat(b']') {
+                return Ok(Value::Array(items));
+            }
+            if !self.eat(b',') {
+                return self.fail("expected ',' or ']'");
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<Value, String> {
+        let start = self.at;
+        while matches!(self.bytes.get(self.at), Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')) {
+            self.at += 1;
+        }
+        // The scan accepts a superset of JSON numbers; f64's parser rejects the rest (its own
+        // extras, "inf" and "nan", cannot get past the scan).
+        let text = std::str::from_utf8(&self.bytes[start..self.at]).map_err(|e| e.to_string())?;
+        match text.parse::<f64>() {
+            Ok(_) => Ok(Value::Number(text.to_owned())),
+            Err(_) => self.fail("invalid number"),
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u32, String> {
+        let digits = self.bytes.get(self.at..self.at + 4).and_then(|d| std::str::from_utf8(d).ok());
+        match digits.and_then(|d| u32::from_str_radix(d, 16).ok()) {
+            Some(unit) => {
+                self.at += 4;
+                Ok(unit)
+            }
+            None => self.fail("invalid \\u escape"),
+        }
+    }
+
+    fn string(&mut self) -> Result<String, String> {
+        self.at += 1; // '"'
+        let mut out = String::new();
+        loop {
+            let start = self.at;
+            while !matches!(self.bytes.get(self.at), Some(b'"' | b'\\') | None) {
+                self.at += 1;
+            }
+            // The input is a &str and we stop only at ASCII bytes, so this slice is UTF-8.
+            out.push_str(std::str::from_utf8(&self.bytes[start..self.at]).map_err(|e| e.to_string())?);
+            match self.bytes.get(self.at) {
+                Some(b'"') => {
+                    self.at += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.at += 1;
+                    self.escape(&mut out)?;
+                }
+                _ => return self.fail("unterminated string"),
+            }
+        }
+    }
+
+    fn escape(&mut self, out: &mut String) -> Result<(), String> {
+        let Some(&kind) = self.bytes.get(self.at) else { return self.fail("unterminated escape") };
+        self.at += 1;
+        match kind {
+            b'"' => out.push('"'),
+            b'\\' => out.push('\\'),
+            b'/' => out.push('/'),
+            b'b' => out.push('\u{8}'),
+            b'f' => out.push('\u{c}'),
+            b'n' => out.push('\n'),
+            b'r' => out.push('\r'),
+            b't' => out.push('\t'),
+            b'u' => {
+                let unit = self.hex4()?;
+                let code = if (0xD800..0xDC00).contains(&unit) && self.bytes[self.at..].starts_with(b"\\u") {
+                    self.at += 2;
+                    let low = self.hex4()?;
+                    if (0xDC00..0xE000).contains(&low) {
+                        0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        // A high surrogate followed by something else: both are kept, the lone
+                        // surrogate as U+FFFD (a Rust String cannot hold it).
+                        out.push('\u{FFFD}');
+                        low
+                    }
+                } else {
+                    unit
+                };
+                out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+            }
+            _ => return self.fail("invalid escape"),
+        }
+        Ok(())
+    }
+}
+
+impl Value {
+    /// The member `key` of an object (`None` for other values or a missing member).
+    pub(crate) fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(members) => members.get(key),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(text: &str) -> Value {
+        Value::String(text.to_owned())
+    }
+
+    #[test]
+    fn parses_every_kind_of_value() {
+        let v = parse(r#" {"a": [1, -2.5e3, true, false, null], "b": {"c": "d"}, "e": []} "#).unwrap();
+        let want = Value::Object(BTreeMap::from([
+            (
+                "a".to_owned(),
+                Value::Array(vec![
+                    Value::Number("1".into()),
+                    Value::Number("-2.5e3".into()),
+                    Value::Bool(true),
+                    Value::Bool(false),
+                    Value::Null,
+                ]),
+            ),
+            ("b".to_owned(), Value::Object(BTreeMap::from([("c".to_owned(), s("d"))]))),
+            ("e".to_owned(), Value::Array(vec![])),
+        ]));
+        assert_eq!(v, want);
+    }
+
+    #[test]
+    fn decodes_escapes_and_surrogate_pairs() {
+        assert_eq!(parse(r#""a\"b\\c\/d\b\f\n\r\t""#).unwrap(), s("a\"b\\c/d\u{8}\u{c}\n\r\t"));
+        assert_eq!(parse(r#""\u00e9\ud83d\ude00""#).unwrap(), s("é😀"));
+        assert_eq!(parse(r#""\ud83d""#).unwrap(), s("\u{FFFD}"));
+        assert_eq!(parse(r#""\ud83dx""#).unwrap(), s("\u{FFFD}x"));
+        assert_eq!(parse(r#""\ud83d\u0041""#).unwrap(), s("\u{FFFD}A"));
+        assert_eq!(parse("\"naïve\"").unwrap(), s("naïve"));
+    }
+
+    #[test]
+    fn rejects_malformed_text_with_its_offset() {
+        assert_eq!(parse("{\"a\" 1}").unwrap_err(), "expected ':' at byte 5");
+        assert_eq!(parse("[1,]").unwrap_err(), "expected a value at byte 3");
+        assert_eq!(parse("\"abc").unwrap_err(), "unterminated string at byte 4");
+        assert_eq!(parse("1 2").unwrap_err(), "trailing characters at byte 2");
+        assert_eq!(parse("tru").unwrap_err(), "invalid literal at byte 0");
+        assert_eq!(parse("1e").unwrap_err(), "invalid number at byte 2");
+        assert_eq!(parse("\"\\x\"").unwrap_err(), "invalid escape at byte 3");
+        assert_eq!(parse(&"[".repeat(100)).unwrap_err(), "nested too deeply at byte 64");
+    }
+}

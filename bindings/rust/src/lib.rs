@@ -1,0 +1,86 @@
+//! Rust binding of **xsession**, session storage for coding agents.
+//!
+//! A session is an append-only JSONL transcript: a header line, then typed entries linked by
+//! `id`/`parentId` into a tree with a movable leaf. This crate wraps the library's C ABI
+//! (`libxsession.so.0`, header `xsession.h`) with no dependencies:
+//!
+//! - [`sys`]: the raw declarations, one for one with the header;
+//! - [`Store`] and [`Session`]: owned handles (dropping closes them) with safe methods that
+//!   take `&str` / `&[u8]` and return `String` / `Vec<u8>` / typed values;
+//! - [`Error`]: every failure, with the library's status as an [`ErrorCode`] and the handle's
+//!   message.
+//!
+//! ```no_run
+//! use xsession::{SessionOptions, Store};
+//!
+//! # fn main() -> xsession::Result<()> {
+//! let store = Store::open("/home/me/.xcsh/agent")?;
+//! let session = store.create_session("/home/me/project", &SessionOptions::new())?;
+//! let question = session.append_message(r#"{"role":"user","content":"Why does the build fail?"}"#)?;
+//! session.append_message(
+//!     r#"{"role":"assistant","provider":"anthropic","model":"claude-sonnet-4-5","content":[{"type":"text","text":"A missing include."}]}"#,
+//! )?;
+//! session.branch_with_summary(Some(&question), "Tried the missing-include theory.", None, None)?;
+//! let context: String = session.build_context(None)?; // the exact JSON the model sees
+//! println!("{context}");
+//! session.close()?; // or just drop it; close() also reports a failed final flush
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Threads
+//!
+//! [`Store`] and [`Session`] are `Send + Sync`. The C API allows a handle to be used from any
+//! thread and shared between threads (calls on one handle are serialised inside the library),
+//! with one caveat: the handle's error text and its cached `XS_EBUFS` result belong to whichever
+//! call ran last. So each wrapper holds a lock across the C call, the read of its message and
+//! the buffer retry; a shared `Arc<Session>` can be appended to from several threads, and every
+//! error carries the message of its own call. Distinct handles, even on the same file, are
+//! independent (file locks coordinate them: a second writer gets [`ErrorCode::Locked`]).
+//!
+//! # Lifetimes
+//!
+//! A [`Session`] may outlive the [`Store`] it came from: the library keeps what the session
+//! needs alive, so the two can be dropped in any order.
+//!
+//! # Linking
+//!
+//! `build.rs` asks the `pkg-config` program for the `xsession` module (set `PKG_CONFIG_PATH` to
+//! `<build>/pkgconfig` to use an uninstalled build tree) and adds an rpath to its library
+//! directory for this crate's own tests and examples.
+#![deny(missing_docs)]
+
+mod buffer;
+mod error;
+mod handle;
+mod info;
+mod json;
+mod options;
+mod read;
+mod session;
+mod store;
+pub mod sys;
+mod upkeep;
+mod write;
+
+pub use error::{status_str, Error, ErrorCode, Result};
+pub use info::{SessionInfo, Usage};
+pub use options::{GcOptions, ListOptions, SessionOptions};
+pub use read::BlobRefs;
+pub use session::Session;
+pub use store::Store;
+pub use write::{Compaction, CustomMessage, SessionInit};
+
+// The README's examples run as doc tests, so the agent loop shown there keeps compiling and working.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
+
+/// The library's runtime version `(major, minor, patch)` (`xs_version`); compare it with
+/// [`sys::XS_VERSION_MAJOR`] and friends, the version of the header this crate mirrors.
+pub fn version() -> (i32, i32, i32) {
+    let (mut major, mut minor, mut patch) = (0, 0, 0);
+    // SAFETY: xs_version only writes the three ints, and may be called from any thread.
+    unsafe { sys::xs_version(&mut major, &mut minor, &mut patch) };
+    (major, minor, patch)
+}

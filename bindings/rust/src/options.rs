@@ -1,0 +1,251 @@
+//! Safe builders for the versioned option structs of `xsession.h`.
+//!
+//! Each builder owns its strings; `to_raw` fills the C struct through the library's own
+//! `*_init` (so defaults and the version field come from the library, as the header asks) and
+//! returns it together with the `CString`s its pointers borrow from.
+
+use std::ffi::CString;
+
+use crate::buffer::{opt_c_string, opt_ptr};
+use crate::error::{Error, ErrorCode, Result};
+use crate::sys;
+
+/// Calls an `xs_*_init(struct, version)` and turns a failure into an [`Error`] (there is no
+/// handle to hold a message, so the message is the status name).
+pub(crate) fn init<T>(init: unsafe extern "C" fn(*mut T, u32) -> sys::xs_status, version: u32) -> Result<T> {
+    let mut raw = std::mem::MaybeUninit::<T>::zeroed();
+    // SAFETY: `raw` is a valid, writable struct of the type the init function fills.
+    let rc = unsafe { init(raw.as_mut_ptr(), version) };
+    if rc != sys::XS_OK {
+        return Err(Error::new(ErrorCode::from_raw(rc), "cannot initialise an option struct"));
+    }
+    // SAFETY: every field is an integer or a raw pointer, for which all-zero bits are valid, and
+    // the init function has set the defaults.
+    Ok(unsafe { raw.assume_init() })
+}
+
+/// Options for opening or creating a session (`xs_session_options`).
+///
+/// ```
+/// let opts = xsession::SessionOptions::new().no_defer(true).title("Fix the build");
+/// # let _ = opts;
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SessionOptions {
+    flags: u32,
+    max_line_bytes: u64,
+    max_depth: u32,
+    clock: Option<(i64, i64)>,
+    id_seed: u64,
+    cwd: Option<String>,
+    session_id: Option<String>,
+    title: Option<String>,
+    parent_session: Option<String>,
+}
+
+/// The raw struct plus the strings its pointers point into (kept alive together).
+pub(crate) struct RawSessionOptions {
+    pub(crate) raw: sys::xs_session_options,
+    _strings: [Option<CString>; 4],
+}
+
+impl SessionOptions {
+    /// Defaults: writable, deferred until the first assistant message, the system clock, random ids.
+    pub fn new() -> SessionOptions {
+        SessionOptions::default()
+    }
+
+    fn flag(mut self, flag: u32, on: bool) -> SessionOptions {
+        if on {
+            self.flags |= flag;
+        } else {
+            self.flags &= !flag;
+        }
+        self
+    }
+
+    /// Open without the writer lock; writes fail with [`ErrorCode::ReadOnly`] and nothing is ever
+    /// written, not even a migration (`XS_SESSION_READ_ONLY`).
+    pub fn read_only(self, on: bool) -> SessionOptions {
+        self.flag(sys::XS_SESSION_READ_ONLY, on)
+    }
+
+    /// [`Store::open_session`](crate::Store::open_session): a missing file becomes a new session
+    /// at that path (`XS_SESSION_CREATE`).
+    pub fn create(self, on: bool) -> SessionOptions {
+        self.flag(sys::XS_SESSION_CREATE, on)
+    }
+
+    /// Write the file at once instead of at the first assistant message (`XS_SESSION_NO_DEFER`).
+    pub fn no_defer(self, on: bool) -> SessionOptions {
+        self.flag(sys::XS_SESSION_NO_DEFER, on)
+    }
+
+    /// `fdatasync` every append before it returns: power-loss safe (`XS_SESSION_SYNC`).
+    pub fn sync(self, on: bool) -> SessionOptions {
+        self.flag(sys::XS_SESSION_SYNC, on)
+    }
+
+    /// Deterministic timestamps for tests: the first is `start_ms` (ms since the epoch), each
+    /// later one `step_ms` more (`XS_SESSION_FIXED_CLOCK`).
+    pub fn fixed_clock(mut self, start_ms: i64, step_ms: i64) -> SessionOptions {
+        self.clock = Some((start_ms, step_ms));
+        self
+    }
+
+    /// Non-zero: ids come from a reproducible sequence (tests).
+    pub fn id_seed(mut self, seed: u64) -> SessionOptions {
+        self.id_seed = seed;
+        self
+    }
+
+    /// Longest line accepted on load or append (0 = the library's default, 64 MiB).
+    pub fn max_line_bytes(mut self, bytes: u64) -> SessionOptions {
+        self.max_line_bytes = bytes;
+        self
+    }
+
+    /// Deepest JSON nesting accepted, the root being depth 1 (0 = the default, 256).
+    pub fn max_depth(mut self, depth: u32) -> SessionOptions {
+        self.max_depth = depth;
+        self
+    }
+
+    /// Header `cwd` of a session made by an open with [`create`](Self::create) (creating
+    /// constructors take the cwd as an argument instead).
+    pub fn cwd(mut self, cwd: &str) -> SessionOptions {
+        self.cwd = Some(cwd.to_owned());
+        self
+    }
+
+    /// The new session's id (1-64 chars of `[A-Za-z0-9_-]`); default: 16 generated hex chars.
+    pub fn session_id(mut self, id: &str) -> SessionOptions {
+        self.session_id = Some(id.to_owned());
+        self
+    }
+
+    /// The new session's header title.
+    pub fn title(mut self, title: &str) -> SessionOptions {
+        self.title = Some(title.to_owned());
+        self
+    }
+
+    /// The new session's header `parentSession` (an id or a path).
+    pub fn parent_session(mut self, parent: &str) -> SessionOptions {
+        self.parent_session = Some(parent.to_owned());
+        self
+    }
+
+    pub(crate) fn to_raw(&self) -> Result<RawSessionOptions> {
+        let mut raw = init(sys::xs_session_options_init, sys::XS_SESSION_OPTIONS_VERSION)?;
+        let strings = [
+            opt_c_string(self.cwd.as_deref(), "cwd")?,
+            opt_c_string(self.session_id.as_deref(), "session id")?,
+            opt_c_string(self.title.as_deref(), "title")?,
+            opt_c_string(self.parent_session.as_deref(), "parent session")?,
+        ];
+        raw.flags = self.flags;
+        raw.max_line_bytes = self.max_line_bytes;
+        raw.max_depth = self.max_depth;
+        if let Some((start, step)) = self.clock {
+            raw.flags |= sys::XS_SESSION_FIXED_CLOCK;
+            raw.clock_start_ms = start;
+            raw.clock_step_ms = step;
+        }
+        raw.id_seed = self.id_seed;
+        raw.cwd = opt_ptr(&strings[0]);
+        raw.session_id = opt_ptr(&strings[1]);
+        raw.title = opt_ptr(&strings[2]);
+        raw.parent_session = opt_ptr(&strings[3]);
+        Ok(RawSessionOptions { raw, _strings: strings })
+    }
+}
+
+/// Which sessions [`Store::list`](crate::Store::list) returns (`xs_list_options`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListOptions {
+    full: bool,
+    limit: u64,
+    cwd: Option<String>,
+}
+
+impl ListOptions {
+    /// Every session of every working directory, from bounded prefix reads.
+    pub fn new() -> ListOptions {
+        ListOptions::default()
+    }
+
+    /// Read whole files: adds `messageCount`, `entryCount` and `diagnostics` (`XS_LIST_FULL`).
+    pub fn full(mut self, on: bool) -> ListOptions {
+        self.full = on;
+        self
+    }
+
+    /// At most this many sessions, the newest (0 = all).
+    pub fn limit(mut self, limit: u64) -> ListOptions {
+        self.limit = limit;
+        self
+    }
+
+    /// Only sessions whose header names this working directory.
+    pub fn cwd(mut self, cwd: &str) -> ListOptions {
+        self.cwd = Some(cwd.to_owned());
+        self
+    }
+
+    pub(crate) fn to_raw(&self) -> Result<(sys::xs_list_options, Option<CString>)> {
+        let mut raw = init(sys::xs_list_options_init, sys::XS_LIST_OPTIONS_VERSION)?;
+        let cwd = opt_c_string(self.cwd.as_deref(), "cwd")?;
+        if self.full {
+            raw.flags |= sys::XS_LIST_FULL;
+        }
+        raw.limit = self.limit;
+        raw.cwd = opt_ptr(&cwd);
+        Ok((raw, cwd))
+    }
+}
+
+/// How blob garbage collection runs ([`Store::blob_gc`](crate::Store::blob_gc), `xs_gc_options`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GcOptions {
+    dry_run: bool,
+    grace_ms: Option<i64>,
+    now_ms: i64,
+}
+
+impl GcOptions {
+    /// Defaults: delete for real, a one-hour grace period, the system clock.
+    pub fn new() -> GcOptions {
+        GcOptions::default()
+    }
+
+    /// Report what would be deleted; delete nothing (`XS_GC_DRY_RUN`).
+    pub fn dry_run(mut self, on: bool) -> GcOptions {
+        self.dry_run = on;
+        self
+    }
+
+    /// Never delete a file younger than this many milliseconds (the library's default is 1 hour).
+    pub fn grace_ms(mut self, ms: i64) -> GcOptions {
+        self.grace_ms = Some(ms);
+        self
+    }
+
+    /// "Now" for the age test, in ms since the epoch (0 = the system clock; tests pin it).
+    pub fn now_ms(mut self, ms: i64) -> GcOptions {
+        self.now_ms = ms;
+        self
+    }
+
+    pub(crate) fn to_raw(&self) -> Result<sys::xs_gc_options> {
+        let mut raw = init(sys::xs_gc_options_init, sys::XS_GC_OPTIONS_VERSION)?;
+        if self.dry_run {
+            raw.flags |= sys::XS_GC_DRY_RUN;
+        }
+        if let Some(grace) = self.grace_ms {
+            raw.grace_ms = grace;
+        }
+        raw.now_ms = self.now_ms;
+        Ok(raw)
+    }
+}

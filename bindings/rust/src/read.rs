@@ -1,0 +1,138 @@
+//! Reading: JSON (and ids) out of a session, exactly the bytes the library produced.
+
+use crate::buffer::{c_string, opt_c_string, opt_ptr};
+use crate::error::Result;
+use crate::info::{SessionInfo, Usage};
+use crate::session::Session;
+use crate::sys;
+
+/// How entry readers show images that the size rules moved to the blob store.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BlobRefs {
+    /// As stored: `"blob:sha256:<hex>"` refs in place (the default).
+    #[default]
+    AsStored,
+    /// Refs replaced by the blobs' content, as contexts show them (`XS_READ_RESOLVE_BLOBS`).
+    Resolved,
+}
+
+impl BlobRefs {
+    fn flags(self) -> u32 {
+        match self {
+            BlobRefs::AsStored => 0,
+            BlobRefs::Resolved => sys::XS_READ_RESOLVE_BLOBS,
+        }
+    }
+}
+
+/// # Reading
+///
+/// JSON comes back as `String`s holding the library's exact bytes (stored lines are copied byte
+/// for byte), read into a buffer that grows once on `XS_EBUFS` without recomputing the result.
+impl Session {
+    /// The context the model sees for the path ending at `leaf_id` (`None`: the current leaf):
+    /// `{"leafId","messages":[…],"thinkingLevel","models":{…},"injectedTtsrRules":[…],"mode",…}`.
+    /// An unknown `leaf_id` is [`NotFound`](crate::ErrorCode::NotFound).
+    pub fn build_context(&self, leaf_id: Option<&str>) -> Result<String> {
+        let leaf = opt_c_string(leaf_id, "leaf id")?;
+        // SAFETY: live session; `leaf` outlives the call; the buffer triple comes from read_bytes.
+        self.handle
+            .read_string("xs_build_context", |s, b, c, n| unsafe { sys::xs_build_context(s, opt_ptr(&leaf), b, c, n) })
+    }
+
+    /// The header line, as stored.
+    pub fn header(&self) -> Result<String> {
+        // SAFETY: as in build_context.
+        self.handle.read_string("xs_session_header", |s, b, c, n| unsafe { sys::xs_session_header(s, b, c, n) })
+    }
+
+    /// All entries in file order, as a JSON array of the stored lines.
+    pub fn entries(&self, blobs: BlobRefs) -> Result<String> {
+        // SAFETY: as in build_context.
+        self.handle.read_string("xs_session_entries", |s, b, c, n| unsafe {
+            sys::xs_session_entries(s, blobs.flags(), b, c, n)
+        })
+    }
+
+    /// One entry, as stored. An unknown id is [`NotFound`](crate::ErrorCode::NotFound).
+    pub fn entry(&self, id: &str, blobs: BlobRefs) -> Result<String> {
+        let id = c_string(id, "entry id")?;
+        // SAFETY: as in build_context.
+        self.handle.read_string("xs_session_entry", |s, b, c, n| unsafe {
+            sys::xs_session_entry(s, id.as_ptr(), blobs.flags(), b, c, n)
+        })
+    }
+
+    /// The entries from the root down to `id` (`None`: the leaf; `[]` when the leaf is none).
+    pub fn branch_path(&self, id: Option<&str>, blobs: BlobRefs) -> Result<String> {
+        let id = opt_c_string(id, "entry id")?;
+        // SAFETY: as in build_context.
+        self.handle.read_string("xs_session_branch_path", |s, b, c, n| unsafe {
+            sys::xs_session_branch_path(s, opt_ptr(&id), blobs.flags(), b, c, n)
+        })
+    }
+
+    /// The direct children of `id` in file order, as a JSON array of entries.
+    pub fn children(&self, id: &str, blobs: BlobRefs) -> Result<String> {
+        let id = c_string(id, "entry id")?;
+        // SAFETY: as in build_context.
+        self.handle.read_string("xs_session_children", |s, b, c, n| unsafe {
+            sys::xs_session_children(s, id.as_ptr(), blobs.flags(), b, c, n)
+        })
+    }
+
+    /// The whole tree, flat, depth-first pre-order:
+    /// `[{"id","parentId","depth","children":[ids],"label"?,"labelTimestamp"?,"entry":{…}}]`.
+    pub fn tree(&self, blobs: BlobRefs) -> Result<String> {
+        // SAFETY: as in build_context.
+        self.handle
+            .read_string("xs_session_tree", |s, b, c, n| unsafe { sys::xs_session_tree(s, blobs.flags(), b, c, n) })
+    }
+
+    /// Live labels in the order they were first set: `[{"targetId","label","timestamp"}]`.
+    pub fn labels(&self) -> Result<String> {
+        // SAFETY: as in build_context.
+        self.handle.read_string("xs_session_labels", |s, b, c, n| unsafe { sys::xs_session_labels(s, b, c, n) })
+    }
+
+    /// The leaf's id, `None` when the leaf is none (an empty session, or after
+    /// [`reset_leaf`](Session::reset_leaf)).
+    pub fn leaf(&self) -> Result<Option<String>> {
+        // SAFETY: as in build_context.
+        let id =
+            self.handle.read_string("xs_session_leaf", |s, b, c, n| unsafe { sys::xs_session_leaf(s, b, c, n) })?;
+        Ok(Some(id).filter(|id| !id.is_empty()))
+    }
+
+    /// What the loader skipped or noticed: `[{"line","offset","length","code","reason"}]`.
+    pub fn diagnostics(&self) -> Result<String> {
+        // SAFETY: as in build_context.
+        self.handle
+            .read_string("xs_session_diagnostics", |s, b, c, n| unsafe { sys::xs_session_diagnostics(s, b, c, n) })
+    }
+
+    /// The session's facts as the library's JSON: `{"id","path","cwd","timestamp","title",
+    /// "parentSession","version","entryCount","leafId","persisted","readOnly","diagnostics",…}`.
+    /// [`Session::info`] gives the same typed.
+    pub fn info_json(&self) -> Result<String> {
+        // SAFETY: as in build_context.
+        self.handle.read_string("xs_session_info", |s, b, c, n| unsafe { sys::xs_session_info(s, b, c, n) })
+    }
+
+    /// The session's facts, typed (parsed from [`Session::info_json`]).
+    pub fn info(&self) -> Result<SessionInfo> {
+        SessionInfo::parse(&self.info_json()?)
+    }
+
+    /// Token and cost totals over every assistant message, as the library's JSON:
+    /// `{"input","output","cacheRead","cacheWrite","premiumRequests","cost","assistantMessages"}`.
+    pub fn usage_json(&self) -> Result<String> {
+        // SAFETY: as in build_context.
+        self.handle.read_string("xs_session_usage", |s, b, c, n| unsafe { sys::xs_session_usage(s, b, c, n) })
+    }
+
+    /// Token and cost totals, typed (parsed from [`Session::usage_json`]).
+    pub fn usage(&self) -> Result<Usage> {
+        Usage::parse(&self.usage_json()?)
+    }
+}

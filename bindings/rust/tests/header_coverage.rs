@@ -1,0 +1,286 @@
+//! `src/sys.rs` against the real `xsession.h` (found through pkg-config by build.rs): every
+//! function with the same parameter names and types, every `#define` constant with the same
+//! value, every struct with the same fields, and (compiled by the C compiler) the same layout.
+//! A function added to the header and not mirrored fails here.
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use xsession::sys;
+
+fn header() -> String {
+    let path = Path::new(env!("XSESSION_INCLUDEDIR")).join("xsession.h");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    strip_comments(&text)
+}
+
+fn sys_source() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/sys.rs");
+    let text = std::fs::read_to_string(path).unwrap();
+    // Drop Rust comments and attributes so that only declarations remain.
+    text.lines()
+        .map(|l| l.split("//").next().unwrap())
+        .filter(|l| !l.trim_start().starts_with("#["))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn strip_comments(c: &str) -> String {
+    let mut out = String::new();
+    let mut rest = c;
+    while let Some(start) = rest.find("/*") {
+        out.push_str(&rest[..start]);
+        let end = rest[start..].find("*/").expect("unterminated comment") + start + 2;
+        out.push(' ');
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out.lines().map(|l| l.split("//").next().unwrap()).collect::<Vec<_>>().join("\n")
+}
+
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A C type as the Rust type that mirrors it (`const char *` -> `*const c_char`).
+fn rust_type(c: &str) -> String {
+    let c = c.replace('*', " * ");
+    let mut words: Vec<&str> = c.split_whitespace().collect();
+    let stars = words.iter().filter(|w| **w == "*").count();
+    words.retain(|w| *w != "*");
+    let is_const = words.first() == Some(&"const");
+    words.retain(|w| *w != "const");
+    assert_eq!(words.len(), 1, "unexpected C type {c:?}");
+    let base = match words[0] {
+        "int" => "c_int",
+        "char" => "c_char",
+        "void" => "c_void",
+        "size_t" => "usize",
+        "uint32_t" => "u32",
+        "uint64_t" => "u64",
+        "int32_t" => "i32",
+        "int64_t" => "i64",
+        other if other.starts_with("xs_") => other,
+        other => panic!("no Rust mirror known for C type {other}"),
+    };
+    let mut rust = base.to_string();
+    for level in 0..stars {
+        // Only the innermost pointer can point to const in this header.
+        let qualifier = if level == 0 && is_const { "*const " } else { "*mut " };
+        rust = format!("{qualifier}{rust}");
+    }
+    rust
+}
+
+/// Splits `type name` into (Rust type, name); the name is the last identifier.
+fn param(decl: &str) -> (String, String) {
+    let decl = decl.trim();
+    let split = decl.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).expect("a parameter name");
+    (rust_type(&decl[..=split]), decl[split + 1..].to_string())
+}
+
+/// name -> "(name: type, …) -> ret" for every function of the header.
+fn header_functions() -> BTreeMap<String, String> {
+    // Preprocessor lines (the XS_API definitions among them) are not declarations.
+    let header: String =
+        header().lines().filter(|l| !l.trim_start().starts_with('#')).map(|l| l.to_owned() + "\n").collect();
+    let mut out = BTreeMap::new();
+    for decl in header.split(';') {
+        let Some(at) = decl.find("XS_API ") else { continue };
+        let decl = squash(&decl[at + 7..].replace("XS_OWN", "").replace("XS_BORROWED", ""));
+        let open = decl.find('(').unwrap();
+        let (ret, name) = param(&decl[..open]);
+        let params = decl[open + 1..decl.rfind(')').unwrap()].trim();
+        let params: Vec<String> = if params == "void" {
+            Vec::new()
+        } else {
+            params
+                .split(',')
+                .map(|p| {
+                    let (ty, name) = param(p);
+                    format!("{name}: {ty}")
+                })
+                .collect()
+        };
+        let ret = if ret == "c_void" { String::new() } else { format!(" -> {ret}") };
+        out.insert(name, format!("({}){ret}", params.join(", ")));
+    }
+    out
+}
+
+/// The same map for the `extern "C"` block of src/sys.rs.
+fn sys_functions() -> BTreeMap<String, String> {
+    let src = sys_source();
+    let block = &src[src.find("extern \"C\" {").expect("extern block")..];
+    let mut out = BTreeMap::new();
+    for decl in block.split(';') {
+        let Some(at) = decl.find("pub fn ") else { continue };
+        let decl = squash(&decl[at + 7..]);
+        let open = decl.find('(').unwrap();
+        let close = decl.rfind(')').unwrap();
+        let params: Vec<String> =
+            decl[open + 1..close].split(',').map(str::trim).filter(|p| !p.is_empty()).map(String::from).collect();
+        out.insert(decl[..open].to_string(), format!("({}){}", params.join(", "), &decl[close + 1..]));
+    }
+    out
+}
+
+/// Integer value of a `#define` / `pub const` value (`(-7)`, `0x10u`, `65`).
+fn int_value(text: &str) -> Option<i64> {
+    let t = text.trim().trim_start_matches('(').trim_end_matches(')').trim();
+    let (negative, t) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    let t = t.trim_end_matches(['u', 'U']);
+    let v = match t.strip_prefix("0x") {
+        Some(hex) => i64::from_str_radix(hex, 16).ok()?,
+        None => t.parse().ok()?,
+    };
+    Some(if negative { -v } else { v })
+}
+
+#[test]
+fn every_header_function_is_mirrored_with_the_same_signature() {
+    let header = header_functions();
+    let mirrored = sys_functions();
+    assert!(header.len() >= 59, "parsed only {} functions from the header", header.len());
+    let missing: Vec<&String> = header.keys().filter(|n| !mirrored.contains_key(*n)).collect();
+    let extra: Vec<&String> = mirrored.keys().filter(|n| !header.contains_key(*n)).collect();
+    assert!(missing.is_empty(), "functions of xsession.h missing from src/sys.rs: {missing:?}");
+    assert!(extra.is_empty(), "functions in src/sys.rs that xsession.h does not have: {extra:?}");
+    for (name, signature) in &header {
+        assert_eq!(&mirrored[name], signature, "signature of {name}");
+    }
+}
+
+#[test]
+fn every_header_constant_is_mirrored_with_the_same_value() {
+    let header = header();
+    let src = sys_source();
+    let mut checked = 0;
+    for line in header.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.len() < 3 || words[0] != "#define" || !words[1].starts_with("XS_") || words[1] == "XS_API" {
+            continue;
+        }
+        let name = words[1];
+        let want = int_value(&words[2..].join(" ")).unwrap_or_else(|| panic!("value of {name}"));
+        let decl = src
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("pub const {name}:")))
+            .unwrap_or_else(|| panic!("{name} of xsession.h is missing from src/sys.rs"));
+        let got = int_value(decl.split('=').nth(1).unwrap().trim_end_matches(';'));
+        assert_eq!(got, Some(want), "value of {name}");
+        checked += 1;
+    }
+    assert!(checked >= 40, "only {checked} constants found");
+}
+
+/// struct name -> its fields as "name: type" (opaque structs have none).
+fn header_structs() -> BTreeMap<String, Vec<String>> {
+    let header = squash(&header());
+    let mut out = BTreeMap::new();
+    for part in header.split("typedef struct ").skip(1) {
+        let name = part.split_whitespace().next().unwrap().to_string();
+        let fields = if part[name.len()..].trim_start().starts_with('{') {
+            let body = &part[part.find('{').unwrap() + 1..part.find('}').unwrap()];
+            body.split(';')
+                .filter(|f| !f.trim().is_empty())
+                .map(|f| {
+                    let (ty, field) = param(f);
+                    format!("{field}: {ty}")
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        out.insert(name, fields);
+    }
+    out
+}
+
+fn sys_struct(name: &str) -> Vec<String> {
+    let src = squash(&sys_source());
+    let start = src.find(&format!("pub struct {name} {{")).unwrap_or_else(|| panic!("struct {name} missing from sys"));
+    let body = &src[start..];
+    let body = &body[body.find('{').unwrap() + 1..body.find('}').unwrap()];
+    body.split(',')
+        .map(str::trim)
+        .filter(|f| f.starts_with("pub "))
+        .map(|f| f.trim_start_matches("pub ").to_string())
+        .collect()
+}
+
+#[test]
+fn every_header_struct_is_mirrored_with_the_same_fields() {
+    let structs = header_structs();
+    assert!(structs.len() >= 9, "parsed only {} structs", structs.len());
+    for (name, fields) in &structs {
+        assert_eq!(&sys_struct(name), fields, "fields of {name}");
+    }
+    assert!(squash(&header()).contains("typedef int32_t xs_status"));
+    assert!(sys_source().contains("pub type xs_status = i32;"));
+}
+
+/// sizeof and offsetof of every field, as the C compiler sees them and as Rust does.
+macro_rules! layouts {
+    ($($ty:ident { $($field:ident),* })*) => {{
+        let mut c = String::from("#include <stddef.h>\n#include <stdio.h>\n#include \"xsession.h\"\nint main(void) {\n");
+        let mut rust = String::new();
+        $(
+            c += &format!("printf(\"{0} %zu\\n\", sizeof({0}));\n", stringify!($ty));
+            rust += &format!("{} {}\n", stringify!($ty), std::mem::size_of::<sys::$ty>());
+            $(
+                c += &format!("printf(\"{0}.{1} %zu\\n\", offsetof({0}, {1}));\n", stringify!($ty), stringify!($field));
+                rust += &format!("{}.{} {}\n", stringify!($ty), stringify!($field), std::mem::offset_of!(sys::$ty, $field));
+            )*
+        )*
+        (c + "return 0;\n}\n", rust)
+    }};
+}
+
+#[test]
+fn struct_layouts_match_the_c_compiler() {
+    let (c_source, rust) = layouts! {
+        xs_store_options { version, flags }
+        xs_session_options { version, flags, max_line_bytes, max_depth, reserved, clock_start_ms, clock_step_ms,
+                             id_seed, cwd, session_id, title, parent_session }
+        xs_gc_options { version, flags, grace_ms, now_ms }
+        xs_list_options { version, flags, limit, cwd }
+        xs_compaction { version, from_extension, summary, summary_len, short_summary, short_summary_len,
+                        first_kept_entry_id, tokens_before, details_json, details_len, preserve_data_json,
+                        preserve_data_len }
+        xs_custom_message { version, display, custom_type, content_json, content_len, details_json, details_len,
+                            attribution }
+        xs_session_init { version, reserved, system_prompt, system_prompt_len, task, task_len, tools_json, tools_len,
+                          output_schema_json, output_schema_len }
+    };
+    // Every struct with fields in the header is in the list above (the field test checks names).
+    let listed = rust.lines().filter(|l| !l.contains('.')).count();
+    let with_fields = header_structs().values().filter(|f| !f.is_empty()).count();
+    assert_eq!(listed, with_fields, "a struct of the header is missing from the layout list");
+
+    let dir = common::TempDir::new("layout");
+    let src = dir.path().join("layout.c");
+    let exe = dir.path().join("layout");
+    std::fs::write(&src, c_source).unwrap();
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let built = Command::new(&cc)
+        .arg(format!("-I{}", env!("XSESSION_INCLUDEDIR")))
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the C compiler {cc}: {e}"));
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let out = Command::new(&exe).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), rust);
+}
+
+#[test]
+fn runtime_version_is_the_mirrored_header_version() {
+    assert_eq!(xsession::version(), (sys::XS_VERSION_MAJOR, sys::XS_VERSION_MINOR, sys::XS_VERSION_PATCH));
+}
