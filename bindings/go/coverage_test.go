@@ -1,0 +1,141 @@
+package xsession
+
+import (
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// packageSources is the text of the package's non-test Go files.
+func packageSources(t *testing.T) map[string]string {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = string(b)
+	}
+	return out
+}
+
+// Every function xsession.h declares is called by the binding.
+func TestEveryHeaderFunctionIsWrapped(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "capi", "include", "xsession.h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls := regexp.MustCompile(`(?m)^XS_API [^(;]*?\b(xs_\w+)\(`).FindAllStringSubmatch(string(src), -1)
+	if len(decls) < 60 {
+		t.Fatalf("found only %d XS_API functions in xsession.h", len(decls))
+	}
+	var all strings.Builder
+	for _, s := range packageSources(t) {
+		all.WriteString(s)
+	}
+	for _, d := range decls {
+		if !strings.Contains(all.String(), "C."+d[1]+"(") {
+			t.Errorf("%s is not wrapped", d[1])
+		}
+	}
+}
+
+// Every exported name, method and struct field has a doc comment (go vet does not check it).
+func TestEveryExportedNameIsDocumented(t *testing.T) {
+	fset := token.NewFileSet()
+	for name, src := range packageSources(t) {
+		f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		missing := func(pos token.Pos, what string) {
+			t.Errorf("%s: exported %s has no doc comment", fset.Position(pos), what)
+		}
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if d.Name.IsExported() && d.Doc == nil {
+					missing(d.Pos(), d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					checkSpec(spec, d.Doc, missing)
+				}
+			}
+		}
+	}
+}
+
+func checkSpec(spec ast.Spec, groupDoc *ast.CommentGroup, missing func(token.Pos, string)) {
+	switch s := spec.(type) {
+	case *ast.TypeSpec:
+		if !s.Name.IsExported() {
+			return
+		}
+		if s.Doc == nil && groupDoc == nil {
+			missing(s.Pos(), s.Name.Name)
+		}
+		if st, ok := s.Type.(*ast.StructType); ok {
+			for _, field := range st.Fields.List {
+				for _, n := range field.Names {
+					if n.IsExported() && field.Doc == nil && field.Comment == nil {
+						missing(field.Pos(), s.Name.Name+"."+n.Name)
+					}
+				}
+			}
+		}
+	case *ast.ValueSpec:
+		for _, n := range s.Names {
+			if n.IsExported() && s.Doc == nil && s.Comment == nil && groupDoc == nil {
+				missing(n.Pos(), n.Name)
+			}
+		}
+	}
+}
+
+// Every Go file of the package, tests included, is gofmt'd.
+func TestSourcesAreGofmted(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := format.Source(src)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+		} else if string(want) != string(src) {
+			t.Errorf("%s is not gofmt'd", f)
+		}
+	}
+}
+
+// The README's agent loop is the tested example, word for word.
+func TestReadmeShowsTheTestedExample(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := os.ReadFile("example_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(example)
+	body = body[strings.Index(body, "// An agent loop"):]
+	if !strings.Contains(string(readme), "```go\n"+body+"```\n") {
+		t.Error("README.md does not show example_test.go's Example_agentLoop as it is")
+	}
+}

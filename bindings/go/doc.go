@@ -1,0 +1,43 @@
+// Package xsession is the Go binding of libxsession, session storage for coding agents.
+//
+// A session is an append-only JSONL transcript: a header line, then typed entries (messages,
+// model changes, compactions, labels, ...) linked by id and parentId into a tree with a movable
+// leaf. A [Store] is a root directory of sessions and blobs; a [Session] is one open transcript.
+//
+//	store, err := xsession.OpenStore(root, nil)
+//	s, err := store.Create(cwd, nil)
+//	id, err := s.AppendMessage([]byte(`{"role":"user","content":"hi"}`))
+//	ctx, err := s.BuildContext("") // the JSON the model sees
+//	err = s.Close()
+//
+// # Text in and out
+//
+// JSON goes in as []byte and is stored token for token, so pass exactly the bytes to keep
+// (json.Marshal output, or text read from elsewhere). Names, ids and paths are strings; a
+// string the C library needs NUL-terminated must not contain a NUL byte (an [ErrInvalid] error).
+// Where the C API takes NULL for "absent" or "current", the Go method takes "" (ids are never
+// empty) or nil ([]byte); where an empty string means something different from absent, there
+// are two methods (AppendLabel / ClearLabel, SetTitle / RemoveTitle, ...).
+// Readers return the library's JSON as []byte, exactly as produced, and ids and paths as
+// strings.
+//
+// # Errors
+//
+// Every failure is an [*Error] carrying the status [Code], its macro name and the library's
+// message for that very call. Compare with [errors.Is] against the sentinels ([ErrNotFound],
+// [ErrLocked], ...). Using a closed Store or Session gives [ErrClosed], which also matches
+// [ErrMisuse] (the status the C API uses for a dead handle).
+//
+// # Goroutines
+//
+// A Store or Session may be shared between goroutines. Each handle has a mutex that the binding
+// holds across the C call, the copy of its error text and the retry of an output buffer, so an
+// error never carries another call's message and a large result is never computed twice. Distinct
+// handles run in parallel, including two sessions on different files.
+//
+// # Lifetime
+//
+// Close releases a handle; it is idempotent. A handle that is garbage collected unclosed is
+// closed by a finalizer, which is only a safety net: a session holds its file's writer lock until
+// it is closed, so close sessions explicitly. A store may be closed before its sessions.
+package xsession

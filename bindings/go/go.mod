@@ -1,0 +1,3 @@
+module xsession
+
+go 1.19

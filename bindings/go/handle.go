@@ -1,0 +1,104 @@
+package xsession
+
+/*
+#include <xsession.h>
+*/
+import "C"
+
+import (
+	"runtime"
+	"sync"
+)
+
+// handle is what Store and Session share: the C pointer, the mutex that serialises its use,
+// and the scratch buffer of its reads.
+//
+// The C library serialises calls on a handle itself, but a handle's error text and its kept
+// XS_EBUFS result belong to whichever call ran last on it. Holding mu across the call, the copy
+// of the message and the buffer retry is what makes both belong to *this* call. xs_*_close and
+// xs_store_free must not run concurrently with anything else on the handle: mu covers that too.
+type handle[T any] struct {
+	mu      sync.Mutex
+	p       *T                   // nil once closed (and in a zero Store or Session)
+	errmsg  func(*T) *C.char     // xs_store_errmsg or xs_session_errmsg
+	errcode func(*T) C.xs_status // xs_store_errcode or xs_session_errcode
+	scratch []byte               // see fill in buffers.go
+}
+
+// enter locks the handle and returns its pointer; on a closed handle it unlocks and fails.
+func (h *handle[T]) enter(op string) (*T, error) {
+	h.mu.Lock()
+	if h.p == nil {
+		h.mu.Unlock()
+		return nil, closedError(op, h.noun())
+	}
+	return h.p, nil
+}
+
+// noun names the handle's kind in the closed error.
+func (h *handle[T]) noun() string {
+	if _, ok := any(h).(*handle[C.xs_store]); ok {
+		return "store"
+	}
+	return "session"
+}
+
+// check turns a status into an error with the handle's message. The caller holds mu, so the
+// message is the one this call left.
+func (h *handle[T]) check(op string, rc C.xs_status) error {
+	if rc == C.XS_OK {
+		return nil
+	}
+	return &Error{Code: Code(rc), Op: op, Message: C.GoString(h.errmsg(h.p))}
+}
+
+// do runs one C call on the handle under its lock and reports its status.
+func (h *handle[T]) do(op string, call func(p *T) C.xs_status) error {
+	p, err := h.enter(op)
+	if err != nil {
+		return err
+	}
+	defer h.mu.Unlock()
+	err = h.check(op, call(p))
+	// The finalizer of the Store or Session that embeds h must not run while C uses p.
+	runtime.KeepAlive(h)
+	return err
+}
+
+// read runs a (buf, cap, out_len) call under the lock and returns the whole result.
+func (h *handle[T]) read(op string, call func(p *T, buf *C.char, cap C.size_t, n *C.size_t) C.xs_status) ([]byte, error) {
+	p, err := h.enter(op)
+	if err != nil {
+		return nil, err
+	}
+	defer h.mu.Unlock()
+	out, rc := h.fill(func(buf *C.char, cap C.size_t, n *C.size_t) C.xs_status { return call(p, buf, cap, n) })
+	err = h.check(op, rc)
+	runtime.KeepAlive(h)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// lastError is the error the handle holds from its last call (xs_*_errcode and xs_*_errmsg),
+// nil after a success.
+func (h *handle[T]) lastError(op string) error {
+	p, err := h.enter(op)
+	if err != nil {
+		return err
+	}
+	defer h.mu.Unlock()
+	err = h.check(op, h.errcode(p))
+	runtime.KeepAlive(h)
+	return err
+}
+
+// close frees the C handle once; later calls find p nil. The caller holds mu.
+func (h *handle[T]) close(free func(*T)) {
+	if h.p != nil {
+		free(h.p)
+		h.p = nil
+		h.scratch = nil
+	}
+}

@@ -1,0 +1,160 @@
+package xsession
+
+/*
+#include <xsession.h>
+*/
+import "C"
+
+import "time"
+
+// StoreFlags are the XS_STORE_* flags of StoreOptions.
+type StoreFlags uint32
+
+// Store flags.
+const (
+	// StoreInMemory keeps sessions in memory only: nothing touches the disk.
+	StoreInMemory StoreFlags = C.XS_STORE_IN_MEMORY
+)
+
+// StoreOptions configures OpenStore; nil means the defaults.
+type StoreOptions struct {
+	Flags StoreFlags // StoreInMemory, or 0
+}
+
+// SessionFlags are the XS_SESSION_* flags of SessionOptions.
+type SessionFlags uint32
+
+// Session flags.
+const (
+	// SessionReadOnly opens without the writer lock; writes fail with ErrReadOnly and nothing is
+	// ever written (not even a migration).
+	SessionReadOnly SessionFlags = C.XS_SESSION_READ_ONLY
+	// SessionCreate makes Open of a missing file start a new session at that path.
+	SessionCreate SessionFlags = C.XS_SESSION_CREATE
+	// SessionNoDefer writes the file at once instead of at the first assistant message.
+	SessionNoDefer SessionFlags = C.XS_SESSION_NO_DEFER
+	// SessionSync makes every append fdatasync before returning (power-loss safe).
+	SessionSync SessionFlags = C.XS_SESSION_SYNC
+	// SessionFixedClock takes timestamps from ClockStartMs, adding ClockStepMs per use, for
+	// tests that compare exact bytes.
+	SessionFixedClock SessionFlags = C.XS_SESSION_FIXED_CLOCK
+)
+
+// SessionOptions configures the calls that open or make a session; nil means the defaults.
+// The zero value of every field is the library's default.
+type SessionOptions struct {
+	Flags        SessionFlags // SessionReadOnly | SessionCreate | ...
+	MaxLineBytes uint64       // longest line accepted on load or append; 0 = 64 MiB; max 1 GiB
+	MaxDepth     uint32       // deepest JSON value accepted; 0 = 256; max 4096
+	ClockStartMs int64        // with SessionFixedClock: the first timestamp, ms since the epoch
+	ClockStepMs  int64        // with SessionFixedClock: added after each timestamp
+	IDSeed       uint64       // non-zero: ids come from a reproducible sequence (tests)
+
+	// For new sessions; "" = absent.
+	Cwd           string // the header's cwd (Open with SessionCreate; Create takes it as an argument)
+	SessionID     string // the new session's id; "" = generated
+	Title         string // the header's title
+	ParentSession string // the header's parentSession (an id or a path)
+}
+
+// toC converts the options; their strings are copied into a and freed with it.
+func (o *SessionOptions) toC(a *cargs) (C.xs_session_options, error) {
+	var c C.xs_session_options
+	if rc := C.xs_session_options_init(&c, C.XS_SESSION_OPTIONS_VERSION); rc != C.XS_OK {
+		return c, &Error{Code: Code(rc), Op: a.op, Message: "xs_session_options_init failed"}
+	}
+	if o == nil {
+		return c, nil
+	}
+	c.flags = C.uint32_t(o.Flags)
+	c.max_line_bytes = C.uint64_t(o.MaxLineBytes)
+	c.max_depth = C.uint32_t(o.MaxDepth)
+	c.clock_start_ms = C.int64_t(o.ClockStartMs)
+	c.clock_step_ms = C.int64_t(o.ClockStepMs)
+	c.id_seed = C.uint64_t(o.IDSeed)
+	c.cwd = a.opt("Cwd", o.Cwd)
+	c.session_id = a.opt("SessionID", o.SessionID)
+	c.title = a.opt("Title", o.Title)
+	c.parent_session = a.opt("ParentSession", o.ParentSession)
+	return c, a.err
+}
+
+// ListOptions configures Store.List; nil means every session of every working directory.
+type ListOptions struct {
+	Full  bool   // read whole files: adds messageCount, entryCount and diagnostics
+	Limit uint64 // at most this many (the newest); 0 = all
+	Cwd   string // only the sessions of this working directory; "" = all
+}
+
+func (o *ListOptions) toC(a *cargs) (C.xs_list_options, error) {
+	var c C.xs_list_options
+	if rc := C.xs_list_options_init(&c, C.XS_LIST_OPTIONS_VERSION); rc != C.XS_OK {
+		return c, &Error{Code: Code(rc), Op: a.op, Message: "xs_list_options_init failed"}
+	}
+	if o == nil {
+		return c, nil
+	}
+	if o.Full {
+		c.flags |= C.XS_LIST_FULL
+	}
+	c.limit = C.uint64_t(o.Limit)
+	c.cwd = a.opt("Cwd", o.Cwd)
+	return c, a.err
+}
+
+// GCOptions configures Store.BlobGC. Start from DefaultGCOptions: unlike the other option
+// structs, the zero value is not the default (a zero Grace deletes young files too).
+type GCOptions struct {
+	DryRun bool          // report what would be deleted; delete nothing
+	Grace  time.Duration // never delete a file younger than this (>= 0; millisecond precision)
+	Now    time.Time     // "now" for the age test; the zero Time = the system clock
+}
+
+// DefaultGCOptions are the library's defaults (xs_gc_options_init): a one-hour grace period,
+// the system clock, deleting for real.
+func DefaultGCOptions() GCOptions {
+	var c C.xs_gc_options
+	C.xs_gc_options_init(&c, C.XS_GC_OPTIONS_VERSION)
+	return GCOptions{
+		DryRun: c.flags&C.XS_GC_DRY_RUN != 0,
+		Grace:  time.Duration(c.grace_ms) * time.Millisecond,
+	}
+}
+
+func (o *GCOptions) toC(op string) (C.xs_gc_options, error) {
+	var c C.xs_gc_options
+	if rc := C.xs_gc_options_init(&c, C.XS_GC_OPTIONS_VERSION); rc != C.XS_OK {
+		return c, &Error{Code: Code(rc), Op: op, Message: "xs_gc_options_init failed"}
+	}
+	if o == nil {
+		return c, nil
+	}
+	if o.DryRun {
+		c.flags |= C.XS_GC_DRY_RUN
+	}
+	c.grace_ms = C.int64_t(o.Grace.Milliseconds())
+	if !o.Now.IsZero() {
+		c.now_ms = C.int64_t(o.Now.UnixMilli())
+	}
+	return c, nil
+}
+
+// ReadFlags are the XS_READ_* flags of the entry readers.
+type ReadFlags uint32
+
+// Read flags.
+const (
+	// ReadAsStored returns entries as stored, blob references in place.
+	ReadAsStored ReadFlags = 0
+	// ReadResolveBlobs replaces blob references with the blobs' content, as contexts show them.
+	ReadResolveBlobs ReadFlags = C.XS_READ_RESOLVE_BLOBS
+)
+
+// BlobListFlags are the XS_BLOB_LIST_* flags of Store.BlobList.
+type BlobListFlags uint32
+
+// Blob list flags.
+const (
+	// BlobListVerify reads and hashes every blob; each carries "problem".
+	BlobListVerify BlobListFlags = C.XS_BLOB_LIST_VERIFY
+)

@@ -1,0 +1,149 @@
+package xsession
+
+/*
+#include <xsession.h>
+*/
+import "C"
+
+// Writing. Every append adds one entry whose parent is the current leaf, moves the leaf to it
+// and returns the new entry's id. A failed append leaves the session as it was. JSON arguments
+// are stored token for token (minified); nil []byte means "absent" where the C API allows NULL.
+
+// appendEntry runs an append under the lock and returns the id the library wrote into id_out.
+func (s *Session) appendEntry(a *cargs, call func(p *C.xs_session, id *C.char) C.xs_status) (string, error) {
+	if a.err != nil {
+		return "", a.err
+	}
+	var id [C.XS_ID_BUFSIZE]C.char
+	if err := s.h.do(a.op, func(p *C.xs_session) C.xs_status { return call(p, &id[0]) }); err != nil {
+		return "", err
+	}
+	return C.GoString(&id[0]), nil
+}
+
+// Append appends a whole entry given as a JSON object with a string "type" (xs_append). The
+// session adds "id" (unless given), "parentId" and "timestamp" (unless given).
+func (s *Session) Append(entry []byte) (string, error) {
+	return s.appendEntry(newArgs("Session.Append"), func(p *C.xs_session, id *C.char) C.xs_status {
+		return C.xs_append(p, bytePtr(entry), C.size_t(len(entry)), id)
+	})
+}
+
+// AppendMessage appends a "message" entry; message is the AgentMessage JSON object, with a
+// string "role" (xs_append_message). The first assistant message ends the deferral.
+func (s *Session) AppendMessage(message []byte) (string, error) {
+	return s.appendEntry(newArgs("Session.AppendMessage"), func(p *C.xs_session, id *C.char) C.xs_status {
+		return C.xs_append_message(p, bytePtr(message), C.size_t(len(message)), id)
+	})
+}
+
+// AppendThinkingLevel appends a "thinking_level_change" to level (xs_append_thinking_level).
+func (s *Session) AppendThinkingLevel(level string) (string, error) {
+	a := newArgs("Session.AppendThinkingLevel")
+	defer a.free()
+	cl := a.str("level", level)
+	return s.appendEntry(a, func(p *C.xs_session, id *C.char) C.xs_status {
+		return C.xs_append_thinking_level(p, cl, id)
+	})
+}
+
+// AppendNullThinkingLevel appends a "thinking_level_change" whose level is null.
+func (s *Session) AppendNullThinkingLevel() (string, error) {
+	return s.appendEntry(newArgs("Session.AppendNullThinkingLevel"), func(p *C.xs_session, id *C.char) C.xs_status {
+		return C.xs_append_thinking_level(p, nil, id)
+	})
+}
+
+// AppendModelChange appends a "model_change" to model ("provider/id") for role ("" = absent,
+// the default role) (xs_append_model_change).
+func (s *Session) AppendModelChange(model, role string) (string, error) {
+	a := newArgs("Session.AppendModelChange")
+	defer a.free()
+	cm, cr := a.str("model", model), a.opt("role", role)
+	return s.appendEntry(a, func(p *C.xs_session, id *C.char) C.xs_status {
+		return C.xs_append_model_change(p, cm, cr, id)
+	})
+}
+
+// AppendCustom appends a "custom" entry: extension state, never part of the context
+// (xs_append_custom). data is JSON, nil = absent.
+func (s *Session) AppendCustom(customType string, data []byte) (string, error) {
+	a := newArgs("Session.AppendCustom")
+	defer a.free()
+	ct := a.str("customType", customType)
+	cd, cn := jsonArg(data)
+	return s.appendEntry(a, func(p *C.xs_session, id *C.char) C.xs_status {
+		return C.xs_append_custom(p, ct, cd, cn, id)
+	})
+}
+
+// AppendLabel appends a "label" entry setting targetID's label (xs_append_label); "" is a
+// label too (use ClearLabel to remove one). Labels are global: the last one wins.
+func (s *Session) AppendLabel(targetID, label string) (string, error) {
+	a := newArgs("Session.AppendLabel")
+	defer a.free()
+	ct, cl := a.str("targetID", targetID), a.str("label", label)
+	return s.appendEntry(a, func(p *C.xs_session, id *C.char) C.xs_status {
+		return C.xs_append_label(p, ct, cl, id)
+	})
+}
+
+// ClearLabel appends a "label" entry without a label: targetID's label is removed.
+func (s *Session) ClearLabel(targetID string) (string, error) {
+	a := newArgs("Session.ClearLabel")
+	defer a.free()
+	ct := a.str("targetID", targetID)
+	return s.appendEntry(a, func(p *C.xs_session, id *C.char) C.xs_status {
+		return C.xs_append_label(p, ct, nil, id)
+	})
+}
+
+// AppendTTSRInjection appends a "ttsr_injection"; rules is a JSON array of rule names
+// (xs_append_ttsr_injection).
+func (s *Session) AppendTTSRInjection(rules []byte) (string, error) {
+	return s.appendEntry(newArgs("Session.AppendTTSRInjection"), func(p *C.xs_session, id *C.char) C.xs_status {
+		return C.xs_append_ttsr_injection(p, bytePtr(rules), C.size_t(len(rules)), id)
+	})
+}
+
+// AppendModeChange appends a "mode_change" {mode, data?}; data is JSON, nil = absent
+// (xs_append_mode_change).
+func (s *Session) AppendModeChange(mode string, data []byte) (string, error) {
+	a := newArgs("Session.AppendModeChange")
+	defer a.free()
+	cm := a.str("mode", mode)
+	cd, cn := jsonArg(data)
+	return s.appendEntry(a, func(p *C.xs_session, id *C.char) C.xs_status {
+		return C.xs_append_mode_change(p, cm, cd, cn, id)
+	})
+}
+
+// Branch moves the leaf to entry id; nothing is written (xs_session_branch).
+func (s *Session) Branch(id string) error {
+	a := newArgs("Session.Branch")
+	defer a.free()
+	ci := a.str("id", id)
+	if a.err != nil {
+		return a.err
+	}
+	return s.h.do(a.op, func(p *C.xs_session) C.xs_status { return C.xs_session_branch(p, ci) })
+}
+
+// ResetLeaf sets the leaf to none: the next append starts a new root (xs_session_reset_leaf).
+func (s *Session) ResetLeaf() error {
+	return s.h.do("Session.ResetLeaf", func(p *C.xs_session) C.xs_status { return C.xs_session_reset_leaf(p) })
+}
+
+// SetTitle sets the header's title, rewriting the file atomically when it is on disk
+// (xs_session_set_title).
+func (s *Session) SetTitle(title string) error {
+	a := newArgs("Session.SetTitle")
+	defer a.free()
+	ct, cn := a.text(title)
+	return s.h.do(a.op, func(p *C.xs_session) C.xs_status { return C.xs_session_set_title(p, ct, cn) })
+}
+
+// RemoveTitle removes the header's title (xs_session_set_title with NULL).
+func (s *Session) RemoveTitle() error {
+	return s.h.do("Session.RemoveTitle", func(p *C.xs_session) C.xs_status { return C.xs_session_set_title(p, nil, 0) })
+}
