@@ -1,0 +1,82 @@
+// One owned C handle (xs_store* or xs_session*) behind a lock.
+//
+// Why a lock although the library serialises calls on a handle itself: the handle's error text
+// belongs to whichever call ran last on it, and an XS_EBUFS retry must meet the result cached by
+// *its* first attempt. Holding one lock across "call, read errcode/errmsg, retry" makes both
+// true, and it also orders close() against calls in flight. That is what makes Store and Session
+// honestly Sendable (see Concurrency in the README).
+internal import CXSession
+import Foundation
+
+/// The C functions that differ between the two handle kinds.
+struct HandleFunctions: Sendable {
+    let what: String  // "store" or "session", for the `.closed` message
+    let errcode: @Sendable (OpaquePointer) -> xs_status
+    let errmsg: @Sendable (OpaquePointer) -> UnsafePointer<CChar>?
+    let release: @Sendable (OpaquePointer) -> Void
+
+    static let store = HandleFunctions(
+        what: "store", errcode: { xs_store_errcode($0) }, errmsg: { xs_store_errmsg($0) },
+        release: { xs_store_free($0) })
+    static let session = HandleFunctions(
+        what: "session", errcode: { xs_session_errcode($0) }, errmsg: { xs_session_errmsg($0) },
+        release: { xs_session_close($0) })
+}
+
+final class Handle: @unchecked Sendable {  // every access to `raw` holds `lock`
+    private let lock = NSLock()
+    private var raw: OpaquePointer?
+    private let fns: HandleFunctions
+
+    init(_ raw: OpaquePointer, _ fns: HandleFunctions) {
+        self.raw = raw
+        self.fns = fns
+    }
+
+    deinit {
+        // The last reference is gone, so no call can be in flight: no lock needed.
+        if let raw { fns.release(raw) }
+    }
+
+    /// Releases the handle now; later calls throw `.closed`. Idempotent.
+    func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        if let raw { fns.release(raw) }
+        raw = nil
+    }
+
+    var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return raw == nil
+    }
+
+    /// Runs `body` on the open handle with the lock held; `.closed` once it was closed.
+    func with<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let raw else { throw XSessionError.closed(fns.what) }
+        return try body(raw)
+    }
+
+    /// A call that returns only a status.
+    func call(_ body: (OpaquePointer) throws -> xs_status) throws {
+        try with { h in try check(try body(h), h) }
+    }
+
+    /// Throws for a failing status, with the message of this call. Call it with the lock held
+    /// (inside `with`), before anything else runs on the handle.
+    func check(_ rc: xs_status, _ h: OpaquePointer) throws {
+        if rc != XS_OK { throw error(rc, h) }
+    }
+
+    /// The error for status `rc` that the last call on `h` returned (lock held).
+    func error(_ rc: xs_status, _ h: OpaquePointer) -> XSessionError {
+        // errcode equal to rc says the text on the handle is this call's; otherwise (a status
+        // the library returned without recording it) fall back to the static name.
+        let text = fns.errcode(h) == rc ? fns.errmsg(h).map { String(cString: $0) } ?? "" : ""
+        return XSessionError(code: .init(status: rc),
+                             message: text.isEmpty ? XSessionLibrary.statusString(rc) : text)
+    }
+}

@@ -1,0 +1,133 @@
+// Options for opening stores and sessions and for listing, mirrored as Swift values. Each is
+// turned into its C struct by the library's own *_init function first, so a field Swift leaves
+// alone keeps the library's default (and new fields of later versions stay defaulted).
+internal import CXSession
+
+public struct StoreOptions: Sendable, Hashable {
+    /// Sessions live in memory only; nothing touches the disk.
+    public var inMemory: Bool
+
+    public init(inMemory: Bool = false) { self.inMemory = inMemory }
+
+    func cStruct() throws -> xs_store_options {
+        var o = xs_store_options()
+        try initialised(xs_store_options_init(&o, UInt32(XS_STORE_OPTIONS_VERSION)))
+        if inMemory { o.flags |= UInt32(XS_STORE_IN_MEMORY) }
+        return o
+    }
+}
+
+public struct SessionOptions: Sendable, Hashable {
+    public struct Flags: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// No writer lock; writes throw `.readOnly`; nothing is ever written (not even a migration).
+        public static let readOnly = Flags(rawValue: UInt32(XS_SESSION_READ_ONLY))
+        /// open(): a missing file becomes a new session at that path.
+        public static let create = Flags(rawValue: UInt32(XS_SESSION_CREATE))
+        /// Write the file at once instead of at the first assistant message.
+        public static let noDefer = Flags(rawValue: UInt32(XS_SESSION_NO_DEFER))
+        /// fdatasync every append before returning (power-loss safe).
+        public static let sync = Flags(rawValue: UInt32(XS_SESSION_SYNC))
+    }
+
+    /// A reproducible clock for tests that compare exact bytes: the first timestamp is
+    /// `startMs` (ms since the epoch), each later one `stepMs` further.
+    public struct FixedClock: Sendable, Hashable {
+        public var startMs: Int64
+        public var stepMs: Int64
+        public init(startMs: Int64, stepMs: Int64 = 0) {
+            self.startMs = startMs
+            self.stepMs = stepMs
+        }
+    }
+
+    public var flags: Flags
+    /// Longest line accepted on load or append; 0 = the library's default (64 MiB).
+    public var maxLineBytes: UInt64
+    /// Deepest JSON value accepted; 0 = the library's default (256).
+    public var maxDepth: UInt32
+    public var fixedClock: FixedClock?
+    /// Non-zero: entry ids come from a reproducible sequence.
+    public var idSeed: UInt64
+    /// For new sessions: header cwd (open only; create takes the cwd as an argument).
+    public var cwd: String?
+    /// For new sessions: the id ([A-Za-z0-9_-], 1-64 chars); nil = generated.
+    public var sessionID: String?
+    public var title: String?
+    /// For new sessions: header parentSession (an id or a path).
+    public var parentSession: String?
+
+    public init(flags: Flags = [], maxLineBytes: UInt64 = 0, maxDepth: UInt32 = 0, fixedClock: FixedClock? = nil,
+                idSeed: UInt64 = 0, cwd: String? = nil, sessionID: String? = nil, title: String? = nil,
+                parentSession: String? = nil) {
+        self.flags = flags
+        self.maxLineBytes = maxLineBytes
+        self.maxDepth = maxDepth
+        self.fixedClock = fixedClock
+        self.idSeed = idSeed
+        self.cwd = cwd
+        self.sessionID = sessionID
+        self.title = title
+        self.parentSession = parentSession
+    }
+
+    /// The C struct; its strings live in `args`.
+    func cStruct(_ args: CArgs) throws -> xs_session_options {
+        var o = xs_session_options()
+        try initialised(xs_session_options_init(&o, UInt32(XS_SESSION_OPTIONS_VERSION)))
+        o.flags |= flags.rawValue
+        if let fixedClock {
+            o.flags |= UInt32(XS_SESSION_FIXED_CLOCK)
+            o.clock_start_ms = fixedClock.startMs
+            o.clock_step_ms = fixedClock.stepMs
+        }
+        o.max_line_bytes = maxLineBytes
+        o.max_depth = maxDepth
+        o.id_seed = idSeed
+        o.cwd = try args.cString(cwd)
+        o.session_id = try args.cString(sessionID)
+        o.title = try args.cString(title)
+        o.parent_session = try args.cString(parentSession)
+        return o
+    }
+}
+
+/// Options of Store.list.
+public struct ListOptions: Sendable, Hashable {
+    /// Only sessions whose header names this cwd; nil = every working directory.
+    public var cwd: String?
+    /// Read whole files: adds messageCount, entryCount and diagnostics.
+    public var full: Bool
+    /// At most this many (the newest); 0 = all.
+    public var limit: UInt64
+
+    public init(cwd: String? = nil, full: Bool = false, limit: UInt64 = 0) {
+        self.cwd = cwd
+        self.full = full
+        self.limit = limit
+    }
+
+    func cStruct(_ args: CArgs) throws -> xs_list_options {
+        var o = xs_list_options()
+        try initialised(xs_list_options_init(&o, UInt32(XS_LIST_OPTIONS_VERSION)))
+        if full { o.flags |= UInt32(XS_LIST_FULL) }
+        o.limit = limit
+        o.cwd = try args.cString(cwd)
+        return o
+    }
+}
+
+/// How entries are read (Session.entries, entry, branchPath, children, tree).
+public struct ReadFlags: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// Blob refs replaced by the blobs' content, as contexts show them (default: as stored).
+    public static let resolveBlobs = ReadFlags(rawValue: UInt32(XS_READ_RESOLVE_BLOBS))
+}
+
+/// An *_init function failing means this binding and the library disagree about a struct
+/// version: a build problem, reported with the library's status.
+func initialised(_ rc: xs_status) throws {
+    if rc != XS_OK { throw XSessionError(status: rc) }
+}

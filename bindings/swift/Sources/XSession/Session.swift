@@ -1,0 +1,89 @@
+// Session: one open transcript (xs_session). Lifecycle, navigation and whole-session writes
+// here; appends in SessionWrite.swift, readers in SessionRead.swift.
+internal import CXSession
+
+/// An open session. Made by a Store (or by fork/createBranched), never directly. Sendable: calls
+/// from several threads or tasks are serialised by the session's lock, and each failing call
+/// throws its own message. close() (or deinit) flushes and releases the writer lock.
+public final class Session: Sendable {
+    let handle: Handle
+
+    init(_ raw: OpaquePointer) { handle = Handle(raw, .session) }
+
+    /// Flushes (errors ignored: call flush() first to see them), releases the writer lock and
+    /// frees the handle; later calls throw `.closed`. Idempotent; deinit does it otherwise.
+    public func close() { handle.close() }
+
+    public var isClosed: Bool { handle.isClosed }
+
+    /// Makes everything appended so far durable (fdatasync). `.poisoned` after a failed write.
+    public func flush() throws { try handle.call { xs_session_flush($0) } }
+
+    /// Writes a deferred session to disk now, ending the deferral (a no-op when on disk).
+    public func persist() throws { try handle.call { xs_session_persist($0) } }
+
+    /// Read-only sessions: picks up entries another process appended; returns the change in the
+    /// number of entries. `.misuse` on a writable session (it is the only writer).
+    @discardableResult
+    public func reload() throws -> Int64 {
+        var added: Int64 = 0
+        try handle.call { xs_session_reload($0, &added) }
+        return added
+    }
+
+    /// Moves the leaf to entry `id` (nothing is written; the leaf is not persisted).
+    public func branch(to id: String) throws {
+        try CArgs.with { a in
+            let i = try a.cString(id)
+            try handle.call { xs_session_branch($0, i) }
+        }
+    }
+
+    /// Sets the leaf to none: the next append starts a new root.
+    public func resetLeaf() throws { try handle.call { xs_session_reset_leaf($0) } }
+
+    /// Sets the header's title (nil removes it); the file is rewritten atomically when on disk.
+    public func setTitle(_ title: String?) throws {
+        try CArgs.with { a in
+            let (t, n) = a.text(title)
+            try handle.call { xs_session_set_title($0, t, n) }
+        }
+    }
+
+    /// Moves the session (file and artifacts directory) to `cwd`'s session directory.
+    public func move(toCwd cwd: String) throws {
+        try CArgs.with { a in
+            let c = try a.cString(cwd)
+            try handle.call { xs_session_move_to($0, c) }
+        }
+    }
+
+    /// A copy of this session under a new id beside it (written at once); this one stays open.
+    public func fork(options: SessionOptions = SessionOptions()) throws -> Session {
+        try handle.newSession(options) { s, _, o, out in xs_session_fork(s, o, out) }
+    }
+
+    /// A new session holding the path from the root to `leaf` (nil: the current leaf), with
+    /// fresh label entries for the labels on it; parentSession is this session's file path.
+    public func createBranched(leaf: String? = nil, options: SessionOptions = SessionOptions()) throws -> Session {
+        try handle.newSession(options) { s, a, o, out in xs_session_create_branched(s, try a.cString(leaf), o, out) }
+    }
+}
+
+/// A C constructor of sessions: (parent handle, arena, options, out) -> status.
+typealias SessionConstructor = (OpaquePointer, CArgs, UnsafePointer<xs_session_options>,
+                                UnsafeMutablePointer<OpaquePointer?>) throws -> xs_status
+
+extension Handle {
+    /// A new Session made by `construct` on this handle (a store, or the session forked):
+    /// the constructor's errors are reported on this handle.
+    func newSession(_ options: SessionOptions, _ construct: SessionConstructor) throws -> Session {
+        try CArgs.with { a in
+            var o = try options.cStruct(a)
+            var out: OpaquePointer?
+            try call { parent in try construct(parent, a, &o, &out) }
+            guard let out else { throw XSessionError(status: XS_EINTERNAL) }
+            return Session(out)
+        }
+    }
+}

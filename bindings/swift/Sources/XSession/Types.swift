@@ -1,0 +1,44 @@
+// Typed views of the small, fixed-shape results. Everything open-ended (entries, contexts,
+// trees) stays JSONText: its shape follows the agent's messages, not this binding.
+
+/// What Session.info reports (xs_session_info).
+public struct SessionInfo: Sendable, Hashable, Decodable {
+    public let id: String
+    /// The session file (it may not exist yet while the session is deferred).
+    public let path: String
+    public let cwd: String
+    /// The header's ISO-8601 timestamp.
+    public let timestamp: String
+    public let title: String?
+    public let parentSession: String?
+    /// The format version (3 once loaded: older files are migrated in memory).
+    public let version: Int
+    public let entryCount: Int
+    public let leafID: String?
+    /// Whether the file has been written (false while deferred).
+    public let persisted: Bool
+    public let readOnly: Bool
+    /// How many diagnostics the loader reported (see Session.diagnostics).
+    public let diagnostics: Int
+    /// Entry counts by type ("unknown" for types the engine does not know). The library's
+    /// order is kept in Session.infoJSON().
+    public let entryTypes: [String: Int]
+
+    private enum CodingKeys: String, CodingKey {
+        case id, path, cwd, timestamp, title, parentSession, version, entryCount
+        case leafID = "leafId"
+        case persisted, readOnly, diagnostics, entryTypes
+    }
+}
+
+/// Token and cost totals over every assistant message (xs_session_usage). The sums are
+/// JavaScript numbers in the reference, hence Double.
+public struct Usage: Sendable, Hashable, Decodable {
+    public let input: Double
+    public let output: Double
+    public let cacheRead: Double
+    public let cacheWrite: Double
+    public let premiumRequests: Double
+    public let cost: Double
+    public let assistantMessages: Int
+}
