@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   CLI::App app{"xs: inspect and maintain coding-agent session stores (xsession)", "xs"};
   app.footer(
       "SESSION is a file path, a session id or an unambiguous id prefix.\n"
-      "Exit status: 0 done, 1 problems found (verify), 2 error.");
+      "Exit status: 0 done, 1 problems found (verify, blobs verify), 2 error.");
   app.require_subcommand(1);
   app.set_version_flag("--version", [] {
     int major = 0, minor = 0, patch = 0;
