@@ -275,6 +275,8 @@ XS_API xs_status xs_list_options_init(xs_list_options *o, uint32_t version);
  *  {"path","id","cwd","timestamp","modified"(ms),"size","title","parentSession","version",
  *   "needsMigration","corruptCopies","firstMessage"[,"messageCount","entryCount","diagnostics"]};
  *  corruptCopies counts the "<file>.corrupt-*" copies a writable open kept beside the file.
+ *  Output is always UTF-8: a byte of a file name that is not UTF-8 shows as U+FFFD in "path"
+ *  (and in xs_session_info / xs_session_verify; xs_store_resolve returns the raw path).
  *  Without XS_LIST_FULL only a bounded prefix of each file is read (the header and the first
  *  prompt), however long the header line is. With a cwd, only sessions whose header names that
  *  cwd are listed. Files without a session header are not listed.

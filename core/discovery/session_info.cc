@@ -113,7 +113,7 @@ Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, cons
 
 std::string summary_json(const SessionSummary& s) {
   std::string out = "{\"path\":";
-  json::append_quoted(out, s.path);
+  json::append_quoted_lossy(out, s.path);
   out += ",\"id\":";
   json::append_quoted(out, s.id);
   out += ",\"cwd\":";

@@ -172,4 +172,48 @@ std::string_view js_trim(std::string_view s) {
 
 bool is_valid_utf8(std::string_view s) { return simdjson::validate_utf8(s.data(), s.size()); }
 
+namespace {
+
+// Length of the well-formed UTF-8 sequence at s[i] (RFC 3629 table 3-7), or 0 if there is none.
+size_t sequence_length(std::string_view s, size_t i) {
+  auto at = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = at(i);
+  if (c < 0x80) return 1;
+  size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range narrows for a few leads
+  if (c == 0xE0) lo = 0xA0;            // overlong
+  if (c == 0xED) hi = 0x9F;            // surrogates
+  if (c == 0xF0) lo = 0x90;            // overlong
+  if (c == 0xF4) hi = 0x8F;            // above U+10FFFF
+  if (at(i + 1) < lo || at(i + 1) > hi) return 0;
+  for (size_t k = 2; k < n; ++k) {
+    if (at(i + k) < 0x80 || at(i + k) > 0xBF) return 0;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::string to_valid_utf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    size_t n = sequence_length(s, i);
+    if (n == 0) {
+      append_utf8(out, kReplacement);
+      ++i;
+      continue;
+    }
+    out.append(s.data() + i, n);
+    i += n;
+  }
+  return out;
+}
+
+void append_quoted_lossy(std::string& out, std::string_view s) {
+  if (is_valid_utf8(s)) append_quoted(out, s);
+  else append_quoted(out, to_valid_utf8(s));
+}
+
 }  // namespace xs::json

@@ -29,4 +29,12 @@ std::string_view js_trim(std::string_view s);
 // True when `s` is well-formed UTF-8 (no overlongs, no encoded surrogates, nothing above U+10FFFF).
 bool is_valid_utf8(std::string_view s);
 
+// `s` with every byte that is not part of a well-formed UTF-8 sequence replaced by U+FFFD. For text
+// that does not come through the API's UTF-8 checks: file names (a path in a listing, a header's
+// parentSession) and messages that quote them. JSON we emit must be UTF-8, and a session line with
+// a raw invalid byte would be skipped when read back.
+std::string to_valid_utf8(std::string_view s);
+// append_quoted for such text: valid text as is, anything else through to_valid_utf8.
+void append_quoted_lossy(std::string& out, std::string_view s);
+
 }  // namespace xs::json

@@ -84,7 +84,8 @@ Result<std::unique_ptr<Session>> Session::create_branched(std::optional<std::str
   format::IdGenerator ids(options.id_seed);
   format::Header h = new_header(options, clock, ids);
   h.cwd = data_.header.cwd;
-  h.parent_session = path();
+  // A file name need not be UTF-8; the header line must be (or it would be skipped on load).
+  h.parent_session = json::to_valid_utf8(path());
   std::vector<std::string_view> lines;
   std::deque<std::string> relinked;  // owns the lines whose parent was a dropped label (stable)
   std::unordered_set<std::string_view> on_path;

@@ -25,7 +25,7 @@ void append_problem(std::string& out, const Diagnostic& d, std::optional<bool> f
          ",\"length\":" + std::to_string(d.length) + ",\"code\":";
   json::append_quoted(out, d.code);
   out += ",\"reason\":";
-  json::append_quoted(out, d.reason);
+  json::append_quoted_lossy(out, d.reason);
   if (fixable) out += std::string(",\"fixable\":") + (*fixable ? "true" : "false");
   out += '}';
 }
@@ -69,7 +69,7 @@ std::string Session::verify_json() const {
 
   int file_version = file_version_ ? file_version_ : data_.header.version;
   std::string out = "{\"path\":";
-  json::append_quoted(out, path());
+  json::append_quoted_lossy(out, path());
   out += ",\"id\":";
   json::append_quoted(out, data_.header.id);
   out += ",\"fileVersion\":" + std::to_string(file_version);
@@ -120,7 +120,7 @@ Result<std::string> Session::repair() {
     ++generation_;
   }
   std::string out = "{\"path\":";
-  json::append_quoted(out, path());
+  json::append_quoted_lossy(out, path());
   out += ",\"done\":[";
   for (size_t i = 0; i < done.size(); ++i) {
     if (i) out += ',';

@@ -161,7 +161,7 @@ std::string Session::diagnostics_json() const {
            ",\"length\":" + std::to_string(d.length) + ",\"code\":";
     json::append_quoted(out, d.code);
     out += ",\"reason\":";
-    json::append_quoted(out, d.reason);
+    json::append_quoted_lossy(out, d.reason);
     out += '}';
   }
   out += ']';
@@ -205,7 +205,7 @@ std::string Session::info_json() const {
   std::string out = "{\"id\":";
   json::append_quoted(out, h.id);
   out += ",\"path\":";
-  json::append_quoted(out, path());
+  json::append_quoted_lossy(out, path());
   out += ",\"cwd\":";
   json::append_quoted(out, h.cwd);
   out += ",\"timestamp\":";

@@ -367,6 +367,26 @@ TEST_F(UpkeepTest, GcOptionsAreChecked) {
   EXPECT_EQ(xs_session_repair(nullptr, nullptr, 0, &n), XS_EMISUSE);
 }
 
+TEST_F(UpkeepTest, AFileNameThatIsNotUtf8ComesBackAsValidJsonAndForksCleanly) {
+  std::string path = root() + "/bad\xff.jsonl";
+  std::string shown = root() + "/bad\xef\xbf\xbd.jsonl";  // U+FFFD in place of the byte
+  WriteFile(path, HeaderLine("s1", Ts(0), "/w") + "\n" + MsgLine("m1", "", Ts(1), xstest::kUser1) + "\n");
+  xs_session* s = Open(path, XS_SESSION_READ_ONLY);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(xstest::JsonStr(xstest::Info(s), "path"), shown);
+  EXPECT_NE(Verify(s).find("{\"path\":\"" + shown + "\""), std::string::npos);
+  xs_session_options o = Opts(0);
+  xs_session* branched = nullptr;
+  ASSERT_EQ(xs_session_create_branched(s, nullptr, &o, &branched), XS_OK) << xs_session_errmsg(s);
+  owned_.push_back(branched);
+  std::string file = ReadFile(xstest::PathOf(branched));
+  EXPECT_NE(file.find("\"parentSession\":\"" + shown + "\""), std::string::npos) << file;
+  xs_session* again = Open(xstest::PathOf(branched), XS_SESSION_READ_ONLY);
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(xstest::Diagnostics(again), "[]");
+  EXPECT_EQ(xstest::JsonStr(xstest::Header(again), "parentSession"), shown);
+}
+
 TEST_F(UpkeepTest, InfoCountsEntriesByType) {
   std::string path = root() + "/types.jsonl";
   WriteFile(path, HeaderLine("s1", Ts(0), "/w") + "\n" + MsgLine("m1", "", Ts(1), xstest::kUser1) + "\n" +

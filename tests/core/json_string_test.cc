@@ -161,5 +161,37 @@ TEST(JsTrim, KeepsWhatJavaScriptDoesNotTrim) {
   EXPECT_EQ(js_trim("x\xe3\x81\x80"), "x\xe3\x81\x80");  // U+3040
 }
 
+// U+FFFD, as to_valid_utf8 writes it in place of each bad byte.
+constexpr const char* kFffd = "\xef\xbf\xbd";
+
+TEST(ToValidUtf8, KeepsWellFormedTextAsIs) {
+  for (std::string_view ok : {std::string_view(""), std::string_view("/home/u/a.jsonl"),
+                              std::string_view("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf")}) {
+    EXPECT_EQ(to_valid_utf8(ok), ok);
+  }
+}
+
+TEST(ToValidUtf8, ReplacesEveryByteOfABadSequence) {
+  std::string f = kFffd;
+  EXPECT_EQ(to_valid_utf8("a\xff" "b"), "a" + f + "b");
+  EXPECT_EQ(to_valid_utf8("\xc0\xaf"), f + f);              // overlong '/'
+  EXPECT_EQ(to_valid_utf8("\xe0\x80\xaf"), f + f + f);      // overlong, 3 bytes
+  EXPECT_EQ(to_valid_utf8("\xed\xa0\x80"), f + f + f);      // an encoded surrogate
+  EXPECT_EQ(to_valid_utf8("\xf4\x90\x80\x80"), f + f + f + f);  // above U+10FFFF
+  EXPECT_EQ(to_valid_utf8("x\xe2\x82"), "x" + f + f);        // cut short at the end
+  EXPECT_EQ(to_valid_utf8("\x80\xc3\xa9"), f + "\xc3\xa9");  // a stray continuation byte
+  EXPECT_TRUE(is_valid_utf8(to_valid_utf8("\xf0\x9f\x98")));
+}
+
+TEST(AppendQuotedLossy, QuotesValidTextLikeAppendQuoted) {
+  std::string a, b;
+  append_quoted(a, "p\"q\n");
+  append_quoted_lossy(b, "p\"q\n");
+  EXPECT_EQ(a, b);
+  std::string c;
+  append_quoted_lossy(c, "bad\xff.jsonl");
+  EXPECT_EQ(c, std::string("\"bad") + kFffd + ".jsonl\"");
+}
+
 }  // namespace
 }  // namespace xs::json
