@@ -7,14 +7,10 @@
 using xs::Code;
 using xs::Status;
 using xs::capi::guarded;
+using xs::capi::need_open;
 using xs::capi::null_arg;
 
 namespace {
-
-Status need_open(xs_store* st) {
-  if (!st->core) return Status(Code::kMisuse, "the store is not open (call xs_store_open first)");
-  return Status::Ok();
-}
 
 // Cache ids of the store's (buf, cap, out_len) calls; xs_store_session_dir uses 1.
 enum Fn : int { kBlobGet = 2, kList, kResolve };

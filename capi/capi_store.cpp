@@ -55,14 +55,6 @@ Status xs::capi::hand_out(const std::shared_ptr<StoreCore>& core, xs::Result<std
   return Status::Ok();
 }
 
-namespace {
-
-Status open_core(xs_store* st) {
-  if (!st->core) return Status(Code::kMisuse, "the store is not open (call xs_store_open first)");
-  return Status::Ok();
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -102,7 +94,7 @@ xs_status xs_store_open(xs_store* st, const char* root, const xs_store_options* 
 
 xs_status xs_store_session_dir(xs_store* st, const char* cwd, char* buf, size_t cap, size_t* out_len) {
   return guarded(st, [&]() -> Status {
-    XS_RETURN_IF_ERROR(open_core(st));
+    XS_RETURN_IF_ERROR(xs::capi::need_open(st));
     if (!cwd) return null_arg("cwd");
     return xs::capi::fill(st->cache, 1, cwd, 0, buf, cap, out_len, [&]() -> xs::Result<std::string> {
       return xs::discovery::session_dir(st->core->root, cwd);
@@ -113,7 +105,7 @@ xs_status xs_store_session_dir(xs_store* st, const char* cwd, char* buf, size_t 
 xs_status xs_session_create(xs_store* st, const char* cwd, const xs_session_options* opts, xs_session** out) {
   if (out) *out = nullptr;
   return guarded(st, [&]() -> Status {
-    XS_RETURN_IF_ERROR(open_core(st));
+    XS_RETURN_IF_ERROR(xs::capi::need_open(st));
     if (!cwd) return null_arg("cwd");
     if (!out) return null_arg("out");
     xs::session::SessionOptions o;
@@ -128,7 +120,7 @@ xs_status xs_session_create(xs_store* st, const char* cwd, const xs_session_opti
 xs_status xs_session_open(xs_store* st, const char* path_or_id, const xs_session_options* opts, xs_session** out) {
   if (out) *out = nullptr;
   return guarded(st, [&]() -> Status {
-    XS_RETURN_IF_ERROR(open_core(st));
+    XS_RETURN_IF_ERROR(xs::capi::need_open(st));
     if (!path_or_id) return null_arg("path_or_id");
     if (!out) return null_arg("out");
     xs::session::SessionOptions o;

@@ -9,13 +9,9 @@ using xs::Code;
 using xs::Result;
 using xs::Status;
 using xs::capi::guarded;
+using xs::capi::need_open;
 
 namespace {
-
-Status need_open(xs_store* st) {
-  if (!st->core) return Status(Code::kMisuse, "the store is not open (call xs_store_open first)");
-  return Status::Ok();
-}
 
 // Cache ids, apart from those of capi_discovery and capi_store (store handles) and of capi_read
 // (session handles).

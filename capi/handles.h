@@ -90,6 +90,12 @@ xs_status guarded(Handle* h, F&& body) noexcept {
 
 inline Status null_arg(const char* name) { return Status::Invalid(std::string(name) + " is NULL"); }
 
+// Store calls that need the files: kMisuse until xs_store_open succeeded.
+inline Status need_open(const xs_store* st) {
+  if (!st->core) return Status(Code::kMisuse, "the store is not open (call xs_store_open first)");
+  return Status::Ok();
+}
+
 // xs_session_options -> the engine's options (defaults for NULL), with the store's blob store.
 Status translate_options(const xs_session_options* o, const StoreCore& core, session::SessionOptions* out);
 
