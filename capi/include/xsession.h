@@ -366,7 +366,8 @@ XS_API xs_status xs_session_move_to(xs_session *s, const char *new_cwd);
 /** Read-only handles: picks up entries another process appended since the last load, reading only
  *  the new bytes (a file that was replaced or shrank is read again whole). A last line still being
  *  written is reported as an incomplete tail and read again next time; nothing is ever repaired.
- *  The leaf moves to the last entry.
+ *  An old (v1/v2) file is migrated in memory again with the same ids, so ids already handed out
+ *  stay valid; an unchanged file is not read at all. The leaf moves to the last entry.
  *  @param[out] added  may be NULL; receives the change in the number of entries.
  *  @return XS_OK; XS_EMISUSE (a writable handle: it is the only writer); XS_ENOTFOUND (the file
  *          is gone); XS_EIO.  @thread serialised per handle. */

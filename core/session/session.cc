@@ -145,6 +145,7 @@ Status Session::finish_load(const storage::FileInfo& read) {
   note_read(read);
   bool migrated = false;
   file_version_ = data_.header.version;
+  if (!ids_before_migration_) ids_before_migration_ = ids_;  // see reload_whole
   XS_RETURN_IF_ERROR(migrate(&data_, ids_, &migrated));
   migrated_in_memory_ = migrated;
   if (migrated && !options_.read_only) {
@@ -171,43 +172,60 @@ Status Session::reload(int64_t* added) {
   auto info = fs_->stat(path());
   if (!info.ok()) return info.status();
   size_t before = data_.entries.size();
-  if (info->dev != read_dev_ || info->ino != read_ino_ || info->size < consumed_ || migrated_in_memory_) {
-    // Replaced (a rewrite), shrunk, or migrated in memory: start again from the whole file.
-    data_ = SessionData();
-    blob_problems_.clear();
-    storage::FileInfo read;
-    auto parallel = load_file_parallel(*fs_, path(), options_.limits, &data_, &read);
-    if (parallel.ok() && *parallel) {
-      XS_RETURN_IF_ERROR(finish_load(read));
-    } else {
-      data_ = SessionData();
-      storage::PaddedBuffer bytes;
-      XS_RETURN_IF_ERROR(fs_->read_file(path(), UINT64_MAX, &bytes, &read));
-      XS_RETURN_IF_ERROR(load(std::move(bytes), read));
-    }
-    ++generation_;
-    *added = static_cast<int64_t>(data_.entries.size()) - static_cast<int64_t>(before);
-    return Status::Ok();
-  }
-  if (info->size == consumed_) return Status::Ok();
+  bool same_file = info->dev == read_dev_ && info->ino == read_ino_;
+  // Unchanged: nothing to do (and an old file is not migrated again, which would be wasted work).
+  if (same_file && info->size == consumed_) return Status::Ok();
+  if (!same_file || info->size < consumed_ || migrated_in_memory_) return reload_whole(before, added);
+  // The last line we took in was whole but had no '\n' yet. The newline that follows belongs to it
+  // (not to a new, empty line, which would shift every later line number); anything else means
+  // that line grew after we accepted it, so the whole file is read again.
+  bool unterminated = !data_.ends_with_newline && !data_.pending_tail && !data_.lines.empty();
   storage::PaddedBuffer tail;
   storage::FileInfo read;
   XS_RETURN_IF_ERROR(fs_->read_range(path(), consumed_, info->size - consumed_, &tail, &read));
   if (read.dev != read_dev_ || read.ino != read_ino_) return reload(added);  // replaced meanwhile
+  std::string_view view = tail.view();
+  uint64_t base = consumed_;
+  if (unterminated) {
+    if (view.empty() || view.front() != '\n') return reload_whole(before, added);
+    view.remove_prefix(1);
+    ++base;
+    data_.ends_with_newline = true;
+  }
   if (data_.pending_tail) {
     // The fragment we reported last time is read again as part of the tail.
     data_.lines.pop_back();
     data_.diagnostics.pop_back();
   }
   data_.buffers.push_back(std::move(tail));
-  uint64_t base = consumed_;
-  std::string_view view = data_.buffers.back().view();
   XS_RETURN_IF_ERROR(load_lines(view, base, options_.limits, &data_));
   consumed_ = base + view.size();
   if (data_.pending_tail) consumed_ = data_.lines.back().offset;
   tree_.build();
   ++generation_;
   *added = static_cast<int64_t>(data_.entries.size() - before);
+  return Status::Ok();
+}
+
+// Replaced (a rewrite), shrunk, grown inside its last line, or migrated in memory: the whole file
+// is loaded again. An old file is migrated again with the id generator as it was before the first
+// migration, so the entries already handed out keep their ids.
+Status Session::reload_whole(size_t before, int64_t* added) {
+  data_ = SessionData();
+  blob_problems_.clear();
+  if (ids_before_migration_) ids_ = *ids_before_migration_;
+  storage::FileInfo read;
+  auto parallel = load_file_parallel(*fs_, path(), options_.limits, &data_, &read);
+  if (parallel.ok() && *parallel) {
+    XS_RETURN_IF_ERROR(finish_load(read));
+  } else {
+    data_ = SessionData();
+    storage::PaddedBuffer bytes;
+    XS_RETURN_IF_ERROR(fs_->read_file(path(), UINT64_MAX, &bytes, &read));
+    XS_RETURN_IF_ERROR(load(std::move(bytes), read));
+  }
+  ++generation_;
+  *added = static_cast<int64_t>(data_.entries.size()) - static_cast<int64_t>(before);
   return Status::Ok();
 }
 

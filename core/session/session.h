@@ -178,6 +178,7 @@ class Session {
                                                     const std::vector<std::string_view>& lines);
   void note_read(const storage::FileInfo& read);
   Status start_fresh();
+  Status reload_whole(size_t before, int64_t* added);
   Status recover_headerless(const storage::PaddedBuffer& original, const storage::FileInfo& read);
   Status check_writable() const;
   std::string next_timestamp_token();
@@ -198,6 +199,9 @@ class Session {
   SessionOptions options_;
   format::Clock clock_;
   format::IdGenerator ids_;
+  // The generator as it was before the first load migrated anything: a reload that migrates the
+  // same old file again hands out the same ids.
+  std::optional<format::IdGenerator> ids_before_migration_;
   SessionData data_;
   Tree tree_{&data_};
   Persistence persistence_;

@@ -1,8 +1,14 @@
-// One writer per session file (DECISIONS 'Write path'): a second writable open is refused with
-// kLocked, in another process as in this one, while readers are always allowed; the lock dies
-// with its holder. A foreign process that does not take the lock cannot make us overwrite it:
-// after it renames a new file into place our append fails with kConflict and writes nothing;
-// after it appends, our appends land after its bytes but our next rewrite fails with kConflict.
+// One writer per session file (DECISIONS 'Write path'; reliability.md T6c, guarantees G1, G4, G5),
+// with real processes wherever the issue says "process":
+//  - a second writable open is refused with kLocked, in another process as in this one, and writes
+//    nothing, while readers are always allowed; the lock dies with its holder (SIGKILL), and a
+//    writer in a new process then gets it;
+//  - a foreign process that does not take the lock cannot make us erase its bytes or lose ours:
+//    after it renames a new file into place our appends and rewrites fail with kConflict, its file
+//    stays byte for byte and the old inode keeps exactly our acknowledged bytes; after it appends,
+//    our appends land after its bytes (file = ours + theirs + our later appends) and our next
+//    rewrite fails with kConflict; after it appends a torn fragment, our next line is not glued to it.
+// Every file is compared with the exact bytes it must hold (fixed clock and id seeds).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -12,61 +18,103 @@
 #include <cstdio>
 #include <fstream>
 
-#include "reliability_util.h"
+#include "multiproc_util.h"
 
 namespace xs::test {
 namespace {
 
 using session::Session;
 
+// Ids the writers below hand out: seed 1 makes the session, later writers use 2, 3, ...
+std::string id_of(uint64_t seed, size_t k = 0) { return seeded_entry_ids(seed, k + 1)[k]; }
+
+// A session "writers" holding one entry, "first" (id_of(1)); returns its bytes.
 std::string make_session(const std::string& path) {
-  auto s = Session::open(storage::make_posix_fs(), path, options(true, true));
-  EXPECT_TRUE(s.ok());
+  auto s = Session::open(storage::make_posix_fs(), path, exact_writer(true, 1, "writers"));
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  if (!s.ok()) return "";
   std::string id;
   EXPECT_TRUE((*s)->append_message(user_message("first"), &id).ok());
   EXPECT_TRUE((*s)->close().ok());
-  return id;
+  std::string bytes =
+      header_line("writers") + "\n" + message_line(id_of(1), std::nullopt, user_message("first")) + "\n";
+  EXPECT_EQ(read_file(path), bytes);
+  return bytes;
 }
 
-TEST(Writers, SecondWriterInAnotherProcessIsLocked) {
+// A foreign tool's entry (omp writes custom entries with the payload first).
+std::string foreign_line(const std::string& id) {
+  return "{\"type\":\"custom\",\"customType\":\"foreign\",\"id\":\"" + id +
+         "\",\"parentId\":null,\"timestamp\":\"2026-01-01T00:00:00.000Z\"}";
+}
+
+// Appends `bytes` with one O_APPEND write, as a process that never takes our lock does.
+int foreign_append(const std::string& path, const std::string& bytes) {
+  int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) return 40;
+  bool ok = write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
+  close(fd);
+  return ok ? 0 : 41;
+}
+
+TEST(Writers, SecondWriterInAnotherProcessIsLockedUntilTheHolderIsKilled) {
   TempDir dir;
   std::string path = dir.file("s.jsonl");
-  make_session(path);
-  int to_child[2], to_parent[2];
-  ASSERT_EQ(pipe(to_child), 0);
-  ASSERT_EQ(pipe(to_parent), 0);
-  pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
+  std::string initial = make_session(path);
+  ASSERT_FALSE(initial.empty());
+  Pipe to_child, to_parent;
+  ASSERT_TRUE(to_child.ok() && to_parent.ok());
+  pid_t holder = spawn([&] {
+    to_child.reading_only();
+    to_parent.writing_only();
+    auto s = Session::open(storage::make_posix_fs(), path, exact_writer(false, 2));
+    if (!s.ok()) return 10;
+    std::string id;
+    if (!(*s)->append_message(user_message("held"), &id).ok()) return 11;
+    to_parent.send('y');
+    to_child.receive();  // holds the lock (with its log open) until killed
+    return 12;
+  });
+  to_parent.reading_only();
+  to_child.writing_only();
+  ASSERT_EQ(to_parent.receive(), 'y');
+  const std::string held_line = message_line(id_of(2), id_of(1), user_message("held"));
+  const std::string held = initial + held_line + "\n";
+  EXPECT_EQ(read_file(path), held);
+
+  // A second writer is refused, in this process and in a third one, and writes nothing.
+  EXPECT_EQ(Session::open(storage::make_posix_fs(), path, options(false, false)).status().code(), Code::kLocked);
+  pid_t other = spawn([&] {
     auto s = Session::open(storage::make_posix_fs(), path, options(false, false));
-    char c = s.ok() ? 'y' : 'n';
-    if (write(to_parent[1], &c, 1) != 1) _exit(2);
-    if (read(to_child[0], &c, 1) != 1) _exit(3);  // hold the lock until told
-    _exit(0);
-  }
-  char c = 0;
-  ASSERT_EQ(read(to_parent[0], &c, 1), 1);
-  ASSERT_EQ(c, 'y');
-  auto second = Session::open(storage::make_posix_fs(), path, options(false, false));
-  EXPECT_EQ(second.status().code(), Code::kLocked);
+    return s.status().code() == Code::kLocked ? 0 : 20;
+  });
+  EXPECT_EQ(wait_child(other), 0);
+  EXPECT_EQ(read_file(path), held);
+  // Readers are always allowed, and see what the holder acknowledged.
   auto reader = Session::open(storage::make_posix_fs(), path, read_only());
-  EXPECT_TRUE(reader.ok());
-  // The lock dies with its holder: no stale lock after a kill.
-  kill(child, SIGKILL);
-  int status;
-  waitpid(child, &status, 0);
-  auto after = Session::open(storage::make_posix_fs(), path, options(false, false));
-  EXPECT_TRUE(after.ok()) << after.status().message();
-  close(to_child[0]);
-  close(to_child[1]);
-  close(to_parent[0]);
-  close(to_parent[1]);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  EXPECT_EQ((*reader)->entries_json(), "[" + message_line(id_of(1), std::nullopt, user_message("first")) + "," +
+                                           held_line + "]");
+
+  // The lock dies with its holder: after a SIGKILL a writer in a new process gets it at once.
+  ASSERT_EQ(kill(holder, SIGKILL), 0);
+  EXPECT_EQ(wait_child(holder), 128 + SIGKILL);
+  pid_t next = spawn([&] {
+    auto s = Session::open(storage::make_posix_fs(), path, exact_writer(false, 3));
+    if (!s.ok()) return s.status().code() == Code::kLocked ? 30 : 31;
+    std::string id;
+    if (!(*s)->append_message(user_message("after"), &id).ok()) return 32;
+    return (*s)->close().ok() ? 0 : 33;
+  });
+  EXPECT_EQ(wait_child(next), 0) << "30: the dead holder's lock was still held";
+  EXPECT_EQ(read_file(path), held + message_line(id_of(3), id_of(2), user_message("after")) + "\n");
+  EXPECT_EQ(list_dir(dir.path()), (std::vector<std::string>{"s.jsonl", "s.jsonl.lock"}));
 }
 
 TEST(Writers, SecondWriterInThisProcessIsLocked) {
   TempDir dir;
   std::string path = dir.file("s.jsonl");
-  make_session(path);
+  std::string initial = make_session(path);
   auto fs = storage::make_posix_fs();
   auto first = Session::open(fs, path, options(false, false));
   ASSERT_TRUE(first.ok());
@@ -74,43 +122,136 @@ TEST(Writers, SecondWriterInThisProcessIsLocked) {
   EXPECT_EQ(Session::open(storage::make_posix_fs(), path, options(false, false)).status().code(), Code::kLocked);
   ASSERT_TRUE((*first)->close().ok());
   EXPECT_TRUE(Session::open(fs, path, options(false, false)).ok());
+  EXPECT_EQ(read_file(path), initial);
 }
 
-TEST(Writers, ForeignRenameIntoPlaceIsAConflictForTheNextAppend) {
+// A foreign process (no lock) renames a new file over ours while our writer is open. `appended`:
+// our writer already holds its log descriptor (on the old inode) when that happens.
+void foreign_rename_case(bool appended) {
+  SCOPED_TRACE(appended ? "log descriptor open" : "no append yet");
   TempDir dir;
   std::string path = dir.file("s.jsonl");
-  make_session(path);
-  auto s = Session::open(storage::make_posix_fs(), path, options(false, false));
+  std::string ours = make_session(path);
+  auto s = Session::open(storage::make_posix_fs(), path, exact_writer(false, 2));
   ASSERT_TRUE(s.ok());
   std::string id;
-  ASSERT_TRUE((*s)->append_message(user_message("ours"), &id).ok());
-  // A foreign tool (no lock) rewrites the file by renaming a new one over it.
-  std::string theirs = "{\"type\":\"session\",\"version\":3,\"id\":\"foreign\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"cwd\":\"/x\"}\n";
-  write_file(dir.file("foreign.tmp"), theirs);
-  ASSERT_EQ(std::rename(dir.file("foreign.tmp").c_str(), path.c_str()), 0);
+  if (appended) {
+    ASSERT_TRUE((*s)->append_message(user_message("ours"), &id).ok());
+    ours += message_line(id_of(2), id_of(1), user_message("ours")) + "\n";
+  }
+  ASSERT_EQ(read_file(path), ours);
+  // A second name for the old inode, to show that nothing of ours went into it after the rename.
+  ASSERT_EQ(link(path.c_str(), dir.file("old-inode").c_str()), 0);
+  const std::string theirs = header_line("foreign") + "\n" + foreign_line("f1") + "\n";
+  pid_t foreign = spawn([&] {
+    std::string tmp = dir.file("foreign.tmp");
+    int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return 50;
+    bool ok = write(fd, theirs.data(), theirs.size()) == static_cast<ssize_t>(theirs.size()) && fsync(fd) == 0;
+    close(fd);
+    return ok && std::rename(tmp.c_str(), path.c_str()) == 0 ? 0 : 51;
+  });
+  ASSERT_EQ(wait_child(foreign), 0);
+
   Status st = (*s)->append_message(user_message("lost?"), &id);
   EXPECT_EQ(st.code(), Code::kConflict) << st.message();
-  EXPECT_EQ(read_file(path), theirs);  // nothing written into their file, nothing erased
-  EXPECT_EQ((*s)->set_title(std::string_view("t")).code(), Code::kConflict);
+  EXPECT_EQ(read_file(path), theirs);               // nothing written into their file
+  EXPECT_EQ(read_file(dir.file("old-inode")), ours);  // nor into the unlinked old one
+  st = (*s)->set_title(std::string_view("t"));
+  EXPECT_EQ(st.code(), Code::kConflict) << st.message();
+  EXPECT_EQ(read_file(path), theirs);  // the rewrite did not replace their file
+  // The conflict stays: a later append does not quietly go into either file.
+  EXPECT_EQ((*s)->append_message(user_message("still lost?"), &id).code(), Code::kConflict);
   EXPECT_EQ(read_file(path), theirs);
+  EXPECT_EQ(read_file(dir.file("old-inode")), ours);
+  // The refused rewrite left no temp file.
+  EXPECT_EQ(list_dir(dir.path()), (std::vector<std::string>{"old-inode", "s.jsonl", "s.jsonl.lock"}));
+  (*s)->close();
+
+  // A new writer adopts the foreign file: its bytes stay, ours go after them.
+  auto next = Session::open(storage::make_posix_fs(), path, exact_writer(false, 3));
+  ASSERT_TRUE(next.ok()) << next.status().message();
+  ASSERT_TRUE((*next)->append_message(user_message("after"), &id).ok());
+  EXPECT_EQ(read_file(path), theirs + message_line(id_of(3), std::string("f1"), user_message("after")) + "\n");
 }
 
-TEST(Writers, ForeignAppendMakesTheNextRewriteAConflict) {
+TEST(Writers, ForeignRenameIntoPlaceIsAConflictAndErasesNothing) {
+  foreign_rename_case(true);
+  foreign_rename_case(false);
+}
+
+// A foreign process appends a whole line while our writer is open. `appended`: our writer
+// already holds its O_APPEND descriptor when that happens.
+void foreign_append_case(bool appended) {
+  SCOPED_TRACE(appended ? "log descriptor open" : "no append yet");
   TempDir dir;
   std::string path = dir.file("s.jsonl");
-  make_session(path);
-  auto s = Session::open(storage::make_posix_fs(), path, options(false, false));
+  std::string expected = make_session(path);
+  auto s = Session::open(storage::make_posix_fs(), path, exact_writer(false, 2));
   ASSERT_TRUE(s.ok());
-  std::string foreign_line =
-      "{\"type\":\"custom\",\"customType\":\"foreign\",\"id\":\"f1\",\"parentId\":null,\"timestamp\":\"2026-01-01T00:00:00.000Z\"}\n";
-  std::string before = read_file(path);
-  write_file(path, before + foreign_line);  // same inode: an append by someone without the lock
+  std::vector<std::string> entries = {message_line(id_of(1), std::nullopt, user_message("first"))};
+  std::string id, leaf = id_of(1);
+  size_t k = 0;  // ids our writer has handed out
+  auto ours = [&](const std::string& text) {
+    ASSERT_TRUE((*s)->append_message(user_message(text), &id).ok());
+    entries.push_back(message_line(id_of(2, k), leaf, user_message(text)));
+    expected += entries.back() + "\n";
+    leaf = id_of(2, k++);
+  };
+  if (appended) ours("ours before");
+  pid_t foreign = spawn([&] { return foreign_append(path, foreign_line("f1") + "\n"); });
+  ASSERT_EQ(wait_child(foreign), 0);
+  expected += foreign_line("f1") + "\n";
+  entries.push_back(foreign_line("f1"));
+
+  ours("ours after theirs");
+  EXPECT_EQ(read_file(path), expected);  // ours, then theirs, then ours: in that order
+  Status st = (*s)->set_title(std::string_view("t"));
+  EXPECT_EQ(st.code(), Code::kConflict) << st.message();
+  EXPECT_EQ(read_file(path), expected);  // the rewrite did not replace their bytes
+  EXPECT_EQ(list_dir(dir.path()), (std::vector<std::string>{"s.jsonl", "s.jsonl.lock"}));
+  // A conflict is not a write failure: appends go on, still after their bytes.
+  ours("ours after the conflict");
+  EXPECT_EQ(read_file(path), expected);
+
+  auto reader = Session::open(storage::make_posix_fs(), path, read_only());
+  ASSERT_TRUE(reader.ok());
+  std::string all = "[";
+  for (const std::string& e : entries) all += (all.size() > 1 ? "," : "") + e;
+  EXPECT_EQ((*reader)->entries_json(), all + "]");
+  EXPECT_EQ((*reader)->diagnostics_json(), "[]");
+}
+
+TEST(Writers, ForeignAppendLandsBeforeOurLaterAppendsAndMakesTheNextRewriteAConflict) {
+  foreign_append_case(true);
+  foreign_append_case(false);
+}
+
+// G4 for a foreign writer: omp appends to the same files without our lock, and a foreign process
+// killed mid-append leaves a fragment without '\n'. Our next acknowledged line must not be glued
+// onto it (that would make both unreadable): the fragment stays and is reported, ours loads.
+TEST(Writers, ForeignTornAppendIsNotGluedToOurNextAppend) {
+  TempDir dir;
+  std::string path = dir.file("s.jsonl");
+  std::string expected = make_session(path);
+  auto s = Session::open(storage::make_posix_fs(), path, exact_writer(false, 2));
+  ASSERT_TRUE(s.ok());
   std::string id;
-  ASSERT_TRUE((*s)->append_message(user_message("ours, after theirs"), &id).ok());
-  std::string now = read_file(path);
-  EXPECT_EQ(now.compare(0, before.size() + foreign_line.size(), before + foreign_line), 0);
-  EXPECT_EQ((*s)->set_title(std::string_view("t")).code(), Code::kConflict);
-  EXPECT_EQ(read_file(path), now);  // the rewrite did not replace their bytes
+  ASSERT_TRUE((*s)->append_message(user_message("ours before"), &id).ok());
+  const std::string before = message_line(id_of(2, 0), id_of(1), user_message("ours before"));
+  expected += before + "\n";
+  const std::string fragment = foreign_line("f1").substr(0, 40);
+  pid_t foreign = spawn([&] { return foreign_append(path, fragment); });
+  ASSERT_EQ(wait_child(foreign), 0);
+  ASSERT_TRUE((*s)->append_message(user_message("ours after"), &id).ok());
+  const std::string after = message_line(id_of(2, 1), id_of(2, 0), user_message("ours after"));
+  EXPECT_EQ(read_file(path), expected + fragment + "\n" + after + "\n");
+
+  auto reader = Session::open(storage::make_posix_fs(), path, read_only());
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ((*reader)->entries_json(),
+            "[" + message_line(id_of(1), std::nullopt, user_message("first")) + "," + before + "," + after + "]");
+  EXPECT_EQ((*reader)->diagnostic_count(), 1u) << (*reader)->diagnostics_json();
 }
 
 // DECISIONS 'Temp files': only a writable, locked open removes leftovers, and only ours (omp's
@@ -127,7 +268,7 @@ TEST(Writers, OnlyAWritableOpenRemovesOurLeftoverTempFiles) {
   auto w = Session::open(storage::make_posix_fs(), path, options(false, false));
   ASSERT_TRUE(w.ok());
   EXPECT_FALSE(std::ifstream(ours).good());
-  EXPECT_TRUE(std::ifstream(omps).good());
+  EXPECT_EQ(read_file(omps), "someone else's");
 }
 
 // Agents fork tools constantly: no descriptor of ours (the log, the lock) may leak into a child.
