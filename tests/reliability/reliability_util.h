@@ -1,4 +1,4 @@
-// Helpers for the reliability tests (fault injection, kill -9, truncation, concurrency).
+// Helpers for the reliability tests (fault injection, kill -9, corruption sweep, power loss, processes).
 #pragma once
 
 #include <dirent.h>
