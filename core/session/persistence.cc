@@ -166,8 +166,9 @@ Status Persistence::rewrite(const SessionData& data) {
   if (!persisted_) return Status::Ok();
   XS_RETURN_IF_ERROR(lock());
   storage::FileInfo written;
-  Status st = storage::atomic_replace(*fs_, path_, file_chunks(data, {}), expected_, &written);
-  if (!st.ok()) return latch(st);
+  bool lookup_failed = false;
+  Status st = storage::atomic_replace(*fs_, path_, file_chunks(data, {}), expected_, &written, &lookup_failed);
+  if (!st.ok()) return lookup_failed ? st : latch(st);
   // The old descriptor points at the replaced inode; the next append opens the new file.
   if (writer_) {
     writer_->close();
@@ -188,19 +189,21 @@ Status Persistence::move(const std::string& to) {
   auto new_lock = fs_->try_lock(to + ".lock");
   if (!new_lock.ok()) return new_lock.status();
   Status st = fs_->rename_noreplace(path_, to);
-  if (st.code() == Code::kExists) st = Status(Code::kExists, to + " already exists");
   if (!st.ok()) {
     new_lock->reset();
     fs_->unlink(to + ".lock");
-    return st;
+    // A name already taken is a refusal, not a failure of the file system; anything else is
+    // latched like every other failed rename.
+    if (st.code() == Code::kExists) return Status(Code::kExists, to + " already exists");
+    return latch(st);
   }
-  fs_->sync_dir(storage::dir_name(to));
-  fs_->sync_dir(storage::dir_name(path_));
-  // The old lock file names nothing any more; drop it while still holding it.
-  fs_->unlink(path_ + ".lock");
+  std::string from = path_;
+  // The file is at `to` now whatever the directory syncs say: follow it, then report them.
+  fs_->unlink(from + ".lock");  // names nothing any more; dropped while still holding it
   lock_ = std::move(*new_lock);
   path_ = to;
-  return Status::Ok();
+  XS_RETURN_IF_ERROR(latch(fs_->sync_dir(storage::dir_name(to))));
+  return latch(fs_->sync_dir(storage::dir_name(from)));
 }
 
 Status Persistence::close() {

@@ -64,12 +64,14 @@ class Persistence {
   Status close();
   // Renames the file (never over an existing one) and moves the writer lock with it.
   Status move(const std::string& to);
+  // Remembers the first write/sync/rename failure (and returns it): also for the renames the
+  // session does beside its file (the artifacts directory of a move).
+  Status latch(Status st);
 
  private:
   Status first_write(const SessionData& data, std::string_view extra_line);
   Status ensure_writer();
   Status check_same_file();
-  Status latch(Status st);  // remembers the first write/sync/rename failure
 
   std::shared_ptr<storage::Fs> fs_;
   std::string path_;

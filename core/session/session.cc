@@ -211,22 +211,41 @@ Status Session::reload(int64_t* added) {
 // is loaded again. An old file is migrated again with the id generator as it was before the first
 // migration, so the entries already handed out keep their ids.
 Status Session::reload_whole(size_t before, int64_t* added) {
+  // The load fills the handle's own fields, so keep what they held: a reload that fails (the file
+  // unreadable for a moment) leaves the handle exactly as it was, never empty.
+  SessionData old_data = std::move(data_);
+  std::vector<Diagnostic> old_problems = std::move(blob_problems_);
+  format::IdGenerator old_ids = ids_;
+  uint64_t old_dev = read_dev_, old_ino = read_ino_, old_consumed = consumed_, old_size = file_size_;
+  bool old_migrated = migrated_in_memory_;
+  int old_version = file_version_;
+  Status st = load_whole();
+  if (!st.ok()) {
+    data_ = std::move(old_data);
+    blob_problems_ = std::move(old_problems);
+    ids_ = old_ids;
+    read_dev_ = old_dev, read_ino_ = old_ino, consumed_ = old_consumed, file_size_ = old_size;
+    migrated_in_memory_ = old_migrated;
+    file_version_ = old_version;
+    tree_.build();
+    return st;
+  }
+  ++generation_;
+  *added = static_cast<int64_t>(data_.entries.size()) - static_cast<int64_t>(before);
+  return Status::Ok();
+}
+
+Status Session::load_whole() {
   data_ = SessionData();
   blob_problems_.clear();
   if (ids_before_migration_) ids_ = *ids_before_migration_;
   storage::FileInfo read;
   auto parallel = load_file_parallel(*fs_, path(), options_.limits, &data_, &read);
-  if (parallel.ok() && *parallel) {
-    XS_RETURN_IF_ERROR(finish_load(read));
-  } else {
-    data_ = SessionData();
-    storage::PaddedBuffer bytes;
-    XS_RETURN_IF_ERROR(fs_->read_file(path(), UINT64_MAX, &bytes, &read));
-    XS_RETURN_IF_ERROR(load(std::move(bytes), read));
-  }
-  ++generation_;
-  *added = static_cast<int64_t>(data_.entries.size()) - static_cast<int64_t>(before);
-  return Status::Ok();
+  if (parallel.ok() && *parallel) return finish_load(read);
+  data_ = SessionData();
+  storage::PaddedBuffer bytes;
+  XS_RETURN_IF_ERROR(fs_->read_file(path(), UINT64_MAX, &bytes, &read));
+  return load(std::move(bytes), read);
 }
 
 // DECISIONS.md "No silent data loss on a bad file": the reference truncates a file whose header

@@ -179,6 +179,7 @@ class Session {
   void note_read(const storage::FileInfo& read);
   Status start_fresh();
   Status reload_whole(size_t before, int64_t* added);
+  Status load_whole();
   Status recover_headerless(const storage::PaddedBuffer& original, const storage::FileInfo& read);
   Status check_writable() const;
   std::string next_timestamp_token();

@@ -154,6 +154,8 @@ Result<std::unique_ptr<Session>> Session::fork_from(std::shared_ptr<storage::Fs>
 
 Status Session::move_to(const std::string& dir, const std::string& cwd) {
   XS_RETURN_IF_ERROR(check_writable());
+  const Status& sticky = persistence_.sticky_error();
+  if (!sticky.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky.message());
   if (!json::is_valid_utf8(cwd)) return Status::Invalid("cwd must be UTF-8");
   std::string cwd_token;
   json::append_quoted(cwd_token, cwd);
@@ -178,15 +180,22 @@ Status Session::move_to(const std::string& dir, const std::string& cwd) {
     ++generation_;
     return Status::Ok();
   }
+  // The artifacts directory travels with its session (omp's moveTo). Only "not found" means there
+  // is none: any other failure to look stops the move before anything moved.
+  std::string artifacts_from = from.substr(0, from.size() - 6), artifacts_to = to.substr(0, to.size() - 6);
+  bool artifacts = false;
+  if (from.size() > 6 && from.compare(from.size() - 6, 6, ".jsonl") == 0) {
+    auto a = fs_->stat(artifacts_from);
+    if (!a.ok() && a.status().code() != Code::kNotFound) return a.status().With("looking for the artifacts directory");
+    artifacts = a.ok();
+  }
   XS_RETURN_IF_ERROR(fs_->make_dirs(dir));
   XS_RETURN_IF_ERROR(persistence_.move(to));
-  // The artifacts directory travels with its session (omp's moveTo).
-  std::string artifacts_from = from.substr(0, from.size() - 6), artifacts_to = to.substr(0, to.size() - 6);
-  bool artifacts = from.size() > 6 && from.compare(from.size() - 6, 6, ".jsonl") == 0 && fs_->stat(artifacts_from).ok();
   if (artifacts) {
     Status st = fs_->rename_noreplace(artifacts_from, artifacts_to);
     if (!st.ok()) {
-      persistence_.move(from);
+      persistence_.latch(persistence_.move(from));  // a failed move back leaves it misplaced: latched
+      if (st.code() != Code::kExists) st = persistence_.latch(st);
       return st.With("moving the artifacts directory");
     }
   }
@@ -194,8 +203,9 @@ Status Session::move_to(const std::string& dir, const std::string& cwd) {
   Status st = persistence_.rewrite(data_);
   if (!st.ok()) {
     hl.bytes = old_header;
-    if (artifacts) fs_->rename_noreplace(artifacts_to, artifacts_from);
-    persistence_.move(from);
+    // Undone step by step; a step that cannot be undone leaves the session elsewhere: latched.
+    if (artifacts) persistence_.latch(fs_->rename_noreplace(artifacts_to, artifacts_from));
+    persistence_.latch(persistence_.move(from));
     return st;
   }
   data_.header.cwd = cwd;

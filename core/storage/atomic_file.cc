@@ -30,7 +30,8 @@ std::string temp_prefix(const std::string& path) {
 }
 
 Status atomic_replace(Fs& fs, const std::string& path, const std::vector<std::string_view>& chunks,
-                      const Expected& expected, FileInfo* written) {
+                      const Expected& expected, FileInfo* written, bool* lookup_failed) {
+  if (lookup_failed) *lookup_failed = false;
   std::string tmp = temp_prefix(path) + random_suffix();
   auto file = fs.create_new(tmp);
   if (!file.ok()) return file.status();
@@ -51,7 +52,10 @@ Status atomic_replace(Fs& fs, const std::string& path, const std::vector<std::st
   if (st.ok()) {
     if (expected.exists) {
       auto now = fs.stat(path);
-      if (!now.ok() || !matches(*now, expected)) {
+      if (!now.ok() && now.status().code() != Code::kNotFound) {
+        st = now.status().With("checking " + path + " before replacing it");  // unknown, not a conflict
+        if (lookup_failed) *lookup_failed = true;
+      } else if (!now.ok() || !matches(*now, expected)) {
         st = Status(Code::kConflict, path + " was changed by another process; not replacing it");
       } else {
         st = fs.rename(tmp, path);

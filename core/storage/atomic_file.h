@@ -24,9 +24,10 @@ struct Expected {
 };
 
 // Replaces `path` with the concatenation of `chunks`. On success *written (if given) describes
-// the new file.
+// the new file. *lookup_failed (if given) says a failure was the freshness check's stat of `path`
+// (nothing was replaced and nothing failed to write: the caller need not latch it).
 Status atomic_replace(Fs& fs, const std::string& path, const std::vector<std::string_view>& chunks,
-                      const Expected& expected, FileInfo* written = nullptr);
+                      const Expected& expected, FileInfo* written = nullptr, bool* lookup_failed = nullptr);
 
 // Our temp files for `path` are named ".<basename>.xs-tmp-<random>" in the same directory, so a
 // writable open can recognise and remove leftovers of its own kind (and never omp's ".tmp" files).

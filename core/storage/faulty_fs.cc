@@ -12,7 +12,10 @@ bool is_lookup(FsOp op) {
 class FaultyFile final : public WritableFile {
  public:
   FaultyFile(std::shared_ptr<FaultyFs> fs, std::unique_ptr<WritableFile> base, std::string path)
-      : fs_(std::move(fs)), base_(std::move(base)), path_(std::move(path)) {}
+      : fs_(std::move(fs)), base_(std::move(base)), path_(std::move(path)) {
+    fs_->note_file(+1);
+  }
+  ~FaultyFile() override { release(); }
 
   Status append(std::string_view data) override {
     bool torn = fs_->torn_write_armed(FsOp::kAppend);
@@ -25,7 +28,7 @@ class FaultyFile final : public WritableFile {
   }
   Status sync() override {
     XS_RETURN_IF_ERROR(fs_->next(FsOp::kSync, path_));
-    return base_->sync();
+    return fs_->real_syncs() ? base_->sync() : Status::Ok();
   }
   Result<FileInfo> stat() override {
     Status st = fs_->next(FsOp::kFileStat, path_);
@@ -36,13 +39,36 @@ class FaultyFile final : public WritableFile {
     // The descriptor is released either way, as close(2) releases it even when it reports an error.
     Status st = fs_->next(FsOp::kClose, path_);
     Status c = base_->close();
+    release();
     return st.ok() ? c : st;
   }
 
  private:
+  void release() {
+    if (open_) fs_->note_file(-1);
+    open_ = false;
+  }
+
   std::shared_ptr<FaultyFs> fs_;
   std::unique_ptr<WritableFile> base_;
   std::string path_;
+  bool open_ = true;
+};
+
+class FaultyLock final : public FileLock {
+ public:
+  FaultyLock(std::shared_ptr<FaultyFs> fs, std::unique_ptr<FileLock> base)
+      : fs_(std::move(fs)), base_(std::move(base)) {
+    fs_->note_lock(+1);
+  }
+  ~FaultyLock() override {
+    base_.reset();
+    fs_->note_lock(-1);
+  }
+
+ private:
+  std::shared_ptr<FaultyFs> fs_;
+  std::unique_ptr<FileLock> base_;
 };
 
 }  // namespace
@@ -86,6 +112,40 @@ uint64_t FaultyFs::calls() const {
   return calls_;
 }
 
+uint64_t FaultyFs::calls_of(uint32_t mask) const {
+  std::lock_guard<std::mutex> g(mu_);
+  uint64_t n = 0;
+  for (size_t i = 0; i < kOps; ++i) {
+    if (mask & (1u << i)) n += op_counts_[i];
+  }
+  return n;
+}
+
+std::vector<InjectedFault> FaultyFs::injected() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return injected_;
+}
+
+int FaultyFs::open_files() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return open_files_;
+}
+
+int FaultyFs::held_locks() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return held_locks_;
+}
+
+void FaultyFs::note_file(int delta) {
+  std::lock_guard<std::mutex> g(mu_);
+  open_files_ += delta;
+}
+
+void FaultyFs::note_lock(int delta) {
+  std::lock_guard<std::mutex> g(mu_);
+  held_locks_ += delta;
+}
+
 bool FaultyFs::fault_hit() const {
   std::lock_guard<std::mutex> g(mu_);
   return hit_;
@@ -124,12 +184,22 @@ Status FaultyFs::next(FsOp op, const std::string& what) {
   const OpFault& of = op_faults_[static_cast<size_t>(op)];
   if (of.on) {
     hit_ = true;
+    injected_.push_back({n, op, what, of.code});
     return Status(of.code, std::string("injected fault in ") + fs_op_name(op) + " " + what);
   }
   if (fault_.at_call == 0) return Status::Ok();
-  bool fire = n == fault_.at_call || (fault_.persistent && n > fault_.at_call && !is_lookup(op));
+  uint64_t k = n;  // this call's number in the count the fault uses
+  if (fault_.only_ops) {
+    if (!(fault_.only_ops & op_bit(op))) return Status::Ok();
+    k = 0;
+    for (size_t i = 0; i < kOps; ++i) {
+      if (fault_.only_ops & (1u << i)) k += op_counts_[i];
+    }
+  }
+  bool fire = k == fault_.at_call || (fault_.persistent && k > fault_.at_call && !is_lookup(op));
   if (!fire) return Status::Ok();
   hit_ = true;
+  injected_.push_back({n, op, what, fault_.code});
   return Status(fault_.code, std::string("injected fault in ") + fs_op_name(op) + " " + what + " (call " +
                                  std::to_string(n) + ")");
 }
@@ -175,7 +245,7 @@ Status FaultyFs::make_dirs(const std::string& path) {
 
 Status FaultyFs::sync_dir(const std::string& path) {
   XS_RETURN_IF_ERROR(next(FsOp::kSyncDir, path));
-  return base_->sync_dir(path);
+  return real_syncs_ ? base_->sync_dir(path) : Status::Ok();
 }
 
 Result<FileInfo> FaultyFs::stat(const std::string& path) {
@@ -193,7 +263,9 @@ Result<std::vector<std::string>> FaultyFs::list_dir(const std::string& path) {
 Result<std::unique_ptr<FileLock>> FaultyFs::try_lock(const std::string& path) {
   Status st = next(FsOp::kTryLock, path);
   if (!st.ok()) return st;
-  return base_->try_lock(path);
+  auto l = base_->try_lock(path);
+  if (!l.ok()) return l.status();
+  return std::unique_ptr<FileLock>(new FaultyLock(shared_from_this(), std::move(*l)));
 }
 
 Status FaultyFs::touch(const std::string& path) {
