@@ -359,8 +359,10 @@ XS_API xs_status xs_session_create_branched(xs_session *s, const char *leaf_id, 
 /** Moves the session to working directory new_cwd: its file (and its artifacts directory
  *  "<file without .jsonl>/", if any) goes to that cwd's session directory and the header's cwd is
  *  rewritten; every step is undone if one fails.
+ *  A failed rename or directory sync poisons the handle like a failed append.
  *  @return XS_OK; XS_EREADONLY; XS_EEXISTS (a file of that name is there); XS_ELOCKED; XS_EIO;
- *          XS_ENOSPC; XS_ECONFLICT; XS_EINVAL.  @thread serialised per handle. */
+ *          XS_ENOSPC; XS_ECONFLICT; XS_EINVAL; XS_EPOISONED (an earlier write failed; nothing
+ *          moves).  @thread serialised per handle. */
 XS_API xs_status xs_session_move_to(xs_session *s, const char *new_cwd);
 
 /** Read-only handles: picks up entries another process appended since the last load, reading only
