@@ -63,7 +63,8 @@ class Fs {
   // Like rename, but fails with Exists instead of replacing an existing target.
   virtual Status rename_noreplace(const std::string& from, const std::string& to) = 0;
   virtual Status unlink(const std::string& path) = 0;
-  // Creates a directory and its missing parents (mode 0700).
+  // Creates a directory and its missing parents (mode 0700), durably: the parent of each
+  // directory it creates is synced, so a file synced inside survives power loss with its path.
   virtual Status make_dirs(const std::string& path) = 0;
   // Makes a directory's entries (a create or rename inside it) durable.
   virtual Status sync_dir(const std::string& path) = 0;

@@ -208,8 +208,12 @@ class PosixFs final : public Fs {
     }
     std::string parent = dir_name(path);
     if (parent != path && parent != "." && parent != "/") XS_RETURN_IF_ERROR(make_dirs(parent));
-    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return errno_status("mkdir", path, errno);
-    return Status::Ok();
+    if (::mkdir(path.c_str(), 0700) != 0) {
+      return errno == EEXIST ? Status::Ok() : errno_status("mkdir", path, errno);
+    }
+    // The new directory's name lives in its parent: without this sync a power loss can take the
+    // directory, and every synced file in it, away (the ALICE pattern).
+    return sync_dir(parent.empty() ? "." : parent);
   }
 
   Status sync_dir(const std::string& path) override {
