@@ -331,11 +331,6 @@ std::string check_case(const Golden& g, Variant v, size_t k, bool write, Tally* 
   return write_after_damage(g, c, fs, t);
 }
 
-size_t env_count(const char* name, size_t fallback) {
-  const char* s = std::getenv(name);
-  long v = s ? std::atol(s) : 0;
-  return v > 0 ? static_cast<size_t>(v) : fallback;
-}
 size_t stride() { return env_count("XS_SWEEP_STRIDE", 1); }
 size_t write_stride() { return env_count("XS_SWEEP_WRITE_STRIDE", kZeroWriteStride); }
 

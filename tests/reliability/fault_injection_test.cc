@@ -71,13 +71,6 @@ const Kind kKinds[] = {
      op_mask({FsOp::kRename, FsOp::kRenameNoReplace}), false},
 };
 
-size_t env_count(const char* name, size_t fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  long n = std::atol(v);
-  return n > 0 ? static_cast<size_t>(n) : fallback;
-}
-
 bool writes(FsOp op) {
   return op == FsOp::kAppend || op == FsOp::kSync || op == FsOp::kSyncDir || op == FsOp::kRename ||
          op == FsOp::kRenameNoReplace;

@@ -360,14 +360,9 @@ class Fleet {
   Totals totals_;
 };
 
-int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::atoi(v) : fallback;
-}
-
 TEST(KillNine, AcknowledgedAppendsSurviveAndNothingIsGlued) {
-  const int kills = env_int("XS_KILL9_KILLS", 1000);
-  const auto seed = static_cast<uint64_t>(env_int("XS_KILL9_SEED", 1));
+  const int kills = static_cast<int>(env_count("XS_KILL9_KILLS", 1000));
+  const auto seed = static_cast<uint64_t>(env_count("XS_KILL9_SEED", 1));
   auto start = Clock::now();
   TempDir dir;
   Fleet fleet(dir, seed);

@@ -49,11 +49,6 @@ using storage::CrashFs;
 using storage::CrashState;
 using storage::CrashStates;
 
-size_t env_count(const char* name, size_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : fallback;
-}
-
 std::string describe(const CrashFs::Record& r) {
   static const char* kNames[] = {"mkdir", "create", "append", "sync", "close", "rename", "rename_noreplace",
                                  "unlink", "sync_dir", "touch"};

@@ -171,9 +171,4 @@ inline uint64_t mutating_calls(const storage::FaultyFs& fs) {
   return n;
 }
 
-inline uint64_t env_count(const char* name, uint64_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
-
 }  // namespace xs::test

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "session/session.h"
@@ -41,6 +42,14 @@ inline int open_fd_count() {
     closedir(d);
   }
   return n;
+}
+
+// A count or seed from the environment (the CI default otherwise): a positive integer, or the
+// fallback when unset, empty or not positive.
+inline size_t env_count(const char* name, size_t fallback) {
+  const char* v = std::getenv(name);
+  unsigned long long n = v && *v ? std::strtoull(v, nullptr, 10) : 0;
+  return n > 0 ? static_cast<size_t>(n) : fallback;
 }
 
 inline size_t count_occurrences(const std::string& hay, const std::string& needle) {

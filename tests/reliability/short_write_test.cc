@@ -188,13 +188,6 @@ long matrix_write(int fd, const void* buf, unsigned long n) {
   return -1;
 }
 
-size_t env_count(const char* name, size_t fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  long n = std::atol(v);
-  return n > 0 ? static_cast<size_t>(n) : fallback;
-}
-
 TEST(ShortWrites, EveryWriteOfEveryOperation) {
   using namespace faults;  // NOLINT: the matrix's own vocabulary
   const size_t stride = env_count("XS_FAULT_STRIDE", 1);
