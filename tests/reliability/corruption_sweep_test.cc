@@ -1,12 +1,19 @@
 // Guarantees G3, G4 and G6 at every byte (reliability.md T3). A golden multi-branch session of more
-// than 64 KiB (golden_session.h) is damaged at every offset k, four ways:
+// than 64 KiB (golden_session.h) is damaged at every offset k, five ways, plus at every newline:
 //   (a) truncate: the file is cut to its first k bytes;
 //   (b) zero-fill: cut at k, then 4 KiB of NUL bytes appended (a power loss that extended the file
 //       but never wrote the data);
 //   (c) flip: the byte at k is XORed with 0xFF (the rest unchanged). XOR 0xFF turns an ASCII byte
 //       into one >= 0x80 that is invalid UTF-8 on its own, and any byte of a multi-byte sequence
 //       into one that breaks that sequence, so a flipped line can never parse: it must be rejected;
-//   (d) zero-run: the 4 KiB from k on (fewer at the end) are overwritten with NUL bytes in place.
+//   (d) zero-run: the 4 KiB from k on (fewer at the end) are overwritten with NUL bytes in place;
+//   (e) garbage: every byte from k to the end is replaced by pseudo-random bytes (seeded by k), the
+//       first of them 0xFF (never valid UTF-8, so even one byte of garbage cannot leave a line that
+//       parses) and none of them '\n' or NUL, so the damage is one line and its code is decided by
+//       the bytes, not by where a random newline fell (the fuzzers cover garbage with newlines);
+//   (f) newline deleted: one '\n' is removed (the file one byte shorter), gluing its line to the
+//       next one. This one runs at every newline of the file, not at every offset: deleting "the
+//       newline before k" gives the same file for every k of a line.
 // Each damaged file is opened read-only on the in-memory seam: no crash; damage to the header line
 // (or a NUL byte in it) gives Code::kNoHeader, never a guess; otherwise entries_json() is exactly
 // the golden entries whose lines are untouched, byte for byte and in order (so no entry that is not
@@ -19,15 +26,16 @@
 // the damaged line is reported again at the same place. A file whose header is damaged is not
 // truncated (DECISIONS.md "No silent data loss"): its exact bytes are kept as
 // "<file>.corrupt-<timestamp>", reported, and a fresh session holds the new entry.
-// The writable round trip runs at every offset of (a) and (c), and at every 8th offset of (b) and
-// (d) plus every offset of the header line and around every line boundary: what it exercises (the
-// newline for a torn tail, damaged bytes kept, .corrupt copies) is the same in all four variants,
-// and its three opens triple the cost of a case. The read-only checks run at every offset of all.
+// The writable round trip runs at every offset of (a) and (c) and every newline of (f), and at every
+// 8th offset of (b), (d) and (e) plus every offset of the header line and around every line
+// boundary: what it exercises (the newline for a torn tail, damaged bytes kept, .corrupt copies) is
+// the same in all variants, and its three opens triple the cost of a case. The read-only checks
+// run at every offset of all.
 //
-// Counts: XS_SWEEP_STRIDE=n (default 1 = every offset: 267,118 cases, about 45 s in RelWithDebInfo
-// on the 2-core box) tests only every n-th offset, plus the header and line-boundary offsets above,
-// so a thinned run still meets each kind of edge; the ASan+UBSan -O0 run uses 128 (3,578 cases,
-// about 20 s). XS_SWEEP_WRITE_STRIDE=n overrides the 8 of (b) and (d). One summary line per variant
+// Counts: XS_SWEEP_STRIDE=n (default 1 = every offset: 333,952 cases, ~50 s) tests only every n-th offset,
+// plus the header and line-boundary offsets above (every newline of (f) always runs),
+// so a thinned run still meets each kind of edge; the ASan+UBSan -O0 run uses 128.
+// XS_SWEEP_WRITE_STRIDE=n overrides the 8 of (b), (d) and (e). One summary line per variant
 // and one for the run: offsets x variants = cases, session size, damaged lines reported, header cases.
 #include <gtest/gtest.h>
 #include <malloc.h>
@@ -50,7 +58,7 @@ constexpr char kPath[] = "/s.jsonl";
 constexpr size_t kZeroBytes = 4096;  // (b) appended NULs and (d) the NUL run in place
 constexpr size_t kZeroWriteStride = 8;  // (b) and (d): the writable round trip at every 8th offset
 
-enum class Variant { kTruncate, kZeroFill, kFlip, kZeroRun };
+enum class Variant { kTruncate, kZeroFill, kFlip, kZeroRun, kGarbage, kDeleteNewline };
 
 const char* name_of(Variant v) {
   switch (v) {
@@ -58,6 +66,8 @@ const char* name_of(Variant v) {
     case Variant::kZeroFill: return "zero-fill";
     case Variant::kFlip: return "flip";
     case Variant::kZeroRun: return "zero-run";
+    case Variant::kGarbage: return "garbage";
+    case Variant::kDeleteNewline: return "newline deleted";
   }
   return "?";
 }
@@ -117,6 +127,47 @@ Expect expect_overwrite(const Golden& g, size_t k, size_t kend) {
   return e;
 }
 
+// The newline ending line i removed: line i and line i + 1 become one line.
+Expect expect_deleted_newline(const Golden& g, size_t i) {
+  Expect e;
+  if (i == 0) {
+    e.no_header = true;  // the header glued to the first entry is no header line
+    return e;
+  }
+  e.keep_from = g.n();
+  if (i + 1 == g.n()) {
+    e.keep_before = g.n();  // the last line, whole but unterminated: it loads
+    return e;
+  }
+  e.keep_before = i;
+  e.keep_from = i + 2;
+  e.damaged = true;
+  e.line = i + 1;
+  e.offset = g.lines[i].start;
+  e.length = g.lines[i + 1].end - 1 - e.offset;
+  return e;
+}
+
+// Bytes from k to the end for (e): 0xFF first, then 0x01-0xFF without '\n' (splitmix64 of k).
+std::string garbage(size_t k, size_t n) {
+  std::string out;
+  out.reserve(n);
+  uint64_t x = k * 0x9E3779B97F4A7C15ull + 1;
+  while (out.size() < n) {
+    x += 0x9E3779B97F4A7C15ull;
+    uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    for (int b = 0; b < 8 && out.size() < n; ++b, z >>= 8) {
+      auto c = static_cast<unsigned char>(z);
+      if (c != 0 && c != '\n') out.push_back(static_cast<char>(c));
+    }
+  }
+  out[0] = static_cast<char>(0xFF);
+  return out;
+}
+
 struct Case {
   std::string bytes;
   Expect expect;
@@ -153,6 +204,21 @@ Case make_case(const Golden& g, Variant v, size_t k) {
                 '\0');
       c.expect = expect_overwrite(g, k, kend);
       c.expect.code = "nul_byte";
+      break;
+    }
+    case Variant::kGarbage:
+      c.bytes = g.bytes.substr(0, k) + garbage(k, g.bytes.size() - k);
+      c.expect = expect_overwrite(g, k, g.bytes.size());
+      // 0xFF makes it invalid UTF-8; control characters or unbalanced quotes may be reported first.
+      c.expect.code = "invalid_utf8";
+      c.expect.or_code = "invalid_json";
+      break;
+    case Variant::kDeleteNewline: {
+      // Here k is the index of a line: its newline goes.
+      c.bytes = g.bytes;
+      c.bytes.erase(g.lines[k].end, 1);
+      c.expect = expect_deleted_newline(g, k);
+      c.expect.code = "invalid_json";  // "...}{..." is an object with content after it
       break;
     }
   }
@@ -375,9 +441,10 @@ struct Totals : ::testing::Environment {
     if (variants.empty()) return;
     std::string names;
     for (const std::string& v : variants) names += (names.empty() ? "" : ", ") + v;
-    std::printf("corruption sweep: %zu offsets x %zu variants (%s) = %zu cases of a %zu-byte session (stride %zu); "
-                "%zu damaged lines reported, %zu header cases, %zu writable round trips\n",
-                offsets, variants.size(), names.c_str(), cases, golden().bytes.size(), stride(), reported,
+    std::printf("corruption sweep: %zu cases of a %zu-byte session (%zu variants: %s; up to %zu offsets each, "
+                "stride %zu, and every newline); %zu damaged lines reported, %zu header cases, %zu writable round "
+                "trips\n",
+                cases, golden().bytes.size(), variants.size(), names.c_str(), offsets, stride(), reported,
                 header_cases, writable);
   }
 };
@@ -387,29 +454,39 @@ void sweep(Variant v) {
   const Golden& g = golden();
   ASSERT_GE(g.bytes.size(), 65536u);
   size_t last = v == Variant::kTruncate || v == Variant::kZeroFill ? g.bytes.size() : g.bytes.size() - 1;
-  std::vector<size_t> ks = offsets(g, last, stride());
-  const std::set<size_t> edges = edge_offsets(g);
-  size_t wstride = v == Variant::kTruncate || v == Variant::kFlip ? 1 : write_stride();
+  std::vector<size_t> ks;
+  std::set<size_t> edges;
+  if (v == Variant::kDeleteNewline) {
+    for (size_t i = 0; i < g.n(); ++i) ks.push_back(i);  // every line's newline, the last one too
+  } else {
+    ks = offsets(g, last, stride());
+    edges = edge_offsets(g);
+  }
+  size_t wstride =
+      v == Variant::kTruncate || v == Variant::kFlip || v == Variant::kDeleteNewline ? 1 : write_stride();
   Tally t;
   size_t failures = 0;
   for (size_t k : ks) {
     std::string e = check_case(g, v, k, k % wstride == 0 || edges.count(k) > 0, &t);
     ++t.cases;
-    if (!e.empty() && ++failures <= 10) ADD_FAILURE() << name_of(v) << " at byte " << k << ": " << e;
+    if (!e.empty() && ++failures <= 10) {
+      ADD_FAILURE() << name_of(v) << (v == Variant::kDeleteNewline ? " at line index " : " at byte ") << k << ": "
+                    << e;
+    }
   }
   EXPECT_EQ(failures, 0u) << "failed cases of " << ks.size();
   std::string codes;
   for (const auto& [code, n] : t.codes) codes += (codes.empty() ? "" : ", ") + code + " " + std::to_string(n);
-  std::printf("corruption sweep, %s: %zu offsets of a %zu-byte session, %zu damaged lines reported, %zu header "
+  std::printf("corruption sweep, %s: %zu %s of a %zu-byte session, %zu damaged lines reported, %zu header "
               "cases (%zu .corrupt copies checked), %zu writable round trips; codes: %s\n",
-              name_of(v), t.cases, g.bytes.size(), t.reported, t.header_cases, t.corrupt_copies, t.writable,
+              name_of(v), t.cases, v == Variant::kDeleteNewline ? "newlines" : "offsets", g.bytes.size(), t.reported, t.header_cases, t.corrupt_copies, t.writable,
               codes.c_str());
   ::testing::Test::RecordProperty("cases", static_cast<int>(t.cases));
   ::testing::Test::RecordProperty("session_bytes", static_cast<int>(g.bytes.size()));
   ::testing::Test::RecordProperty("damaged_lines_reported", static_cast<int>(t.reported));
   ::testing::Test::RecordProperty("header_cases", static_cast<int>(t.header_cases));
   totals->variants.push_back(name_of(v));
-  totals->offsets = std::max(totals->offsets, ks.size());
+  if (v != Variant::kDeleteNewline) totals->offsets = std::max(totals->offsets, ks.size());
   totals->cases += t.cases;
   totals->reported += t.reported;
   totals->header_cases += t.header_cases;
@@ -459,6 +536,8 @@ TEST(CorruptionSweep, TruncateAtEveryOffset) { sweep(Variant::kTruncate); }
 TEST(CorruptionSweep, ZeroFillAfterEveryOffset) { sweep(Variant::kZeroFill); }
 TEST(CorruptionSweep, FlipEveryByte) { sweep(Variant::kFlip); }
 TEST(CorruptionSweep, ZeroRunAtEveryOffset) { sweep(Variant::kZeroRun); }
+TEST(CorruptionSweep, GarbageFromEveryOffsetToTheEnd) { sweep(Variant::kGarbage); }
+TEST(CorruptionSweep, EveryNewlineDeleted) { sweep(Variant::kDeleteNewline); }
 
 }  // namespace
 }  // namespace xs::test
