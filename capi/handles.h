@@ -70,6 +70,19 @@ struct xs_session {
 
 namespace xs::capi {
 
+// XS_EINTERNAL with the exception's text; if even that text cannot be allocated, a fixed one that
+// needs no allocation (this runs inside noexcept functions: nothing may throw from here).
+inline xs_status internal_error(ErrorSlot& err, const char* what) noexcept {
+  try {
+    return err.set(XS_EINTERNAL, std::string("internal error: ") + what);
+  } catch (...) {
+    err.code = XS_EINTERNAL;
+    err.message.clear();
+    err.message.append("internal error");  // within the string's own buffer: no allocation
+    return XS_EINTERNAL;
+  }
+}
+
 // Runs `body` (returning Status) under the handle's lock and records the outcome on the handle.
 // No exception crosses the C boundary.
 template <class Handle, class F>
@@ -80,11 +93,11 @@ xs_status guarded(Handle* h, F&& body) noexcept {
   try {
     return h->err.from(body());
   } catch (const std::bad_alloc&) {
-    return h->err.set(XS_ENOMEM, "out of memory");
+    return h->err.set(XS_ENOMEM, "out of memory");  // short enough to need no allocation
   } catch (const std::exception& e) {
-    return h->err.set(XS_EINTERNAL, std::string("internal error: ") + e.what());
+    return internal_error(h->err, e.what());
   } catch (...) {
-    return h->err.set(XS_EINTERNAL, "internal error: unknown exception");
+    return internal_error(h->err, "unknown exception");
   }
 }
 

@@ -1,6 +1,7 @@
 #include "json/line_scanner.h"
 
 #include <cstring>
+#include <new>
 
 #include "json/json_string.h"
 
@@ -100,15 +101,17 @@ LineScanner::Parsed LineScanner::parse(std::string_view text, simdjson::dom::ele
     bad("nul_byte", "NUL byte at column " + std::to_string(static_cast<const char*>(nul) - text.data() + 1));
     return Parsed::kBad;
   }
+  // Out of memory says nothing about the line: it must fail the whole operation (the C API gives
+  // XS_ENOMEM), never report a good line as damaged and skip it. simdjson reports allocation
+  // failures as error codes (it allocates with nothrow new), so they are turned back into bad_alloc.
   if (!parser_ready_) {
-    if (parser_.allocate(64 * 1024, limits_.max_depth) != simdjson::SUCCESS) {
-      bad("no_memory", "out of memory for the JSON parser");
-      return Parsed::kBad;
-    }
+    if (parser_.allocate(64 * 1024, limits_.max_depth) != simdjson::SUCCESS) throw std::bad_alloc();
     parser_ready_ = true;
   }
   simdjson::error_code err = parser_.parse(text.data(), text.size(), false).get(*root);
   switch (err) {
+    case simdjson::MEMALLOC:  // growing the parser for a longer line failed
+      throw std::bad_alloc();
     case simdjson::SUCCESS:
       parsed_ = true;
       return Parsed::kDom;

@@ -18,6 +18,8 @@ class IdIndex {
     slots_.clear();
     size_ = 0;
   }
+  size_t size() const { return size_; }
+  // Room for n ids: put() of up to n ids in all then allocates nothing.
   void reserve(size_t n) {
     if (n * 2 > slots_.size()) rehash(capacity_for(n));
   }

@@ -320,13 +320,21 @@ Status Session::commit(std::string line, Entry e, std::string* id_out) {
   }
   bool assistant_after = tree_.has_assistant() || e.is_assistant();
   line.push_back('\n');  // build_entry_line reserved room for it: the record is written as is
-  XS_RETURN_IF_ERROR(persistence_.before_append(data_, line, assistant_after));
 
+  // Everything that can run out of memory happens before the record is written (and may throw
+  // bad_alloc, leaving the session as it was: xsession.h's "a failed append leaves the session as
+  // it was"); after the write nothing allocates, so an entry on disk is always in the session too.
   Arena& a = data_.arena;
   e.line = a.store(std::string_view(line).substr(0, line.size() - 1), json::kPadding);
   for (std::string_view* f : {&e.id, &e.timestamp, &e.role, &e.provider, &e.model, &e.target_id, &e.label}) {
     *f = a.store(*f);
   }
+  if (id_out) id_out->assign(e.id);
+  if (data_.lines.size() == data_.lines.capacity()) data_.lines.reserve(data_.lines.size() * 2 + 16);
+  if (data_.entries.size() == data_.entries.capacity()) data_.entries.reserve(data_.entries.size() * 2 + 16);
+  tree_.reserve_for(e);
+  XS_RETURN_IF_ERROR(persistence_.before_append(data_, line, assistant_after));
+
   uint32_t leaf = tree_.leaf();
   e.has_parent_id = leaf != kNone;
   e.parent_id = leaf != kNone ? data_.entries[leaf].id : std::string_view();
@@ -338,7 +346,6 @@ Status Session::commit(std::string line, Entry e, std::string* id_out) {
   data_.entries.push_back(e);
   tree_.add(index);
   ++generation_;
-  if (id_out) id_out->assign(e.id);
   return Status::Ok();
 }
 

@@ -375,10 +375,18 @@ Status Session::branch_with_summary(std::optional<std::string_view> from_id, std
   p.text("summary", summary);
   if (details_json) p.raw("details", details);
   if (from_extension) p.boolean("fromExtension", *from_extension);
-  uint32_t before = tree_.leaf();
+  // A failed append leaves the session as it was, also when it runs out of memory (throws).
+  struct RestoreLeaf {
+    Tree& tree;
+    uint32_t before;
+    bool done = false;
+    ~RestoreLeaf() {
+      if (!done) tree.set_leaf(before);
+    }
+  } restore{tree_, tree_.leaf()};
   tree_.set_leaf(from);
   Status st = append_typed(EntryType::kBranchSummary, p, id_out);
-  if (!st.ok()) tree_.set_leaf(before);  // a failed append leaves the session as it was
+  restore.done = st.ok();
   return st;
 }
 

@@ -67,6 +67,20 @@ void Tree::cut_cycles() {
   }
 }
 
+// Room for one more element without a reallocation, growing geometrically as push_back would.
+template <class T>
+void room_for_one(std::vector<T>& v) {
+  if (v.size() == v.capacity()) v.reserve(v.empty() ? 16 : v.size() * 2);
+}
+
+void Tree::reserve_for(const Entry& e) {
+  by_id_.reserve(by_id_.size() + 1);
+  if (e.type == format::EntryType::kLabel) {
+    label_index_.reserve(label_index_.size() + 1);
+    room_for_one(labels_);
+  }
+}
+
 void Tree::add(uint32_t index) {
   Entry& e = data_->entries[index];
   by_id_.put(e.id, index);
@@ -77,18 +91,19 @@ void Tree::add(uint32_t index) {
 
 void Tree::apply_label(const Entry& e) {
   if (e.type != format::EntryType::kLabel) return;
-  auto it = label_index_.find(e.target_id);
+  uint32_t i = label_index_.get(e.target_id);
+  bool live = i != IdIndex::kMissing && labels_[i].alive;
   if (e.label_set) {
-    if (it != label_index_.end()) {
-      labels_[it->second].label = e.label;
-      labels_[it->second].timestamp = e.timestamp;
+    if (live) {
+      labels_[i].label = e.label;
+      labels_[i].timestamp = e.timestamp;
     } else {
-      label_index_.emplace(e.target_id, labels_.size());
+      // Set again after a clear: a new Map entry in JavaScript, so it goes last in the order.
+      label_index_.put(e.target_id, static_cast<uint32_t>(labels_.size()));
       labels_.push_back({e.target_id, e.label, e.timestamp, true});
     }
-  } else if (it != label_index_.end()) {
-    labels_[it->second].alive = false;
-    label_index_.erase(it);
+  } else if (live) {
+    labels_[i].alive = false;
   }
 }
 
@@ -142,8 +157,8 @@ std::vector<std::pair<uint32_t, uint32_t>> Tree::preorder() const {
 }
 
 const LabelState* Tree::label_of(std::string_view id) const {
-  auto it = label_index_.find(id);
-  return it == label_index_.end() ? nullptr : &labels_[it->second];
+  uint32_t i = label_index_.get(id);
+  return i != IdIndex::kMissing && labels_[i].alive ? &labels_[i] : nullptr;
 }
 
 std::vector<const LabelState*> Tree::labels() const {

@@ -4,7 +4,6 @@
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "session/id_index.h"
@@ -29,6 +28,9 @@ class Tree {
   void build();
   // What build() found: duplicate ids and parent cycles.
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+  // Makes room for indexing `e`, so that add() of it allocates nothing: an append calls this
+  // before its record is written, and add() after, which then cannot fail (throws bad_alloc).
+  void reserve_for(const Entry& e);
   // Indexes the entry just pushed onto data->entries by an append and moves the leaf to it.
   void add(uint32_t index);
 
@@ -57,7 +59,7 @@ class Tree {
 
   SessionData* data_;
   IdIndex by_id_;
-  std::unordered_map<std::string_view, size_t> label_index_;
+  IdIndex label_index_;  // target id -> its latest LabelState (a cleared one stays, not alive)
   std::vector<LabelState> labels_;
   std::vector<Diagnostic> diagnostics_;
   uint32_t leaf_ = kNone;

@@ -23,6 +23,22 @@ bool matches(const FileInfo& fi, const Expected& e) {
   return e.exists && fi.dev == e.dev && fi.ino == e.ino && fi.size == e.size;
 }
 
+// Removes the temp file unless it was renamed into place: on an error, and when running out of
+// memory throws through (create_new may throw after the file was made), so no temp file is left
+// behind (G11). Cleanup is best effort and must not throw from here.
+struct TempFile {
+  Fs& fs;
+  const std::string& path;
+  bool keep = false;
+  ~TempFile() {
+    if (keep) return;
+    try {
+      fs.unlink(path);
+    } catch (...) {  // out of memory again: the next writable open removes the leftover
+    }
+  }
+};
+
 }  // namespace
 
 std::string temp_prefix(const std::string& path) {
@@ -32,7 +48,12 @@ std::string temp_prefix(const std::string& path) {
 Status atomic_replace(Fs& fs, const std::string& path, const std::vector<std::string_view>& chunks,
                       const Expected& expected, FileInfo* written, bool* lookup_failed) {
   if (lookup_failed) *lookup_failed = false;
-  std::string tmp = temp_prefix(path) + random_suffix();
+  // Everything that allocates comes before the rename: after it, the file is replaced and only the
+  // directory sync may fail (an error the caller latches), never an allocation the caller would
+  // take for "nothing happened".
+  const std::string dir = dir_name(path);
+  const std::string tmp = temp_prefix(path) + random_suffix();
+  TempFile guard{fs, tmp};
   auto file = fs.create_new(tmp);
   if (!file.ok()) return file.status();
   Status st;
@@ -65,12 +86,10 @@ Status atomic_replace(Fs& fs, const std::string& path, const std::vector<std::st
       if (st.code() == Code::kExists) st = Status(Code::kConflict, path + " was created by another process");
     }
   }
-  if (!st.ok()) {
-    fs.unlink(tmp);  // best effort: a leftover is removed by the next writable open
-    return st;
-  }
+  if (!st.ok()) return st;  // the guard removes the temp file (a leftover goes at the next writable open)
+  guard.keep = true;
   if (written) *written = info;
-  return fs.sync_dir(dir_name(path));
+  return fs.sync_dir(dir);
 }
 
 void remove_stale_temps(Fs& fs, const std::string& path) {

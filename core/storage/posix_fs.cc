@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstring>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "storage/fs.h"
@@ -92,6 +93,36 @@ int open_retry(const char* path, int flags, mode_t mode) {
 
 long real_write(int fd, const void* buf, unsigned long n) { return ::write(fd, buf, n); }
 
+// Owns a descriptor until it is released to its keeper: running out of memory between the open
+// and the hand-over (the keeper's allocation, a buffer) must not leak it (G11).
+class UniqueFd {
+ public:
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  ~UniqueFd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+  // Closes now; the errno of a failed close is left for the caller.
+  int close() { return ::close(release()); }
+
+ private:
+  int fd_;
+};
+
+// Joins the threads started so far when a later start throws (a joinable std::thread destroyed
+// unjoined would terminate the process).
+struct JoinAll {
+  std::vector<std::thread>& threads;
+  ~JoinAll() {
+    for (std::thread& t : threads) {
+      if (t.joinable()) t.join();
+    }
+  }
+};
+
 class PosixFile final : public WritableFile {
  public:
   PosixFile(int fd, std::string path, WriteFn write_fn) : fd_(fd), path_(std::move(path)), write_(write_fn) {}
@@ -163,15 +194,19 @@ class PosixFs final : public Fs {
   }
 
   Result<std::unique_ptr<WritableFile>> open_append(const std::string& path) override {
-    int fd = open_retry(path.c_str(), O_WRONLY | O_APPEND, 0);
-    if (fd < 0) return errno_status("open", path, errno);
-    return std::unique_ptr<WritableFile>(new PosixFile(fd, path, write_));
+    UniqueFd fd(open_retry(path.c_str(), O_WRONLY | O_APPEND, 0));
+    if (fd.get() < 0) return errno_status("open", path, errno);
+    std::unique_ptr<WritableFile> file(new PosixFile(fd.get(), path, write_));
+    fd.release();
+    return file;
   }
 
   Result<std::unique_ptr<WritableFile>> create_new(const std::string& path) override {
-    int fd = open_retry(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
-    if (fd < 0) return errno_status("create", path, errno);
-    return std::unique_ptr<WritableFile>(new PosixFile(fd, path, write_));
+    UniqueFd fd(open_retry(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600));
+    if (fd.get() < 0) return errno_status("create", path, errno);
+    std::unique_ptr<WritableFile> file(new PosixFile(fd.get(), path, write_));
+    fd.release();
+    return file;
   }
 
   Status rename(const std::string& from, const std::string& to) override {
@@ -244,14 +279,13 @@ class PosixFs final : public Fs {
   }
 
   Result<std::vector<std::string>> list_dir(const std::string& path) override {
-    DIR* d = ::opendir(path.c_str());
+    std::unique_ptr<DIR, int (*)(DIR*)> d(::opendir(path.c_str()), ::closedir);  // closed if a name throws
     if (!d) return errno_status("opendir", path, errno);
     std::vector<std::string> names;
-    while (struct dirent* e = ::readdir(d)) {
+    while (struct dirent* e = ::readdir(d.get())) {
       if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
       names.emplace_back(e->d_name);
     }
-    ::closedir(d);
     return names;
   }
 
@@ -259,23 +293,13 @@ class PosixFs final : public Fs {
   // describes the descriptor that was read (for a whole file, its size is what was read).
   Status read(const std::string& path, uint64_t offset, uint64_t max, uint64_t limit, PaddedBuffer* out,
               FileInfo* info) {
-    int fd = open_retry(path.c_str(), O_RDONLY, 0);
-    if (fd < 0) return errno_status("open", path, errno);
+    UniqueFd fd(open_retry(path.c_str(), O_RDONLY, 0));
+    if (fd.get() < 0) return errno_status("open", path, errno);
     struct stat st;
-    if (::fstat(fd, &st) != 0) {
-      int e = errno;
-      ::close(fd);
-      return errno_status("fstat", path, e);
-    }
-    if (S_ISDIR(st.st_mode)) {
-      ::close(fd);
-      return Status::Invalid(path + " is a directory");
-    }
+    if (::fstat(fd.get(), &st) != 0) return errno_status("fstat", path, errno);
+    if (S_ISDIR(st.st_mode)) return Status::Invalid(path + " is a directory");
     uint64_t size = static_cast<uint64_t>(st.st_size);
-    if (size > limit) {
-      ::close(fd);
-      return Status::Limit(path + " is larger than " + std::to_string(limit) + " bytes");
-    }
+    if (size > limit) return Status::Limit(path + " is larger than " + std::to_string(limit) + " bytes");
     // What fstat promised; a writer appending meanwhile is picked up by a later reload.
     uint64_t want = offset >= size ? 0 : std::min<uint64_t>(max, size - offset);
     PaddedBuffer buf(want);
@@ -288,10 +312,12 @@ class PosixFs final : public Fs {
       parts[i].to = want * (i + 1) / shares;
     }
     std::vector<std::thread> helpers;
-    for (size_t i = 1; i < shares; ++i) helpers.emplace_back(read_share, fd, buf.data(), offset, &parts[i]);
-    read_share(fd, buf.data(), offset, &parts[0]);
-    for (std::thread& t : helpers) t.join();
-    ::close(fd);
+    {
+      JoinAll join{helpers};
+      for (size_t i = 1; i < shares; ++i) helpers.emplace_back(read_share, fd.get(), buf.data(), offset, &parts[i]);
+      read_share(fd.get(), buf.data(), offset, &parts[0]);
+    }
+    fd.close();
     size_t got = 0;
     for (const ReadShare& p : parts) {
       if (p.error) return errno_status("read", path, p.error);
@@ -311,19 +337,21 @@ class PosixFs final : public Fs {
   }
 
   Result<std::unique_ptr<FileLock>> try_lock(const std::string& path) override {
-    int fd = open_retry(path.c_str(), O_RDWR | O_CREAT, 0600);
-    if (fd < 0) return errno_status("open", path, errno);
+    UniqueFd fd(open_retry(path.c_str(), O_RDWR | O_CREAT, 0600));
+    if (fd.get() < 0) return errno_status("open", path, errno);
     int rc;
     do {
-      rc = ::flock(fd, LOCK_EX | LOCK_NB);
+      rc = ::flock(fd.get(), LOCK_EX | LOCK_NB);
     } while (rc != 0 && errno == EINTR);
     if (rc != 0) {
       int e = errno;
-      ::close(fd);
+      fd.close();
       if (e == EWOULDBLOCK) return Status(Code::kLocked, path + " is held by another writer");
       return errno_status("flock", path, e);
     }
-    return std::unique_ptr<FileLock>(new PosixLock(fd));
+    std::unique_ptr<FileLock> lock(new PosixLock(fd.get()));
+    fd.release();
+    return lock;
   }
 
  private:
