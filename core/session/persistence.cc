@@ -1,5 +1,6 @@
 #include "session/persistence.h"
 
+#include <new>
 #include <vector>
 
 #include "storage/path.h"
@@ -186,24 +187,30 @@ Status Persistence::flush() {
 }
 
 Status Persistence::move(const std::string& to) {
-  auto new_lock = fs_->try_lock(to + ".lock");
+  // Every string is made before the rename: once the file has moved, the handle must follow it
+  // without an allocation that could fail and leave it pointing at the old name.
+  std::string new_path = to, to_lock = to + ".lock", from_lock = path_ + ".lock";
+  std::string to_dir = storage::dir_name(to), from_dir = storage::dir_name(path_);
+  auto new_lock = fs_->try_lock(to_lock);
   if (!new_lock.ok()) return new_lock.status();
   Status st = fs_->rename_noreplace(path_, to);
   if (!st.ok()) {
     new_lock->reset();
-    fs_->unlink(to + ".lock");
+    fs_->unlink(to_lock);
     // A name already taken is a refusal, not a failure of the file system; anything else is
     // latched like every other failed rename.
     if (st.code() == Code::kExists) return Status(Code::kExists, to + " already exists");
     return latch(st);
   }
-  std::string from = path_;
   // The file is at `to` now whatever the directory syncs say: follow it, then report them.
-  fs_->unlink(from + ".lock");  // names nothing any more; dropped while still holding it
+  try {
+    fs_->unlink(from_lock);  // names nothing any more; dropped while still holding it
+  } catch (const std::bad_alloc&) {  // only its error text could not be made: the result is ignored
+  }
   lock_ = std::move(*new_lock);
-  path_ = to;
-  XS_RETURN_IF_ERROR(latch(fs_->sync_dir(storage::dir_name(to))));
-  return latch(fs_->sync_dir(storage::dir_name(from)));
+  path_.swap(new_path);
+  XS_RETURN_IF_ERROR(latch(fs_->sync_dir(to_dir)));
+  return latch(fs_->sync_dir(from_dir));
 }
 
 Status Persistence::close() {

@@ -3,6 +3,9 @@
 // read-side JSON in session_views.cc.
 #include "session/session.h"
 
+#include <algorithm>
+#include <optional>
+
 #include "context/context_builder.h"
 #include "discovery/session_paths.h"
 #include "json/json_string.h"
@@ -30,6 +33,51 @@ std::string file_stamp(int64_t ms) {
   }
   return s;
 }
+
+// What a reload of the tail changes in SessionData, put back unless commit() is called: a reload
+// that fails or runs out of memory leaves the handle exactly as it was. Putting back needs no
+// allocation (the vectors only shrink to sizes they had, or regain the one element taken out).
+class TailReloadRollback {
+ public:
+  explicit TailReloadRollback(SessionData& d)
+      : d_(d),
+        lines_(d.lines.size()),
+        entries_(d.entries.size()),
+        diagnostics_(d.diagnostics.size()),
+        buffers_(d.buffers.size()),
+        arenas_(d.run_arenas.size()),
+        pending_tail_(d.pending_tail),
+        ends_with_newline_(d.ends_with_newline) {}
+  // The reported fragment, read again as part of the tail: taken out now, put back on failure.
+  void take_pending_tail() {
+    line_ = d_.lines.back();
+    d_.lines.pop_back();
+    diagnostic_ = std::move(d_.diagnostics.back());
+    d_.diagnostics.pop_back();
+  }
+  void commit() { done_ = true; }
+  ~TailReloadRollback() {
+    if (done_) return;
+    auto cut = [](auto& v, size_t n) { v.erase(v.begin() + static_cast<std::ptrdiff_t>(std::min(n, v.size())), v.end()); };
+    cut(d_.lines, line_ ? lines_ - 1 : lines_);
+    cut(d_.diagnostics, diagnostic_ ? diagnostics_ - 1 : diagnostics_);
+    if (line_) d_.lines.push_back(*line_);
+    if (diagnostic_) d_.diagnostics.push_back(std::move(*diagnostic_));
+    cut(d_.entries, entries_);
+    cut(d_.buffers, buffers_);
+    cut(d_.run_arenas, arenas_);
+    d_.pending_tail = pending_tail_;
+    d_.ends_with_newline = ends_with_newline_;
+  }
+
+ private:
+  SessionData& d_;
+  size_t lines_, entries_, diagnostics_, buffers_, arenas_;
+  bool pending_tail_, ends_with_newline_;
+  std::optional<Line> line_;
+  std::optional<Diagnostic> diagnostic_;
+  bool done_ = false;
+};
 
 }  // namespace
 
@@ -190,18 +238,19 @@ Status Session::reload(int64_t* added) {
     if (view.empty() || view.front() != '\n') return reload_whole(before, added);
     view.remove_prefix(1);
     ++base;
-    data_.ends_with_newline = true;
   }
-  if (data_.pending_tail) {
-    // The fragment we reported last time is read again as part of the tail.
-    data_.lines.pop_back();
-    data_.diagnostics.pop_back();
-  }
+  TailReloadRollback rollback(data_);
+  if (unterminated) data_.ends_with_newline = true;
+  // The fragment we reported last time is read again as part of the tail.
+  if (data_.pending_tail) rollback.take_pending_tail();
   data_.buffers.push_back(std::move(tail));
   XS_RETURN_IF_ERROR(load_lines(view, base, options_.limits, &data_));
+  Tree fresh(&data_);  // built aside, so a tree that runs out of memory half-way is never ours
+  fresh.build();
+  rollback.commit();
+  tree_ = std::move(fresh);
   consumed_ = base + view.size();
   if (data_.pending_tail) consumed_ = data_.lines.back().offset;
-  tree_.build();
   ++generation_;
   *added = static_cast<int64_t>(data_.entries.size() - before);
   return Status::Ok();
@@ -213,21 +262,33 @@ Status Session::reload(int64_t* added) {
 Status Session::reload_whole(size_t before, int64_t* added) {
   // The load fills the handle's own fields, so keep what they held: a reload that fails (the file
   // unreadable for a moment) leaves the handle exactly as it was, never empty.
+  // The old tree is kept too: its views point into old_data's buffers and arenas, which move back
+  // unchanged, so restoring it needs no allocation (a rebuild could run out of memory again).
   SessionData old_data = std::move(data_);
+  Tree old_tree = std::move(tree_);
   std::vector<Diagnostic> old_problems = std::move(blob_problems_);
   format::IdGenerator old_ids = ids_;
   uint64_t old_dev = read_dev_, old_ino = read_ino_, old_consumed = consumed_, old_size = file_size_;
   bool old_migrated = migrated_in_memory_;
   int old_version = file_version_;
-  Status st = load_whole();
-  if (!st.ok()) {
+  auto restore = [&] {
     data_ = std::move(old_data);
+    tree_ = std::move(old_tree);
     blob_problems_ = std::move(old_problems);
     ids_ = old_ids;
     read_dev_ = old_dev, read_ino_ = old_ino, consumed_ = old_consumed, file_size_ = old_size;
     migrated_in_memory_ = old_migrated;
     file_version_ = old_version;
-    tree_.build();
+  };
+  Status st;
+  try {
+    st = load_whole();
+  } catch (...) {  // out of memory: the handle as it was, then the error to the caller
+    restore();
+    throw;
+  }
+  if (!st.ok()) {
+    restore();
     return st;
   }
   ++generation_;

@@ -164,18 +164,26 @@ Status Session::move_to(const std::string& dir, const std::string& cwd) {
   std::string from = path();
   std::string to = storage::join_path(dir, storage::base_name(from));
   Line& hl = data_.lines[data_.header_line];
-  std::string_view old_header = hl.bytes;
+  // The new header and cwd are made before anything moves; the header line goes back to the old
+  // bytes on every way out but success (an error, or running out of memory half-way).
+  std::string_view new_header = data_.arena.store(*header, json::kPadding);
+  std::string new_cwd = cwd;
+  struct RestoreHeader {
+    Line& line;
+    std::string_view old;
+    bool done = false;
+    ~RestoreHeader() {
+      if (!done) line.bytes = old;
+    }
+  } restore{hl, hl.bytes};
   if (to == from || !persistence_.persisted()) {
     // Two cwds can share a directory ("/a-b" and "/a/b" encode alike): then only the header
     // changes. A session not on disk yet will simply be written in its new place.
     if (to != from) XS_RETURN_IF_ERROR(persistence_.rename_unwritten(to));
-    hl.bytes = data_.arena.store(*header, json::kPadding);
-    Status st = persistence_.rewrite(data_);  // a no-op while nothing is on disk
-    if (!st.ok()) {
-      hl.bytes = old_header;
-      return st;
-    }
-    data_.header.cwd = cwd;
+    hl.bytes = new_header;
+    XS_RETURN_IF_ERROR(persistence_.rewrite(data_));  // a no-op while nothing is on disk
+    restore.done = true;
+    data_.header.cwd.swap(new_cwd);
     if (persistence_.persisted()) recount_file_size();
     ++generation_;
     return Status::Ok();
@@ -199,16 +207,16 @@ Status Session::move_to(const std::string& dir, const std::string& cwd) {
       return st.With("moving the artifacts directory");
     }
   }
-  hl.bytes = data_.arena.store(*header, json::kPadding);
+  hl.bytes = new_header;
   Status st = persistence_.rewrite(data_);
   if (!st.ok()) {
-    hl.bytes = old_header;
     // Undone step by step; a step that cannot be undone leaves the session elsewhere: latched.
     if (artifacts) persistence_.latch(fs_->rename_noreplace(artifacts_to, artifacts_from));
     persistence_.latch(persistence_.move(from));
     return st;
   }
-  data_.header.cwd = cwd;
+  restore.done = true;
+  data_.header.cwd.swap(new_cwd);
   recount_file_size();
   ++generation_;
   return Status::Ok();
