@@ -317,17 +317,21 @@ Status Session::recover_headerless(const storage::PaddedBuffer& original, const 
     std::string stamp = file_stamp(clock_.now_ms());
     for (int attempt = 0; attempt < 100 && preserved.empty(); ++attempt) {
       std::string candidate = path() + ".corrupt-" + stamp + (attempt ? "-" + std::to_string(attempt) : "");
+      // A copy that is not complete is removed, also when running out of memory half-way: a
+      // short or empty .corrupt file would pass for the preserved bytes.
+      storage::RemoveUnlessKept copy(*fs_, candidate);
       auto f = fs_->create_new(candidate);
-      if (f.status().code() == Code::kExists) continue;
-      if (!f.ok()) return f.status();
+      if (!f.ok()) {
+        copy.keep();  // nothing of ours was made (kExists: another file's name)
+        if (f.status().code() == Code::kExists) continue;
+        return f.status();
+      }
       Status w = (*f)->append(original.view());
       if (w.ok()) w = (*f)->sync();
       Status c = (*f)->close();
       if (w.ok()) w = c;
-      if (!w.ok()) {
-        fs_->unlink(candidate);
-        return w.With("preserving " + path());
-      }
+      if (!w.ok()) return w.With("preserving " + path());  // the guard removes the copy
+      copy.keep();  // complete: it stays whatever happens next
       XS_RETURN_IF_ERROR(fs_->sync_dir(storage::dir_name(path())));
       preserved = candidate;
     }

@@ -23,23 +23,15 @@ bool matches(const FileInfo& fi, const Expected& e) {
   return e.exists && fi.dev == e.dev && fi.ino == e.ino && fi.size == e.size;
 }
 
-// Removes the temp file unless it was renamed into place: on an error, and when running out of
-// memory throws through (create_new may throw after the file was made), so no temp file is left
-// behind (G11). Cleanup is best effort and must not throw from here.
-struct TempFile {
-  Fs& fs;
-  const std::string& path;
-  bool keep = false;
-  ~TempFile() {
-    if (keep) return;
-    try {
-      fs.unlink(path);
-    } catch (...) {  // out of memory again: the next writable open removes the leftover
-    }
-  }
-};
-
 }  // namespace
+
+RemoveUnlessKept::~RemoveUnlessKept() {
+  if (keep_) return;
+  try {
+    fs_.unlink(path_);
+  } catch (...) {  // out of memory again: a temp file goes at the next writable open
+  }
+}
 
 std::string temp_prefix(const std::string& path) {
   return join_path(dir_name(path), "." + base_name(path) + ".xs-tmp-");
@@ -53,7 +45,7 @@ Status atomic_replace(Fs& fs, const std::string& path, const std::vector<std::st
   // take for "nothing happened".
   const std::string dir = dir_name(path);
   const std::string tmp = temp_prefix(path) + random_suffix();
-  TempFile guard{fs, tmp};
+  RemoveUnlessKept guard(fs, tmp);  // until it is renamed into place
   auto file = fs.create_new(tmp);
   if (!file.ok()) return file.status();
   Status st;
@@ -87,7 +79,7 @@ Status atomic_replace(Fs& fs, const std::string& path, const std::vector<std::st
     }
   }
   if (!st.ok()) return st;  // the guard removes the temp file (a leftover goes at the next writable open)
-  guard.keep = true;
+  guard.keep();
   if (written) *written = info;
   return fs.sync_dir(dir);
 }

@@ -36,4 +36,21 @@ std::string temp_prefix(const std::string& path);
 // Removes leftover temp files of ours for `path`. Only a writable, locked open may call this.
 void remove_stale_temps(Fs& fs, const std::string& path);
 
+// A file being made (a temp file, a preserved copy) that is removed on every way out, an error or
+// running out of memory (create_new may throw after it made the file), unless keep() says it is
+// complete or not ours. Removal is best effort and never throws (G11: no leftover).
+class RemoveUnlessKept {
+ public:
+  RemoveUnlessKept(Fs& fs, const std::string& path) : fs_(fs), path_(path) {}
+  ~RemoveUnlessKept();
+  RemoveUnlessKept(const RemoveUnlessKept&) = delete;
+  RemoveUnlessKept& operator=(const RemoveUnlessKept&) = delete;
+  void keep() { keep_ = true; }
+
+ private:
+  Fs& fs_;
+  const std::string& path_;
+  bool keep_ = false;
+};
+
 }  // namespace xs::storage

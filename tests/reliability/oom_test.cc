@@ -16,7 +16,8 @@
 //    descriptors are back at their baseline;
 //  - the disk: reopened with memory back, the file holds every acknowledged entry once and byte for
 //    byte, and no entry that was never acknowledged (a failed call left nothing behind); every blob
-//    it names is intact (xs_session_verify); no temp file is left anywhere in the store.
+//    it names is intact (xs_session_verify); no temp file is left anywhere in the store, and every
+//    preserved copy of a header-less file holds exactly its bytes.
 // Scope: operator new in all its forms, so every std::string, container and node the engine makes
 // and simdjson's nothrow-new parser buffers. Not failed here: malloc-family calls, which are
 // RapidJSON's CrtAllocator and big_buffer (file images and arena blocks: malloc/posix_memalign,
@@ -162,14 +163,18 @@ std::string check_run(const Workload& w, Trial& r, xs_status st, const std::stri
   return std::string();
 }
 
-// Temp files anywhere under `dir` (no failed unlink in these runs: none may be left).
-std::string temp_files(const std::string& dir) {
+// Leftovers anywhere under `dir`: a temp file (no unlink fails in these runs: none may be left), or
+// a preserved copy of a header-less file that does not hold exactly its bytes.
+std::string leftovers(const std::string& dir, const std::string& original) {
   for (const std::string& name : ListDir(dir)) {
     std::string path = dir + "/" + name;
     if (name.find(".xs-tmp-") != std::string::npos) return "a temp file survived: " + path;
+    if (name.find(".corrupt-") != std::string::npos && (original.empty() || ReadFile(path) != original)) {
+      return "a preserved copy does not hold the original bytes: " + path;
+    }
     struct stat st;
     if (::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-      std::string inner = temp_files(path);
+      std::string inner = leftovers(path, original);
       if (!inner.empty()) return inner;
     }
   }
@@ -204,7 +209,7 @@ std::string check_disk(Trial& r, Tally& t) {
               " acknowledged: a failed call left an entry behind";
   }
   xs_session_close(s);
-  if (problem.empty()) problem = temp_files(r.dir.path());
+  if (problem.empty()) problem = leftovers(r.dir.path(), r.original);
   ++t.reopened;
   return problem;
 }

@@ -4,8 +4,6 @@
 // and their lines) and the operation's value, for the checks in oom_test.cc.
 #pragma once
 
-#include <sys/stat.h>
-
 #include <functional>
 #include <map>
 #include <string>
@@ -28,6 +26,7 @@ struct Trial {
   std::map<std::string, std::string> lines;  // id -> its line as acknowledged
   std::string value;             // what the operation returned, for comparing OK results
   std::string path;              // the session's file, when the operation made it elsewhere
+  std::string original;          // a header-less file's bytes, which every .corrupt-* copy must hold
   std::string file() const { return dir.path() + "/s.jsonl"; }
   std::string session_file() const { return path.empty() ? file() : path; }
   ~Trial() {
@@ -37,7 +36,7 @@ struct Trial {
   }
 };
 
-xs_session_options session_opts(uint32_t flags) {
+inline xs_session_options session_opts(uint32_t flags) {
   xs_session_options o;
   xs_session_options_init(&o, XS_SESSION_OPTIONS_VERSION);
   o.flags = flags | XS_SESSION_FIXED_CLOCK;
@@ -48,12 +47,12 @@ xs_session_options session_opts(uint32_t flags) {
   return o;
 }
 
-std::string user(const std::string& text) { return R"({"role":"user","content":")" + text + "\"}"; }
-std::string assistant(const std::string& text) {
+inline std::string user(const std::string& text) { return R"({"role":"user","content":")" + text + "\"}"; }
+inline std::string assistant(const std::string& text) {
   return R"({"role":"assistant","content":[{"type":"text","text":")" + text +
          R"("}],"provider":"p","model":"m","usage":{"input":1,"output":1},"stopReason":"stop","timestamp":1})";
 }
-std::string image_message() {
+inline std::string image_message() {
   std::string b64;
   for (int i = 0; i < 300; ++i) b64 += "QUJD";
   return R"({"role":"user","content":[{"type":"text","text":"look"},{"type":"image","data":")" + b64 +
@@ -61,13 +60,13 @@ std::string image_message() {
 }
 
 // Notes an entry the library acknowledged (with memory back).
-void ack(Trial& r, xs_session* s, const char* id) {
+inline void ack(Trial& r, xs_session* s, const char* id) {
   r.acked.push_back(id);
   r.lines[id] = Entry(s, id);
 }
 
 // Every entry of a handle, as acknowledged.
-void ack_all(Trial& r, xs_session* s) {
+inline void ack_all(Trial& r, xs_session* s) {
   std::string all = Entries(s);
   for (size_t p = all.find("\"id\":\""); p != std::string::npos; p = all.find("\"id\":\"", p + 1)) {
     std::string id = all.substr(p + 6, all.find('"', p + 6) - p - 6);
@@ -86,25 +85,25 @@ struct Workload {
   bool unchanged = false;  // a failed op must leave the handle's entries and leaf as they were
 };
 
-xs_status open_store(Trial& r) {
+inline xs_status open_store(Trial& r) {
   r.st = xs_store_new();
   return xs_store_open(r.st, r.dir.path().c_str(), nullptr);
 }
 
-xs_status open_writable(Trial& r, uint32_t flags = 0) {
+inline xs_status open_writable(Trial& r, uint32_t flags = 0) {
   xs_session_options o = session_opts(flags);
   return xs_session_open(r.st, r.file().c_str(), &o, &r.s);
 }
 
 // The open under test: only xs_session_open is armed.
-xs_status open_armed(Trial& r, uint32_t flags = 0) {
+inline xs_status open_armed(Trial& r, uint32_t flags = 0) {
   xs_session_options o = session_opts(flags);
   std::string path = r.file();
   return armed([&] { return xs_session_open(r.st, path.c_str(), &o, &r.s); });
 }
 
 // s.jsonl with a user question, an answer and a model change.
-xs_status write_base(Trial& r) {
+inline xs_status write_base(Trial& r) {
   xs_status st = open_store(r);
   if (st != XS_OK) return st;
   st = open_writable(r, XS_SESSION_CREATE);
@@ -119,14 +118,14 @@ xs_status write_base(Trial& r) {
   return st;
 }
 
-xs_status base_then_open(Trial& r, uint32_t flags = 0) {
+inline xs_status base_then_open(Trial& r, uint32_t flags = 0) {
   xs_status st = write_base(r);
   return st == XS_OK ? open_writable(r, flags) : st;
 }
 
 // An append through `call` on r.s (which arms its library call); its id is acknowledged when it
 // returns OK.
-Step appending(std::function<xs_status(xs_session*, char*)> call) {
+inline Step appending(std::function<xs_status(xs_session*, char*)> call) {
   return [call](Trial& r) {
     char id[XS_ID_BUFSIZE] = "";
     xs_status st = call(r.s, id);
@@ -138,12 +137,12 @@ Step appending(std::function<xs_status(xs_session*, char*)> call) {
   };
 }
 
-xs_status opened(Trial& r, xs_status st) {
+inline xs_status opened(Trial& r, xs_status st) {
   if (st == XS_OK) r.value = Header(r.s) + "\n" + Entries(r.s);
   return st;
 }
 
-std::vector<Workload> workloads() {
+inline std::vector<Workload> workloads() {
   std::vector<Workload> w;
   const char kV1[] = R"({"type":"session","id":"legacy1","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/w"}
 {"type":"message","timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"old"}}
@@ -173,7 +172,8 @@ garbage kept byte for byte
                }});
   w.push_back({"open writable: header-less file (preserved)",
                [](Trial& r) {
-                 WriteFile(r.file(), "not a session\n");
+                 r.original = "not a session\n";
+                 WriteFile(r.file(), r.original);
                  return open_store(r);
                },
                [](Trial& r) { return opened(r, open_armed(r)); }});
