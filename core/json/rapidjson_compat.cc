@@ -34,9 +34,15 @@ bool is_json_number(std::string_view t) {
   return i == n;
 }
 
+bool hex(char c) { return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
 // 1 for a high-surrogate escape (\uD800-\uDBFF) at `at`, 2 for a low one (\uDC00-\uDFFF), else 0.
+// All four hex digits are required: "\ud8" followed by a quote is a malformed escape for RapidJSON
+// to refuse, and replacing it would overwrite the quote and let invalid JSON through (found by
+// fuzz_blob_resolver: xs_append accepted `"\ud8" n\udda"an"` and wrote a line JSON.parse rejects).
 int surrogate_half(std::string_view t, size_t at) {
   if (at + 5 >= t.size() || t[at] != '\\' || t[at + 1] != 'u' || (t[at + 2] != 'd' && t[at + 2] != 'D')) return 0;
+  if (!hex(t[at + 4]) || !hex(t[at + 5])) return 0;
   char b = t[at + 3];
   if (b == '8' || b == '9' || b == 'a' || b == 'A' || b == 'b' || b == 'B') return 1;
   if ((b >= 'c' && b <= 'f') || (b >= 'C' && b <= 'F')) return 2;
@@ -67,7 +73,10 @@ std::optional<std::string> rapidjson_compatible_copy(std::string_view text) {
             continue;
           }
           if (half != 0) put(i + 2, "0058");
-          i += 5;
+          // Past the 'u' and the hex digits there are (four in a well-formed escape): a short one
+          // must not carry the scan past the quote that ends its string.
+          ++i;
+          for (int k = 0; k < 4 && i + 1 < text.size() && hex(text[i + 1]); ++k) ++i;
         } else {
           ++i;  // the escaped character, so "\\u" is not read as an escape
         }

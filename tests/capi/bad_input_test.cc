@@ -91,6 +91,11 @@ TEST_F(BadInput, MalformedJsonMessageGrammar) {
   RefusedMessage(R"({"role":"user","n":NaN})", XS_EINVAL, "NaN");
   RefusedMessage(R"({"role":"user","c":"\x"})", XS_EINVAL, "bad escape");
   RefusedMessage(R"({"role":"user","c":"\u12"})", XS_EINVAL, "short \\u escape");
+  // Short escapes that begin like a surrogate (found by fuzz_blob_resolver: the first was accepted
+  // and written as a line JSON.parse rejects).
+  RefusedMessage(R"({"role":"user","content":"\ud8" n\udda"an"})", XS_EINVAL, "short surrogate escapes");
+  RefusedMessage(R"({"role":"user","content":"\udc"})", XS_EINVAL, "short low surrogate escape");
+  RefusedEntry(R"({"type":"custom","customType":"c","data":["\uDBF","\uDBFF"]})", XS_EINVAL, "short escape");
   RefusedMessage(std::string("{\"role\":\"user\",\"c\":\"a\tb\"}"), XS_EINVAL, "raw control char in a string");
 }
 

@@ -82,6 +82,7 @@ TEST(Loader, EveryKindOfBadLineIsSkippedReportedAndKept) {
       long_line,                                                // 13 too_long
       R"({"type":7,"id":"t"})",                                 // 14 no_type (not a string)
       R"({"type":"x","id":7})",                                 // 15 no_id (not a string)
+      R"({"type":"x","id":"s","s":"\ud8" n\udda"an"})",            // 16 invalid_json (short escapes)
   };
   std::string file;
   for (const std::string& l : lines) file += l + "\n";
@@ -92,12 +93,12 @@ TEST(Loader, EveryKindOfBadLineIsSkippedReportedAndKept) {
   const SessionData& d = l->data;
   EXPECT_EQ(diag_summary(d),
             "invalid_json@3,invalid_utf8@4,nul_byte@5,not_object@6,no_type@7,no_id@8,extra_header@9,too_deep@12,"
-            "too_long@13,no_type@14,no_id@15");
+            "too_long@13,no_type@14,no_id@15,invalid_json@16");
   ASSERT_EQ(d.entries.size(), 2u);
   EXPECT_EQ(d.entries[0].id, "a");
   EXPECT_EQ(d.entries[1].id, "c");
   EXPECT_EQ(d.entries[1].line_no, 10u);
-  ASSERT_EQ(d.lines.size(), 15u);
+  ASSERT_EQ(d.lines.size(), 16u);
   EXPECT_EQ(d.lines[2].kind, LineKind::kBad);
   EXPECT_EQ(d.lines[8].kind, LineKind::kIgnored);
   EXPECT_EQ(d.lines[9].kind, LineKind::kBlank);

@@ -50,6 +50,21 @@ TEST(RapidjsonCompat, LoneSurrogateEscapesBecomeAnXOfTheSameLength) {
   EXPECT_EQ(copy_of(R"(["\"\ud83d"])"), R"(["\"\u0058"])");
 }
 
+// Found by fuzz_blob_resolver: "\ud8" is a malformed escape, not a surrogate. Replacing four bytes
+// from its "d" overwrote the closing quote, and the copy of `"\ud8" n\udda"an"` became the valid
+// string "\u0058n\u0058an": xs_append accepted it and wrote a line JSON.parse rejects.
+TEST(RapidjsonCompat, ShortEscapesAreNotSurrogatesAndStayInvalid) {
+  for (const std::string text : {R"("\ud8" n\udda"an")", R"(["\ud8","\udda"])", R"({"a":"\ud8"})",
+                                  R"(["\uDBF"])", R"(["\udc0"])", R"(["\ud8x1"])"}) {
+    EXPECT_EQ(copy_of(text), "<none>") << text;
+    EXPECT_FALSE(rapidjson_accepts(text)) << text;
+  }
+  // After a short escape the scan stays in step: the string ends at its quote, so the lone
+  // surrogate in the next string is still found (the whole text stays invalid for RapidJSON).
+  EXPECT_EQ(copy_of(R"(["\u12","\ud83d"])"), R"(["\u12","\u0058"])");
+  EXPECT_FALSE(rapidjson_accepts(copy_of(R"(["\u12","\ud83d"])")));
+}
+
 TEST(RapidjsonCompat, NumbersBeyondDoubleRangeBecomeSmallNumbersOfTheSameLength) {
   std::string digits(400, '7');
   std::string text = "[1e400,-1E+400," + digits + ",-" + digits + ",0.5e-99999]";
