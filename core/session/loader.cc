@@ -5,6 +5,8 @@
 #include <exception>
 #include <thread>
 
+#include "util/join_all.h"
+
 namespace xs::session {
 
 namespace {
@@ -60,17 +62,19 @@ template <class F>
 void on_threads(size_t n, F&& work) {
   std::vector<std::exception_ptr> failures(n);
   std::vector<std::thread> workers;
-  for (size_t i = 1; i < n; ++i) {
-    workers.emplace_back([&, i] {
-      try {
-        work(i);
-      } catch (...) {
-        failures[i] = std::current_exception();  // out of memory, carried to the caller's thread
-      }
-    });
+  {
+    JoinAll join{workers};  // also when a start or this thread's share throws (out of memory)
+    for (size_t i = 1; i < n; ++i) {
+      workers.emplace_back([&, i] {
+        try {
+          work(i);
+        } catch (...) {
+          failures[i] = std::current_exception();  // out of memory, carried to the caller's thread
+        }
+      });
+    }
+    work(0);
   }
-  work(0);
-  for (std::thread& w : workers) w.join();
   for (std::exception_ptr& f : failures) {
     if (f) std::rethrow_exception(f);
   }

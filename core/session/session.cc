@@ -14,6 +14,7 @@
 #include "session/migration.h"
 #include "storage/atomic_file.h"
 #include "storage/path.h"
+#include "util/room_for_one.h"
 
 namespace xs::session {
 
@@ -395,8 +396,8 @@ Status Session::commit(std::string line, Entry e, std::string* id_out) {
     *f = a.store(*f);
   }
   if (id_out) id_out->assign(e.id);
-  if (data_.lines.size() == data_.lines.capacity()) data_.lines.reserve(data_.lines.size() * 2 + 16);
-  if (data_.entries.size() == data_.entries.capacity()) data_.entries.reserve(data_.entries.size() * 2 + 16);
+  room_for_one(data_.lines);
+  room_for_one(data_.entries);
   tree_.reserve_for(e);
   XS_RETURN_IF_ERROR(persistence_.before_append(data_, line, assistant_after));
 

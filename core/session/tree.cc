@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "format/clock.h"
+#include "util/room_for_one.h"
 
 namespace xs::session {
 
@@ -65,12 +66,6 @@ void Tree::cut_cycles() {
     }
     for (uint32_t w : walk) state[w] = kDone;
   }
-}
-
-// Room for one more element without a reallocation, growing geometrically as push_back would.
-template <class T>
-void room_for_one(std::vector<T>& v) {
-  if (v.size() == v.capacity()) v.reserve(v.empty() ? 16 : v.size() * 2);
 }
 
 void Tree::reserve_for(const Entry& e) {

@@ -21,6 +21,7 @@
 
 #include "storage/fs.h"
 #include "storage/path.h"
+#include "util/join_all.h"
 
 namespace xs::storage {
 
@@ -110,17 +111,6 @@ class UniqueFd {
 
  private:
   int fd_;
-};
-
-// Joins the threads started so far when a later start throws (a joinable std::thread destroyed
-// unjoined would terminate the process).
-struct JoinAll {
-  std::vector<std::thread>& threads;
-  ~JoinAll() {
-    for (std::thread& t : threads) {
-      if (t.joinable()) t.join();
-    }
-  }
 };
 
 class PosixFile final : public WritableFile {

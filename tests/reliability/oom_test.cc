@@ -23,7 +23,7 @@
 // RapidJSON's CrtAllocator and big_buffer (file images and arena blocks: malloc/posix_memalign,
 // throwing bad_alloc itself when they fail).
 //
-// Environment: XS_OOM_STRIDE=k runs every k-th N (default 1, also under ASan: ~20 s).
+// Environment: XS_OOM_STRIDE=k runs every k-th N (default 1, also under ASan: ~30 s).
 // XS_OOM_TRACE=<operation>:<N> prints the stack of the refused allocation of that run (debugging).
 //
 // Files: oom_hook.h (the armed hook), oom_workloads.h (the operations), this file (the hook's

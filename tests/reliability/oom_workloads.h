@@ -142,6 +142,35 @@ inline xs_status opened(Trial& r, xs_status st) {
   return st;
 }
 
+// A session of 9 MiB, large enough for the parallel loader (8 MiB and up): a share that runs out of
+// memory must not end the process with its other thread unjoined (it did: JoinAll). Written once,
+// shared by every run (they only read it); *ids gets its entries' ids.
+inline const std::string& big_session(std::vector<std::string>* ids) {
+  static TempDir dir;
+  static std::string path;
+  static std::vector<std::string> entry_ids;
+  if (path.empty()) {
+    xs_store* st = xs_store_new();
+    xs_store_open(st, dir.path().c_str(), nullptr);
+    xs_session_options o = session_opts(XS_SESSION_CREATE);
+    xs_session* s = nullptr;
+    std::string p = dir.path() + "/big.jsonl";
+    if (xs_session_open(st, p.c_str(), &o, &s) == XS_OK) {
+      std::string text(100000, 'x');
+      for (int i = 0; i < 95; ++i) {
+        std::string m = i % 2 ? assistant(text) : user(text);
+        char id[XS_ID_BUFSIZE];
+        if (xs_append_message(s, m.data(), m.size(), id) == XS_OK) entry_ids.push_back(id);
+      }
+      xs_session_close(s);
+      path = p;
+    }
+    xs_store_free(st);
+  }
+  *ids = entry_ids;
+  return path;
+}
+
 inline std::vector<Workload> workloads() {
   std::vector<Workload> w;
   const char kV1[] = R"({"type":"session","id":"legacy1","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/w"}
@@ -177,6 +206,25 @@ garbage kept byte for byte
                  return open_store(r);
                },
                [](Trial& r) { return opened(r, open_armed(r)); }});
+  w.push_back({"open read-only: a 9 MiB file (parallel loader)",
+               [](Trial& r) {
+                 std::vector<std::string> ids;
+                 r.path = big_session(&ids);
+                 xs_status st = open_store(r);
+                 xs_session_options o = session_opts(XS_SESSION_READ_ONLY);
+                 xs_session* s = nullptr;
+                 if (st == XS_OK) st = xs_session_open(r.st, r.path.c_str(), &o, &s);
+                 if (st == XS_OK) ack_all(r, s);
+                 xs_session_close(s);
+                 return ids.size() == 95 ? st : XS_ERROR;
+               },
+               [](Trial& r) {
+                 xs_session_options o = session_opts(XS_SESSION_READ_ONLY);
+                 std::string path = r.path;
+                 xs_status st = armed([&] { return xs_session_open(r.st, path.c_str(), &o, &r.s); });
+                 if (st == XS_OK) r.value = std::to_string(Entries(r.s).size());
+                 return st;
+               }});
   w.push_back({"create, no deferral (first write)", open_store, [](Trial& r) {
                  xs_session_options o = session_opts(XS_SESSION_NO_DEFER);
                  return opened(r, armed([&] { return xs_session_create(r.st, "/work", &o, &r.s); }));
