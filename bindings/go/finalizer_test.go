@@ -16,9 +16,12 @@ func openFDs(t *testing.T) int {
 	return len(ents)
 }
 
-// leakSessions opens n writable sessions (each holds its file and the writer lock) and drops
-// them without Close; returns their paths.
-func leakSessions(t *testing.T, st *Store, n int) []string {
+// leakSessions opens n writable sessions (each holds its file and the writer lock) and returns
+// them with their paths; the caller drops them without Close. Returning them keeps every session
+// reachable until the caller has counted its descriptors: a session dropped inside the loop may
+// be finalized before it is counted.
+func leakSessions(t *testing.T, st *Store, n int) ([]*Session, []string) {
+	sessions := make([]*Session, n)
 	paths := make([]string, n)
 	for i := range paths {
 		s, err := st.Create(fmt.Sprintf("/leak%d", i), &SessionOptions{Flags: SessionNoDefer})
@@ -28,9 +31,10 @@ func leakSessions(t *testing.T, st *Store, n int) []string {
 		if _, err := s.AppendMessage([]byte(`{"role":"user","content":"forgotten"}`)); err != nil {
 			t.Fatal(err)
 		}
+		sessions[i] = s
 		paths[i] = must(s.Path())(t)
 	}
-	return paths
+	return sessions, paths
 }
 
 // A session the program forgets to close is closed by its finalizer once collected: its file
@@ -39,10 +43,12 @@ func TestCollectedSessionsReleaseDescriptorsAndLocks(t *testing.T) {
 	st, _ := openTestStore(t)
 	const n = 20
 	before := openFDs(t)
-	paths := leakSessions(t, st, n)
+	sessions, paths := leakSessions(t, st, n)
 	if held := openFDs(t) - before; held < n {
 		t.Fatalf("%d sessions hold only %d descriptors: the test would prove nothing", n, held)
 	}
+	// Reachable until counted; unreachable from here on, so only the finalizers can close them.
+	runtime.KeepAlive(sessions)
 	deadline := time.Now().Add(10 * time.Second)
 	for openFDs(t) > before && time.Now().Before(deadline) {
 		runtime.GC()
