@@ -133,7 +133,9 @@ struct CrashState {
 
   // Of the names and bytes: two states with the same hash hold the same files (64 bits).
   uint64_t hash() const;
-  // Writes the state into an empty seam (a fresh make_memory_fs(), for instance).
+  // Writes the state into an empty seam (a fresh make_memory_fs(), for instance). A file under two
+  // names (a link) becomes two files with the same bytes: the seam has no link, so an append
+  // through one name after the install is not seen under the other.
   Status install(Fs& fs) const;
 };
 
