@@ -12,9 +12,11 @@
 // on the next open of each name is the same, but an append through one name is not seen under the
 // other, as it would be on a real disk (see tests/RELIABILITY.md on that state).
 //
-// XS_POWERLOSS_SEED: the sampling seed (default 1).
+// XS_POWERLOSS_STATES (as for the other workloads: 10,000, 600 under ASan) sets the samples per
+// crash point (a fiftieth of it, at least 10); XS_POWERLOSS_SEED the sampling seed (default 1).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -114,12 +116,13 @@ TEST(PowerLoss, SessionMove) {
   move_workload(&w);
   ASSERT_FALSE(::testing::Test::HasFailure());
   uint64_t seed = env_count("XS_POWERLOSS_SEED", 1);
+  size_t samples = std::max<size_t>(10, env_count("XS_POWERLOSS_STATES", 10000) / 50);
   CrashStates states(*w.fs);
   MoveStats stats;
   std::set<uint64_t> seen;
   for (size_t k = w.first_point; k <= states.ops() && !::testing::Test::HasFailure(); ++k) {
     std::vector<CrashState> at_k{states.durable(k), states.complete(k)};
-    for (uint64_t i = 0; i < 200; ++i) at_k.push_back(states.sample(k, seed * 1000 + i));
+    for (uint64_t i = 0; i < samples; ++i) at_k.push_back(states.sample(k, seed * 100000 + i));
     for (const CrashState& st : at_k) {
       if (seen.insert(st.hash()).second) check_state(st, w, k, &stats);
     }
