@@ -55,7 +55,7 @@ class CrashLock final : public FileLock {
 
 bool is_name_op(Op op) {
   return op == Op::kMkdir || op == Op::kCreate || op == Op::kRename || op == Op::kRenameNoReplace ||
-         op == Op::kUnlink;
+         op == Op::kUnlink || op == Op::kLink;
 }
 
 // splitmix64: small, fast, and the same sequence everywhere for a seed.
@@ -93,7 +93,15 @@ uint64_t mix(uint64_t h, uint64_t v) {
 
 // --- the recording seam ---------------------------------------------------------------------
 
-CrashFs::CrashFs() { dirs_.insert("/"); }
+CrashFs::NoReplaceRename CrashFs::build_default() {
+#if defined(XS_GENERIC_POSIX_FS)
+  return NoReplaceRename::kLinkThenUnlink;
+#else
+  return NoReplaceRename::kAtomic;
+#endif
+}
+
+CrashFs::CrashFs(NoReplaceRename how) : how_(how) { dirs_.insert("/"); }
 
 size_t CrashFs::ops() const {
   std::lock_guard<std::mutex> g(mu_);
@@ -169,7 +177,12 @@ Status CrashFs::rename_locked(const std::string& from, const std::string& to, bo
   uint64_t ino = it->second;
   names_.erase(it);
   names_[to] = ino;
-  log_locked({replace ? Op::kRename : Op::kRenameNoReplace, from, to, ino, 0, 0});
+  if (!replace && how_ == NoReplaceRename::kLinkThenUnlink) {
+    log_locked({Op::kLink, from, to, ino, 0, 0});
+    log_locked({Op::kUnlink, from, {}, ino, 0, 0});
+  } else {
+    log_locked({replace ? Op::kRename : Op::kRenameNoReplace, from, to, ino, 0, 0});
+  }
   return Status::Ok();
 }
 
@@ -335,11 +348,13 @@ CrashStates::CrashStates(const CrashFs& fs) : trace_(fs.trace()) {
     if (r.op == Op::kCreate && !contents_.count(r.ino)) contents_[r.ino] = fs.contents(r.ino);
     if (!is_name_op(r.op)) continue;
     std::vector<std::string> names{r.path};
-    if (r.op == Op::kRename || r.op == Op::kRenameNoReplace) names.push_back(r.to);
+    if (r.op == Op::kRename || r.op == Op::kRenameNoReplace || r.op == Op::kLink) names.push_back(r.to);
     for (const std::string& n : names) {
       auto it = last_on_name.find(n);
       if (it != last_on_name.end()) deps_[i].push_back(it->second);
       last_on_name[n] = i;
+      // A link leaves its source's directory as it was: only the new name's needs a sync.
+      if (r.op == Op::kLink && n == r.path) continue;
       std::string d = dir_name(n);
       if (std::find(dirs_changed_[i].begin(), dirs_changed_[i].end(), d) == dirs_changed_[i].end()) {
         dirs_changed_[i].push_back(d);
@@ -392,6 +407,7 @@ CrashState CrashStates::build(size_t k, Mode mode, uint64_t seed) const {
         if (auto it = names.find(r.path); it != names.end() && it->second == r.ino) names.erase(it);
         names[r.to] = r.ino;
         break;
+      case Op::kLink: names[r.to] = r.ino; break;
       case Op::kUnlink:
         if (auto it = names.find(r.path); it != names.end() && it->second == r.ino) names.erase(it);
         break;
@@ -427,12 +443,20 @@ CrashState CrashStates::build(size_t k, Mode mode, uint64_t seed) const {
   // Damaged data in sampled states: either only cuts (every byte that survives is right), or cuts
   // plus zeros and garbage.
   bool clean = mode == Mode::kSampled && rng.below(3) == 0;
+  // A file under two names (a link) has one set of bytes: the first name's, copied.
+  std::map<uint64_t, const std::string*> made;
   for (const auto& [path, ino] : names) {
     if (!state.dirs.count(dir_name(path))) continue;
+    if (auto it = made.find(ino); it != made.end()) {
+      state.files[path] = *it->second;
+      continue;
+    }
+    std::string& bytes = state.files[path];
+    made[ino] = &bytes;
     const std::string& all = contents_.at(ino);
     uint64_t d = durable_len[ino], c = len[ino];
     if (mode != Mode::kSampled || d == c) {
-      state.files[path] = all.substr(0, mode == Mode::kDurable ? d : c);
+      bytes = all.substr(0, mode == Mode::kDurable ? d : c);
       continue;
     }
     const std::vector<Span>& spans = unsynced[ino];
@@ -469,7 +493,7 @@ CrashState CrashStates::build(size_t k, Mode mode, uint64_t seed) const {
           break;
       }
     }
-    state.files[path] = std::move(out);
+    bytes = std::move(out);
   }
   return state;
 }

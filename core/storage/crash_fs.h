@@ -25,6 +25,13 @@
 //     rename of a file that was never synced may persist with the file empty or short — what the
 //     engine's fsync-before-rename must prevent.
 //  3. Nothing else reaches the disk: touch (mtime), close and locks leave nothing in a crash state.
+//  4. A no-replace rename is atomic (renameat2, renamex_np) or, on the generic POSIX path
+//     (posix_fs's link+unlink, XS_GENERIC_POSIX_FS), two name operations: a link of the new name,
+//     durable once the new name's directory is synced, and an unlink of the old one, durable once
+//     the old name's directory is synced. By rule 2 the unlink never persists without the link, so
+//     a crash between them can leave the file under both names (each with the inode's bytes), never
+//     under neither. CrashFs records the form its constructor is given; by default the form
+//     posix_fs takes in this build.
 //
 // Tests only; it lives in core/ because it is part of the seam, and the engine never uses it.
 #pragma once
@@ -54,7 +61,11 @@ class CrashFs final : public Fs, public std::enable_shared_from_this<CrashFs> {
     kUnlink,    // path, ino
     kSyncDir,   // path: fsync of a directory
     kTouch,     // path, ino
+    kLink,      // path -> to, ino: a second name for the file (the first half of a generic no-replace rename)
   };
+  // How rename_noreplace reaches the disk: one atomic rename, or link then unlink (point 4 above).
+  enum class NoReplaceRename : uint8_t { kAtomic, kLinkThenUnlink };
+  static NoReplaceRename build_default();
   struct Record {
     Op op = Op::kMkdir;
     std::string path;
@@ -64,7 +75,8 @@ class CrashFs final : public Fs, public std::enable_shared_from_this<CrashFs> {
     uint64_t size = 0;
   };
 
-  CrashFs();
+  explicit CrashFs(NoReplaceRename how = build_default());
+  NoReplaceRename no_replace_rename() const { return how_; }
 
   // Records so far: a crash "now" is crash point ops().
   size_t ops() const;
@@ -104,6 +116,7 @@ class CrashFs final : public Fs, public std::enable_shared_from_this<CrashFs> {
   FileInfo info_locked(uint64_t ino) const;
   void log_locked(Record r);
 
+  const NoReplaceRename how_;
   mutable std::mutex mu_;
   std::map<std::string, uint64_t> names_;  // file path -> inode
   std::set<std::string> dirs_;
@@ -120,7 +133,9 @@ struct CrashState {
 
   // Of the names and bytes: two states with the same hash hold the same files (64 bits).
   uint64_t hash() const;
-  // Writes the state into an empty seam (a fresh make_memory_fs(), for instance).
+  // Writes the state into an empty seam (a fresh make_memory_fs(), for instance). A file under two
+  // names (a link) becomes two files with the same bytes: the seam has no link, so an append
+  // through one name after the install is not seen under the other.
   Status install(Fs& fs) const;
 };
 

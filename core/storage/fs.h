@@ -34,7 +34,7 @@ class WritableFile {
   // Writes all of `data` at the end of the file. A short write or EINTR is continued until the
   // whole buffer is written; any other failure is an error (and part of the data may be written).
   virtual Status append(std::string_view data) = 0;
-  // Makes written data durable: fdatasync (F_FULLFSYNC on macOS).
+  // Makes written data durable: fdatasync on Linux, F_FULLFSYNC on macOS, fsync elsewhere.
   virtual Status sync() = 0;
   virtual Result<FileInfo> stat() = 0;
   // Closes the descriptor; reports a close error (which can carry a deferred write error).
@@ -60,7 +60,10 @@ class Fs {
   // Creates a new file (mode 0600) that must not exist yet, open for writing.
   virtual Result<std::unique_ptr<WritableFile>> create_new(const std::string& path) = 0;
   virtual Status rename(const std::string& from, const std::string& to) = 0;
-  // Like rename, but fails with Exists instead of replacing an existing target.
+  // Like rename, but fails with Exists instead of replacing an existing target. A failure moves
+  // nothing (unless its message says the file was left under both names). Where the platform has
+  // no atomic form (posix_fs's generic path: link, then unlink) a crash in the middle can leave a
+  // file under both names, each whole.
   virtual Status rename_noreplace(const std::string& from, const std::string& to) = 0;
   virtual Status unlink(const std::string& path) = 0;
   // Creates a directory and its missing parents (mode 0700), durably: the parent of each
@@ -87,6 +90,14 @@ class Fs {
 // nullptr means the real one.
 using WriteFn = long (*)(int fd, const void* buf, unsigned long n);
 std::shared_ptr<Fs> make_posix_fs(WriteFn write_fn = nullptr);
+// The system calls make_posix_fs was compiled to make where platforms differ, by name ("renameat2",
+// "link+unlink"; "fdatasync", "fsync"): a test asserts that a build took the path it was
+// configured for (XS_GENERIC_POSIX_FS takes the generic one on Linux).
+struct PosixFsCalls {
+  const char* rename_noreplace;
+  const char* sync;
+};
+PosixFsCalls posix_fs_calls();
 std::shared_ptr<Fs> make_memory_fs();
 
 }  // namespace xs::storage

@@ -1,8 +1,18 @@
-// The real file system. Portable POSIX, with the two platform calls the guarantees need behind
-// #ifdefs: no-replace rename (renameat2 on Linux, renamex_np on macOS, link+unlink elsewhere) and
-// a real flush to media on macOS (F_FULLFSYNC; fsync there only reaches the drive's cache).
+// The real file system. Portable POSIX, with the platform calls the guarantees need behind
+// #ifdefs, each beside the generic fallback it falls back to: no-replace rename (renameat2 on
+// Linux, renamex_np on macOS, else link+unlink) and the flush of a file to media (fdatasync on
+// Linux, F_FULLFSYNC on macOS, where fsync only reaches the drive's cache; else fsync).
+//
+// XS_GENERIC_POSIX_FS (a CMake option, for tests) compiles the generic calls on Linux too, so the
+// code a platform without the Linux calls runs (macOS's fallbacks, the BSDs) is the code the
+// matrices here test. Only F_FULLFSYNC, renamex_np and st_mtimespec stay Apple's own.
+#if defined(__linux__) && !defined(XS_GENERIC_POSIX_FS)
+#define XS_FS_LINUX_CALLS 1
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE  // renameat2
+#endif
+#else
+#define XS_FS_LINUX_CALLS 0
 #endif
 
 #include <dirent.h>
@@ -22,6 +32,12 @@
 #include "storage/fs.h"
 #include "storage/path.h"
 #include "util/join_all.h"
+
+#if !XS_FS_LINUX_CALLS && defined(__GNUC__)
+// The generic build names none of the Linux-only calls: using one below is a compile error here,
+// as it would be on a platform without it.
+#pragma GCC poison renameat2 fdatasync sync_file_range fallocate posix_fadvise statx copy_file_range syncfs
+#endif
 
 namespace xs::storage {
 
@@ -94,6 +110,51 @@ int open_retry(const char* path, int flags, mode_t mode) {
 
 long real_write(int fd, const void* buf, unsigned long n) { return ::write(fd, buf, n); }
 
+// Makes a file's data durable. fdatasync skips what a later read does not need (the mtime); the
+// generic call is fsync.
+#if XS_FS_LINUX_CALLS
+constexpr const char* kSyncCall = "fdatasync";
+int sync_data(int fd) { return ::fdatasync(fd); }
+#else
+constexpr const char* kSyncCall = "fsync";
+int sync_data(int fd) { return ::fsync(fd); }
+#endif
+
+bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+
+// A no-replace rename from POSIX calls alone, for platforms and file systems without an atomic
+// one. A file: link(2) makes the new name, failing with EEXIST when it is taken, then the old name
+// is unlinked. These are two steps: a crash between them leaves the file under both names, each
+// whole (crash_fs.h models that state for the matrices). A directory, which link cannot take, is
+// renamed onto an empty directory made for it: mkdir refuses a taken name the same way, and a
+// crash between the two leaves only that empty directory.
+Status rename_without_replacing(const std::string& from, const std::string& to) {
+  if (::link(from.c_str(), to.c_str()) == 0) {
+    if (::unlink(from.c_str()) == 0) return Status::Ok();
+    int e = errno;
+    struct stat old_name, new_name;
+    bool old_there = ::lstat(from.c_str(), &old_name) == 0;
+    if (!old_there && errno == ENOENT) return Status::Ok();  // gone after all: moved
+    // Failed half-way: take the new name back, so that a failure means nothing moved (a session
+    // under two names would have two lock files, so room for two writers). It is removed only
+    // while it still names our file. Nothing here allocates before that.
+    bool undone = old_there && ::lstat(to.c_str(), &new_name) == 0 && same_file(old_name, new_name) &&
+                  ::unlink(to.c_str()) == 0;
+    Status st = errno_status("unlink", from, e);
+    return undone ? st : st.With(from + " -> " + to + " stopped half-way: the file was left under both names");
+  }
+  int e = errno;
+  struct stat st;
+  if (e == EEXIST || ::lstat(from.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return errno_status("link", from + " -> " + to, e);
+  }
+  if (::mkdir(to.c_str(), 0700) != 0) return errno_status("mkdir", to, errno);
+  if (::rename(from.c_str(), to.c_str()) == 0) return Status::Ok();
+  e = errno;
+  ::rmdir(to.c_str());  // ours and empty (rmdir removes nothing else)
+  return errno_status("rename", from + " -> " + to, e);
+}
+
 // Owns a descriptor until it is released to its keeper: running out of memory between the open
 // and the hand-over (the keeper's allocation, a buffer) must not leak it (G11).
 class UniqueFd {
@@ -139,11 +200,10 @@ class PosixFile final : public WritableFile {
   Status sync() override {
 #if defined(__APPLE__)
     if (::fcntl(fd_, F_FULLFSYNC) == 0) return Status::Ok();
-    if (::fsync(fd_) == 0) return Status::Ok();  // file systems without F_FULLFSYNC
-#else
-    if (::fdatasync(fd_) == 0) return Status::Ok();
+    // File systems without F_FULLFSYNC (network ones) get the generic call below.
 #endif
-    return errno_status("fsync", path_, errno);
+    if (sync_data(fd_) == 0) return Status::Ok();
+    return errno_status(kSyncCall, path_, errno);
   }
 
   Result<FileInfo> stat() override {
@@ -205,19 +265,16 @@ class PosixFs final : public Fs {
   }
 
   Status rename_noreplace(const std::string& from, const std::string& to) override {
-#if defined(__linux__)
-    if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) {
-      return Status::Ok();
-    }
+#if XS_FS_LINUX_CALLS
+    if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return Status::Ok();
+    // Kernels before 3.15 and file systems without the flag: the generic way.
     if (errno != EINVAL && errno != ENOSYS) return errno_status("rename", from + " -> " + to, errno);
 #elif defined(__APPLE__)
     if (::renamex_np(from.c_str(), to.c_str(), RENAME_EXCL) == 0) return Status::Ok();
+    // File systems without RENAME_EXCL: the generic way.
     if (errno != ENOTSUP) return errno_status("rename", from + " -> " + to, errno);
 #endif
-    // File systems without an atomic no-replace rename: link fails if the target exists.
-    if (::link(from.c_str(), to.c_str()) != 0) return errno_status("link", from + " -> " + to, errno);
-    if (::unlink(from.c_str()) != 0) return errno_status("unlink", from, errno);
-    return Status::Ok();
+    return rename_without_replacing(from, to);
   }
 
   Status unlink(const std::string& path) override {
@@ -351,5 +408,15 @@ class PosixFs final : public Fs {
 }  // namespace
 
 std::shared_ptr<Fs> make_posix_fs(WriteFn write_fn) { return std::make_shared<PosixFs>(write_fn); }
+
+PosixFsCalls posix_fs_calls() {
+#if XS_FS_LINUX_CALLS
+  return {"renameat2", "fdatasync"};
+#elif defined(__APPLE__)
+  return {"renamex_np, else link+unlink", "F_FULLFSYNC, else fsync"};
+#else
+  return {"link+unlink", "fsync"};
+#endif
+}
 
 }  // namespace xs::storage

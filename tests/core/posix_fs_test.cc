@@ -1,7 +1,11 @@
-// storage/posix_fs: permissions, O_CLOEXEC and cross-process locking on the real file system.
+// storage/posix_fs: permissions, O_CLOEXEC, cross-process locking and the no-replace rename on the
+// real file system, in the build's configuration (the Linux calls, or the generic POSIX ones with
+// XS_GENERIC_POSIX_FS: scripts/test-portable-fs).
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,6 +14,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -181,6 +186,155 @@ TEST_F(PosixFs, ErrnoMapping) {
 TEST_F(PosixFs, ListDirOnAFileFails) {
   test::write_file(tmp_.file("f"), "x");
   EXPECT_FALSE(fs_->list_dir(tmp_.file("f")).ok());
+}
+
+// --- the no-replace rename -------------------------------------------------------------------
+
+struct stat stat_of(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+  return st;
+}
+
+bool starts_with(const std::string& s, const char* prefix) { return s.compare(0, std::strlen(prefix), prefix) == 0; }
+
+// A build configured with XS_GENERIC_POSIX_FS really compiled the generic calls (and the default
+// build the Linux ones): the names it reports, and the call that refuses a taken name, which the
+// error message names.
+TEST_F(PosixFs, BuildTakesTheConfiguredPath) {
+  PosixFsCalls calls = posix_fs_calls();
+  test::write_file(tmp_.file("src"), "new");
+  test::write_file(tmp_.file("dst"), "old");
+  Status st = fs_->rename_noreplace(tmp_.file("src"), tmp_.file("dst"));
+  EXPECT_EQ(st.code(), Code::kExists);
+#if defined(XS_GENERIC_POSIX_FS)
+  EXPECT_STREQ(calls.rename_noreplace, "link+unlink");
+  EXPECT_STREQ(calls.sync, "fsync");
+  EXPECT_TRUE(starts_with(st.message(), "link ")) << st.message();
+#else
+  EXPECT_STREQ(calls.rename_noreplace, "renameat2");
+  EXPECT_STREQ(calls.sync, "fdatasync");
+  EXPECT_TRUE(starts_with(st.message(), "rename ")) << st.message();
+#endif
+  EXPECT_EQ(test::read_file(tmp_.file("src")), "new");
+  EXPECT_EQ(test::read_file(tmp_.file("dst")), "old");
+  EXPECT_EQ(stat_of(tmp_.file("src")).st_nlink, 1u);
+  auto f = fs_->open_append(tmp_.file("src"));
+  ASSERT_TRUE(f.ok());
+  EXPECT_TRUE((*f)->sync().ok());
+}
+
+// A moved file keeps its inode and is left with one name: the link+unlink pair leaves no second
+// name behind when both steps succeed.
+TEST_F(PosixFs, NoReplaceRenameMovesTheFileAcrossDirectories) {
+  ASSERT_TRUE(fs_->make_dirs(tmp_.file("a")).ok());
+  ASSERT_TRUE(fs_->make_dirs(tmp_.file("b")).ok());
+  test::write_file(tmp_.file("a/f"), "bytes");
+  ino_t ino = stat_of(tmp_.file("a/f")).st_ino;
+  ASSERT_TRUE(fs_->rename_noreplace(tmp_.file("a/f"), tmp_.file("b/f")).ok());
+  EXPECT_FALSE(test::file_exists(tmp_.file("a/f")));
+  EXPECT_EQ(test::read_file(tmp_.file("b/f")), "bytes");
+  EXPECT_EQ(stat_of(tmp_.file("b/f")).st_ino, ino);
+  EXPECT_EQ(stat_of(tmp_.file("b/f")).st_nlink, 1u);
+}
+
+// A session's artifacts directory moves with it through the same call. link(2) cannot take a
+// directory; the generic path renames it onto an empty directory it made, which refuses a taken
+// name as link does.
+TEST_F(PosixFs, NoReplaceRenameMovesADirectoryAndRefusesATakenName) {
+  ASSERT_TRUE(fs_->make_dirs(tmp_.file("art/sub")).ok());
+  test::write_file(tmp_.file("art/sub/x"), "X");
+  ASSERT_TRUE(fs_->make_dirs(tmp_.file("taken")).ok());
+  test::write_file(tmp_.file("file"), "F");
+  EXPECT_EQ(fs_->rename_noreplace(tmp_.file("art"), tmp_.file("taken")).code(), Code::kExists);
+  EXPECT_EQ(fs_->rename_noreplace(tmp_.file("art"), tmp_.file("file")).code(), Code::kExists);
+  EXPECT_EQ(test::list_dir(tmp_.file("taken")), std::vector<std::string>{});
+  EXPECT_EQ(test::read_file(tmp_.file("file")), "F");
+  EXPECT_EQ(test::read_file(tmp_.file("art/sub/x")), "X");
+  ino_t ino = stat_of(tmp_.file("art")).st_ino;
+  ASSERT_TRUE(fs_->rename_noreplace(tmp_.file("art"), tmp_.file("moved")).ok());
+  EXPECT_FALSE(test::file_exists(tmp_.file("art")));
+  EXPECT_EQ(test::read_file(tmp_.file("moved/sub/x")), "X");
+  EXPECT_EQ(stat_of(tmp_.file("moved")).st_ino, ino);
+  EXPECT_EQ(test::list_dir(tmp_.path()), (std::vector<std::string>{"file", "moved", "taken"}));
+  EXPECT_EQ(fs_->rename_noreplace(tmp_.file("art"), tmp_.file("again")).code(), Code::kNotFound);
+}
+
+// The append-only attribute (chattr +a) on a directory: names can be added to it, none removed.
+// The one way to make unlink(2) fail for root, who passes every permission check.
+class AppendOnlyDir {
+ public:
+  explicit AppendOnlyDir(std::string dir) : dir_(std::move(dir)) { error_ = set(true); }
+  ~AppendOnlyDir() {
+    if (error_ == 0) set(false);
+  }
+  // 0, or the errno that kept the attribute from being set.
+  int error() const { return error_; }
+
+ private:
+  int set(bool on) {
+    int fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    int flags = 0, err = 0;
+    if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0) err = errno;
+    flags = on ? flags | FS_APPEND_FL : flags & ~FS_APPEND_FL;
+    if (err == 0 && ::ioctl(fd, FS_IOC_SETFLAGS, &flags) != 0) err = errno;
+    ::close(fd);
+    return err;
+  }
+  std::string dir_;
+  int error_ = 0;
+};
+
+// Only the old name cannot go (its directory is append-only): the rename fails and nothing moved.
+// renameat2 refuses at once; link+unlink links, fails to unlink, and takes the new name back.
+TEST_F(PosixFs, NoReplaceRenameThatCannotDropTheOldNameMovesNothing) {
+  ASSERT_TRUE(fs_->make_dirs(tmp_.file("from")).ok());
+  ASSERT_TRUE(fs_->make_dirs(tmp_.file("to")).ok());
+  test::write_file(tmp_.file("from/f"), "bytes");
+  Status st;
+  {
+    AppendOnlyDir frozen(tmp_.file("from"));
+    ASSERT_EQ(frozen.error(), 0) << "chattr +a " << tmp_.file("from") << ": " << std::strerror(frozen.error())
+                                 << " (needs root and a file system with the attribute: ext4, tmpfs, xfs)";
+    st = fs_->rename_noreplace(tmp_.file("from/f"), tmp_.file("to/f"));
+  }
+  EXPECT_EQ(st.code(), Code::kIo) << st.message();
+#if defined(XS_GENERIC_POSIX_FS)
+  EXPECT_TRUE(starts_with(st.message(), "unlink ")) << st.message();
+#endif
+  EXPECT_EQ(st.message().find("both names"), std::string::npos) << st.message();
+  EXPECT_EQ(test::read_file(tmp_.file("from/f")), "bytes");
+  EXPECT_EQ(stat_of(tmp_.file("from/f")).st_nlink, 1u);
+  EXPECT_EQ(test::list_dir(tmp_.file("to")), std::vector<std::string>{});
+}
+
+// Neither name can go (both directories append-only): the generic path is stuck half-way, with the
+// file under both names, and says so; renameat2 refuses and moves nothing.
+TEST_F(PosixFs, NoReplaceRenameStuckHalfWaySaysTheFileHasBothNames) {
+  ASSERT_TRUE(fs_->make_dirs(tmp_.file("from")).ok());
+  ASSERT_TRUE(fs_->make_dirs(tmp_.file("to")).ok());
+  test::write_file(tmp_.file("from/f"), "bytes");
+  Status st;
+  int linked = 0;
+  {
+    AppendOnlyDir from(tmp_.file("from")), to(tmp_.file("to"));
+    ASSERT_EQ(from.error() | to.error(), 0) << "chattr +a: " << std::strerror(from.error() | to.error());
+    st = fs_->rename_noreplace(tmp_.file("from/f"), tmp_.file("to/f"));
+    linked = test::file_exists(tmp_.file("to/f"));
+  }
+  EXPECT_EQ(st.code(), Code::kIo) << st.message();
+  EXPECT_EQ(test::read_file(tmp_.file("from/f")), "bytes");
+#if defined(XS_GENERIC_POSIX_FS)
+  EXPECT_NE(st.message().find("was left under both names"), std::string::npos) << st.message();
+  ASSERT_EQ(linked, 1);
+  EXPECT_EQ(stat_of(tmp_.file("to/f")).st_ino, stat_of(tmp_.file("from/f")).st_ino);
+  EXPECT_EQ(stat_of(tmp_.file("from/f")).st_nlink, 2u);
+#else
+  EXPECT_EQ(st.message().find("both names"), std::string::npos) << st.message();
+  EXPECT_EQ(linked, 0);
+  EXPECT_EQ(stat_of(tmp_.file("from/f")).st_nlink, 1u);
+#endif
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ using storage::CrashStates;
 
 std::string describe(const CrashFs::Record& r) {
   static const char* kNames[] = {"mkdir", "create", "append", "sync", "close", "rename", "rename_noreplace",
-                                 "unlink", "sync_dir", "touch"};
+                                 "unlink", "sync_dir", "touch", "link"};
   std::string s = kNames[static_cast<int>(r.op)];
   if (!r.path.empty()) s += " " + r.path;
   if (!r.to.empty()) s += " -> " + r.to;
@@ -64,6 +64,25 @@ std::string describe(const CrashFs::Record& r) {
 // over the whole trace): round 0 a sampled state, round 1 the durable-only state, round 2 the
 // nothing-lost state, then sampled ones, until the workload has `target` distinct states or has
 // tried 50 times as many.
+// The links of a trace: a generic no-replace rename's first halves (crash_fs.h, point 4).
+std::vector<CrashFs::Record> links_of(const CrashStates& states) {
+  std::vector<CrashFs::Record> links;
+  for (const CrashFs::Record& r : states.trace()) {
+    if (r.op == CrashFs::Op::kLink) links.push_back(r);
+  }
+  return links;
+}
+
+// A state with a file under both names of a link made before crash point k (the generic rename
+// stopped between its two steps).
+bool has_both_names(const CrashState& st, const CrashStates& states, size_t k) {
+  for (size_t i = 0; i < k; ++i) {
+    const CrashFs::Record& r = states.trace()[i];
+    if (r.op == CrashFs::Op::kLink && st.files.count(r.path) && st.files.count(r.to)) return true;
+  }
+  return false;
+}
+
 void run(const Workload& w) {
   // Every state is copied and parsed a few times over: keep freed blocks in the heap rather than
   // hand them back to the kernel, which would make every state pay page faults for fresh memory.
@@ -73,6 +92,15 @@ void run(const Workload& w) {
   uint64_t seed = env_count("XS_POWERLOSS_SEED", 1);
   auto started = std::chrono::steady_clock::now();
   CrashStates states(*w.fs);
+  // The seam recorded the no-replace renames as this build's posix_fs makes them: one atomic call,
+  // or link then unlink under XS_GENERIC_POSIX_FS (scripts/test-portable-fs).
+  size_t links = links_of(states).size(), atomic = 0, both_names = 0;
+  for (const CrashFs::Record& r : states.trace()) atomic += r.op == CrashFs::Op::kRenameNoReplace;
+#if defined(XS_GENERIC_POSIX_FS)
+  EXPECT_EQ(atomic, 0u) << "an atomic no-replace rename in the generic build's trace";
+#else
+  EXPECT_EQ(links, 0u) << "a link+unlink rename in the Linux build's trace";
+#endif
   Stats stats;
   stats.points = states.ops() + 1 - w.first_point;
   Checker checker(w, &stats);
@@ -92,6 +120,7 @@ void run(const Workload& w) {
         checker.check_durable(k, it->second);
       } else {
         ++stats.distinct;
+        both_names += links && has_both_names(st, states, k);
         seen.emplace(hash, checker.check(k, st));
       }
       if (::testing::Test::HasFailure()) {
@@ -111,11 +140,13 @@ void run(const Workload& w) {
               "%zu losing acknowledged unsynced entries, %zu without the file, %zu with the old file, "
               "%zu with a rewrite's temp file, %zu with a put's temp file; %zu durable-entry checks, "
               "%zu blob refs and %zu blob files verified; workload: %zu flushes, %zu rewrites, %zu blob puts; "
+              "no-replace renames: %zu atomic, %zu link+unlink (%zu states with a file under both names); "
               "seed %llu\n",
               w.name.c_str(), states.ops(), stats.points, stats.distinct, stats.tried, stats.opened, secs,
               stats.damaged, stats.intact_after_damage, stats.lost_unsynced, stats.missing, stats.old_file,
               stats.session_temps, stats.blob_temps, stats.durable_checked, stats.blobs_checked,
-              stats.blob_files_checked, w.flushes, w.rewrites, w.blob_puts, static_cast<unsigned long long>(seed));
+              stats.blob_files_checked, w.flushes, w.rewrites, w.blob_puts, atomic, links, both_names,
+              static_cast<unsigned long long>(seed));
   ::testing::Test::RecordProperty("ops", static_cast<int>(states.ops()));
   ::testing::Test::RecordProperty("crash_points", static_cast<int>(stats.points));
   ::testing::Test::RecordProperty("distinct_states", static_cast<int>(stats.distinct));
@@ -125,7 +156,11 @@ void run(const Workload& w) {
   ::testing::Test::RecordProperty("states_losing_unsynced", static_cast<int>(stats.lost_unsynced));
   ::testing::Test::RecordProperty("durable_entries_checked", static_cast<int>(stats.durable_checked));
   ::testing::Test::RecordProperty("seed", static_cast<int>(seed));
+  ::testing::Test::RecordProperty("states_with_both_names", static_cast<int>(both_names));
   EXPECT_GE(stats.distinct, target) << "the model gave fewer distinct states than asked for";
+  if (links) {
+    EXPECT_GT(both_names, 0u) << "no state between a link and its unlink was checked";
+  }
 }
 
 // --- the model itself, on traces small enough to know every answer -----------------------------
@@ -260,6 +295,86 @@ TEST(PowerLoss, ModelCatchesARenameWithoutFsync) {
     EXPECT_EQ(only_old_or_new, fsync_first) << (fsync_first ? "with" : "without") << " the fsync";
     EXPECT_TRUE(seen.count("old contents") && seen.count("new contents"));
   }
+}
+
+// A no-replace rename across directories, atomic or as the generic path makes it (link, then
+// unlink): every name set a crash may leave at each point. The file is never under neither name;
+// only link+unlink can leave it under both, until the old name's directory is synced.
+TEST(PowerLoss, ModelRecordsTheGenericNoReplaceRenameInTwoSteps) {
+  using How = CrashFs::NoReplaceRename;
+  for (How how : {How::kAtomic, How::kLinkThenUnlink}) {
+    bool generic = how == How::kLinkThenUnlink;
+    SCOPED_TRACE(generic ? "link+unlink" : "atomic");
+    auto fs = std::make_shared<CrashFs>(how);
+    EXPECT_EQ(fs->no_replace_rename(), how);
+    durable_dir(*fs, "/d");
+    durable_dir(*fs, "/e");
+    durable_file(*fs, "/d/a", "A");
+    size_t before = fs->ops();
+    ASSERT_TRUE(fs->rename_noreplace("/d/a", "/e/b").ok());
+    EXPECT_TRUE(fs->rename_noreplace("/e/b", "/d/a").ok());  // and back: /d/a is free again
+    ASSERT_TRUE(fs->rename_noreplace("/d/a", "/e/b").ok());
+    EXPECT_EQ(fs->rename_noreplace("/e/b", "/e/b").code(), Code::kExists);
+    size_t moved = fs->ops();
+    ASSERT_TRUE(fs->sync_dir("/e").ok());
+    size_t target_synced = fs->ops();
+    ASSERT_TRUE(fs->sync_dir("/d").ok());
+    CrashStates states(*fs);
+    ASSERT_EQ(moved - before, generic ? 6u : 3u);
+    if (generic) {
+      EXPECT_EQ(describe(states.trace()[before]), "link /d/a -> /e/b ino 1");
+      EXPECT_EQ(describe(states.trace()[before + 1]), "unlink /d/a ino 1");
+    } else {
+      EXPECT_EQ(describe(states.trace()[before]), "rename_noreplace /d/a -> /e/b ino 1");
+    }
+    auto names_at = [&](size_t k) {
+      std::set<std::string> names;
+      for (int i = 0; i < 300; ++i) {
+        CrashState st = states.sample(k, static_cast<uint64_t>(i));
+        bool a = st.files.count("/d/a") > 0, b = st.files.count("/e/b") > 0;
+        names.insert(a ? (b ? "both" : "a") : (b ? "b" : "none"));
+        for (const auto& [path, bytes] : st.files) EXPECT_EQ(bytes, "A") << path;
+      }
+      return names;
+    };
+    using Names = std::set<std::string>;
+    if (generic) {
+      EXPECT_EQ(names_at(before + 1), (Names{"a", "both"})) << "after the first link";
+      EXPECT_EQ(names_at(before + 2), (Names{"a", "both", "b"})) << "after the first unlink";
+      EXPECT_EQ(names_at(moved), (Names{"a", "both", "b"}));
+      EXPECT_EQ(names_at(target_synced), (Names{"both", "b"})) << "the link is durable, the unlink not yet";
+      EXPECT_EQ(states.durable(target_synced).files.size(), 2u);
+    } else {
+      EXPECT_EQ(names_at(before + 1), (Names{"a", "b"}));
+      EXPECT_EQ(names_at(moved), (Names{"a", "b"}));
+      EXPECT_EQ(names_at(target_synced), (Names{"a", "b"})) << "a rename changes both directories";
+    }
+    EXPECT_EQ(names_at(states.ops()), (Names{"b"}));
+    EXPECT_EQ(states.complete(moved).files, (std::map<std::string, std::string>{{"/e/b", "A"}}));
+  }
+}
+
+// Two names of one file carry one set of bytes: unsynced appends are damaged alike under both.
+TEST(PowerLoss, ModelGivesBothNamesOfALinkTheSameBytes) {
+  auto fs = std::make_shared<CrashFs>(CrashFs::NoReplaceRename::kLinkThenUnlink);
+  durable_dir(*fs, "/d");
+  durable_dir(*fs, "/e");
+  durable_file(*fs, "/d/a", "synced;");
+  auto f = fs->open_append("/d/a");
+  ASSERT_TRUE(f.ok());
+  ASSERT_TRUE((*f)->append(std::string(3000, 'u')).ok());
+  ASSERT_TRUE(fs->rename_noreplace("/d/a", "/e/b").ok());
+  CrashStates states(*fs);
+  size_t between = states.ops() - 1, both = 0, differing_from_complete = 0;
+  for (int i = 0; i < 400; ++i) {
+    CrashState st = states.sample(between, static_cast<uint64_t>(i));
+    if (!st.files.count("/d/a") || !st.files.count("/e/b")) continue;
+    ++both;
+    EXPECT_EQ(st.files.at("/d/a"), st.files.at("/e/b"));
+    differing_from_complete += st.files.at("/e/b") != "synced;" + std::string(3000, 'u');
+  }
+  EXPECT_GT(both, 0u);
+  EXPECT_GT(differing_from_complete, 0u) << "the unsynced append was never damaged";
 }
 
 // --- the workloads ----------------------------------------------------------------------------
