@@ -40,7 +40,8 @@ void add_migrate(CLI::App& app, Globals& g) {
       int64_t version = 0;
       bool needs = false, done = false;
       try {
-        rapidjson::Document d = parse_json(open_read_only(store, files[i]).verify());
+        JsonDoc doc = parse_json(open_read_only(store, files[i]).verify());
+        Json d = doc.root();
         path = std::string(str(d, "path"));
         version = num(d, "fileVersion");
         needs = flag(d, "needsMigration");

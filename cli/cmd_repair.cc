@@ -75,23 +75,18 @@ std::string keep_backup(const std::string& path) {
   return backup;
 }
 
-bool has_fixable(const rapidjson::Value& report) {
-  const rapidjson::Value* problems = member(report, "problems");
-  if (problems && problems->IsArray()) {
-    for (const rapidjson::Value& p : problems->GetArray()) {
-      if (flag(p, "fixable")) return true;
-    }
+bool has_fixable(Json report) {
+  for (Json p : items(report, "problems")) {
+    if (flag(p, "fixable")) return true;
   }
   return flag(report, "needsMigration");
 }
 
 // The items of doc[key] under a heading, except those whose code is in `skip` (already said).
-std::string items(const rapidjson::Value& doc, const char* key, const char* heading, const Style& style,
-                  const std::set<std::string>& skip = {}) {
-  const rapidjson::Value* list = member(doc, key);
-  if (!list || !list->IsArray()) return "";
+std::string listed(Json doc, const char* key, const char* heading, const Style& style,
+                   const std::set<std::string>& skip = {}) {
   std::string out;
-  for (const rapidjson::Value& p : list->GetArray()) {
+  for (Json p : items(doc, key)) {
     if (!skip.count(std::string(str(p, "code")))) out += problem_line(p, style, false);
   }
   return out.empty() ? "" : std::string(heading) + "\n" + out;
@@ -116,14 +111,15 @@ void add_repair(CLI::App& app, Globals& g) {
     try {
       Session s = open_read_only(store, a->path);
       std::string before = s.verify();
-      rapidjson::Document d = parse_json(before);
+      JsonDoc doc = parse_json(before);
+      Json d = doc.root();
       path = std::string(str(d, "path"));
       if (!has_fixable(d)) {
         if (a->json) {
           std::printf("{\"backup\":null,\"repair\":null,\"verify\":%s}\n", before.c_str());
         } else {
           std::printf("%s: nothing to repair\n%s", path.c_str(),
-                      items(d, "problems", "left for a person (see xs verify):", style).c_str());
+                      listed(d, "problems", "left for a person (see xs verify):", style).c_str());
         }
         return;
       }
@@ -147,14 +143,14 @@ void add_repair(CLI::App& app, Globals& g) {
                   after.c_str());
       return;
     }
-    rapidjson::Document r = parse_json(done);
-    rapidjson::Document v = parse_json(after);
+    JsonDoc r = parse_json(done);
+    JsonDoc v = parse_json(after);
     std::string out = path + ": " + style.green(headerless ? "replaced (no session header)" : "repaired") + "\n";
     out += "backup: " + backup + "\n";
-    out += items(r, "done", "done:", style);
+    out += listed(r.root(), "done", "done:", style);
     std::set<std::string> said;
-    for (const rapidjson::Value& x : r["done"].GetArray()) said.insert(std::string(str(x, "code")));
-    out += items(v, "problems", "left for a person (see xs verify):", style, said);
+    for (Json x : items(r.root(), "done")) said.insert(std::string(str(x, "code")));
+    out += listed(v.root(), "problems", "left for a person (see xs verify):", style, said);
     std::fwrite(out.data(), 1, out.size(), stdout);
   });
 }

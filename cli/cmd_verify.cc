@@ -24,15 +24,14 @@ struct Tally {
 
 std::string entries_text(int64_t n) { return std::to_string(n) + (n == 1 ? " entry" : " entries"); }
 
-std::string report_text(const rapidjson::Value& r, const Style& style) {
+std::string report_text(Json r, const Style& style) {
   std::string out(str(r, "path"));
-  const rapidjson::Value* problems = member(r, "problems");
-  size_t n = problems && problems->IsArray() ? problems->Size() : 0;
+  size_t n = count(r, "problems");
   if (n == 0) {
     out += ": " + style.green("ok") + ", " + entries_text(num(r, "entries")) + "\n";
   } else {
     out += ": " + style.red(counted(n, "problem")) + "\n";
-    for (const rapidjson::Value& p : problems->GetArray()) out += problem_line(p, style, true);
+    for (Json p : items(r, "problems")) out += problem_line(p, style, true);
   }
   if (flag(r, "needsMigration")) {
     out += "  note: a version " + std::to_string(num(r, "fileVersion")) +
@@ -73,12 +72,11 @@ void add_verify(CLI::App& app, Globals& g) {
         }
         continue;
       }
-      rapidjson::Document d = parse_json(report);
-      const rapidjson::Value* problems = member(d, "problems");
-      bool dirty = problems && problems->IsArray() && !problems->Empty();
+      JsonDoc d = parse_json(report);
+      bool dirty = count(d.root(), "problems") != 0;
       ++(dirty ? t.dirty : t.clean);
       if (a->json) out += (i ? "," : "") + report;
-      else out += report_text(d, style);
+      else out += report_text(d.root(), style);
     }
     progress.done();
     if (a->json) {

@@ -1,10 +1,8 @@
 #include "problem_text.h"
 
-#include "json.h"
-
 namespace xs::cli {
 
-std::string problem_line(const rapidjson::Value& p, const Style& style, bool hint_fixable) {
+std::string problem_line(Json p, const Style& style, bool hint_fixable) {
   std::string where = num(p, "line") ? "line " + std::to_string(num(p, "line")) + " @" +
                                            std::to_string(num(p, "offset"))
                                      : std::string("file");
