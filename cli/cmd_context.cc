@@ -12,12 +12,17 @@ namespace xs::cli {
 
 namespace {
 
+// The context's models map a role to "provider/id": ", model anthropic/claude-sonnet-4-5" for
+// the default role, ", smol model openai/gpt-4o-mini" for another.
 std::string models_text(Json ctx) {
   std::string out;
   std::optional<Json> models = member(ctx, "models");
   if (!models) return out;
   for (simdjson::dom::key_value_pair m : fields(*models)) {
-    if (m.value.is_string()) out += ", model " + std::string(m.key) + "=" + std::string(text_of(m.value));
+    if (!m.value.is_string()) continue;
+    out += ", ";
+    if (m.key != "default") out += one_line(m.key, 40) + " ";
+    out += "model " + std::string(text_of(m.value));
   }
   return out;
 }
@@ -26,7 +31,7 @@ std::string readable(Json ctx, const Style& style) {
   std::string out;
   simdjson::dom::array messages = items(ctx, "messages");
   size_t n = count(ctx, "messages");
-  out += "leaf " + std::string(str(ctx, "leafId", "-")) + ", " + std::to_string(n) + " messages, thinking " +
+  out += "leaf " + std::string(str(ctx, "leafId", "-")) + ", " + counted(n, "message") + ", thinking " +
          std::string(str(ctx, "thinkingLevel", "off")) + models_text(ctx);
   std::string_view mode = str(ctx, "mode", "none");
   if (mode != "none") out += ", mode " + std::string(mode);

@@ -1,6 +1,8 @@
 // xs ls: the store's sessions, newest first. Without --check only a bounded prefix of each file
 // is read (the library's listing), so it stays fast on big stores; --check opens and verifies
 // every file (xs verify's checks), with a progress bar on a terminal.
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <vector>
@@ -8,6 +10,7 @@
 #include "commands.h"
 #include "json.h"
 #include "progress.h"
+#include "style.h"
 #include "text.h"
 
 namespace xs::cli {
@@ -22,15 +25,18 @@ struct LsArgs {
   bool json = false;
 };
 
-std::string list_json(const Store& store, const LsArgs& a) {
+// The directory whose sessions are listed; empty for --all.
+std::string listed_cwd(const LsArgs& a) {
+  if (a.all) return "";
+  return a.cwd.empty() ? std::filesystem::current_path().string() : a.cwd;
+}
+
+// The library's listing: the sessions of `cwd` (all when empty), at most `limit` (0: no limit).
+std::string list_json(const Store& store, const std::string& cwd, uint64_t limit) {
   xs_list_options o;
   xs_list_options_init(&o, XS_LIST_OPTIONS_VERSION);
-  o.limit = a.limit;
-  std::string cwd = a.cwd;
-  if (!a.all) {
-    if (cwd.empty()) cwd = std::filesystem::current_path().string();
-    o.cwd = cwd.c_str();
-  }
+  o.limit = limit;
+  if (!cwd.empty()) o.cwd = cwd.c_str();
   return read_text([&](char* b, size_t c, size_t* n) { return xs_store_list(store.get(), &o, b, c, n); },
                    [&] { return std::string(store.root()) + ": " + xs_store_errmsg(store.get()); });
 }
@@ -108,7 +114,17 @@ std::string flags_of(Json s, const Checked* c) {
   return f.empty() ? "-" : f;
 }
 
-void print_table(Json list, const std::vector<Checked>& checked, const LsArgs& a) {
+// An empty listing prints no table: stderr says whether the store has no sessions at all or only
+// none of this directory.
+void say_none(const Store& store, const std::string& cwd) {
+  std::string msg = "xs: no sessions in " + store.root() + "\n";
+  if (!cwd.empty() && count(parse_json(list_json(store, "", 1)).root()) != 0) {
+    msg = "xs: no sessions of " + cwd + " (xs ls --all lists every directory's)\n";
+  }
+  std::fputs(msg.c_str(), stderr);
+}
+
+void print_table(Json list, const std::vector<Checked>& checked, const LsArgs& a, const Style& style) {
   int64_t now = now_ms();
   std::string out = a.check ? "ID                MODIFIED    SIZE   MSGS   FLAGS  TITLE\n"
                             : "ID                MODIFIED    SIZE   FLAGS  TITLE\n";
@@ -132,6 +148,12 @@ void print_table(Json list, const std::vector<Checked>& checked, const LsArgs& a
     out += one_line(title, 60);
     out += '\n';
   }
+  // A person at a terminal reads the flags here; scripts and pipes get the table alone.
+  if (isatty(STDOUT_FILENO)) {
+    out += style.dim(std::string("FLAGS: M needs migration (xs migrate), C a .corrupt-* copy was kept") +
+                     (a.check ? ", D problems (xs verify)" : "")) +
+           "\n";
+  }
   std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
@@ -140,8 +162,8 @@ void print_table(Json list, const std::vector<Checked>& checked, const LsArgs& a
 void add_ls(CLI::App& app, Globals& g) {
   auto a = std::make_shared<LsArgs>();
   CLI::App* cmd = app.add_subcommand("ls", "list sessions, newest first (of the current directory unless --cwd/--all)");
-  auto* cwd = cmd->add_option("--cwd", a->cwd, "sessions of this working directory");
-  cmd->add_flag("--all", a->all, "sessions of every working directory")->excludes(cwd);
+  auto* cwd_option = cmd->add_option("--cwd", a->cwd, "sessions of this working directory");
+  cmd->add_flag("--all", a->all, "sessions of every working directory")->excludes(cwd_option);
   cmd->add_option("--limit", a->limit, "at most N sessions (the newest)");
   cmd->add_flag("--check", a->check, "open and verify every file: message counts, problems (flag D)");
   cmd->add_flag("--json", a->json, "one JSON array (the library's listing)");
@@ -149,16 +171,22 @@ void add_ls(CLI::App& app, Globals& g) {
               "problems (xs verify; with --check).");
   cmd->callback([a, &g] {
     Store store(g.root());
-    std::string text = list_json(store, *a);
+    require_root(store);
+    std::string cwd = listed_cwd(*a);
+    std::string text = list_json(store, cwd, a->limit);
     if (a->json && !a->check) {
       std::printf("%s\n", text.c_str());
       return;
     }
     JsonDoc d = parse_json(text);
+    if (!a->json && count(d.root()) == 0) {
+      say_none(store, cwd);
+      return;
+    }
     std::vector<Checked> checked;
     if (a->check) checked = check_all(store, d.root());
     if (a->json) std::printf("%s\n", checked_json(d.root(), checked).c_str());
-    else print_table(d.root(), checked, *a);
+    else print_table(d.root(), checked, *a, Style(g.color, STDOUT_FILENO));
   });
 }
 

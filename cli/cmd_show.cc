@@ -4,13 +4,15 @@
 
 #include "commands.h"
 #include "json.h"
+#include "problem_text.h"
+#include "style.h"
 #include "text.h"
 
 namespace xs::cli {
 
 namespace {
 
-void print_plain(const Session& s, Json info) {
+void print_plain(const Session& s, Json info, const Style& style) {
   JsonDoc diagnostics_doc = parse_json(s.diagnostics());
   JsonDoc labels_doc = parse_json(s.labels());
   JsonDoc usage_doc = parse_json(s.usage());
@@ -55,10 +57,7 @@ void print_plain(const Session& s, Json info) {
   }
   size_t skipped = count(d);
   row("skipped", skipped ? std::to_string(skipped) : "-");
-  for (Json x : items(d)) {
-    out += "  line " + std::to_string(num(x, "line")) + " (byte " + std::to_string(num(x, "offset")) + "): " +
-           std::string(str(x, "code")) + ": " + one_line(str(x, "reason"), 100) + "\n";
-  }
+  for (Json x : items(d)) out += problem_line(x, style, false);
   std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
@@ -81,7 +80,7 @@ void add_show(CLI::App& app, Globals& g) {
       return;
     }
     JsonDoc info = parse_json(info_text);
-    print_plain(s, info.root());
+    print_plain(s, info.root(), Style(g.color, 1));
   });
 }
 
