@@ -1,6 +1,6 @@
 // A thin C++ face on xsession.h for the CLI: handles that close themselves, and errors that
-// carry the library's status and message. The CLI uses only the public C API (issue 3), so
-// this file is also where an awkward corner of that API would show first.
+// carry the library's status and message. The CLI uses only the public C API, so this file is
+// also where an awkward corner of that API would show first.
 #pragma once
 
 #include <xsession.h>

@@ -1,6 +1,6 @@
 // xs blobs ls | verify | gc: upkeep of the store's content-addressed blobs (<root>/blobs).
 // gc marks over every file under the root and never deletes anything younger than the grace
-// period (DECISIONS.md: 1 hour by default), so an agent's put-then-append cannot lose its blob.
+// period (1 hour by default), so an agent's put-then-append cannot lose its blob.
 #include <cstdio>
 
 #include "commands.h"
@@ -25,7 +25,7 @@ std::string blob_list(const Store& store, uint32_t flags) {
                    [&] { return store_error(store); });
 }
 
-std::string file_row(const rapidjson::Value& f, const char* key, int64_t now) {
+std::string file_row(Json f, std::string_view key, int64_t now) {
   char buf[160];
   std::snprintf(buf, sizeof buf, "%-64s  %-5s  %s\n", std::string(str(f, key)).c_str(),
                 human_size(num(f, "size")).c_str(), relative_time(num(f, "mtimeMs"), now).c_str());
@@ -38,12 +38,13 @@ void ls(const Store& store, bool json) {
     std::printf("%s\n", text.c_str());
     return;
   }
-  rapidjson::Document d = parse_json(text);
+  JsonDoc doc = parse_json(text);
+  Json d = doc.root();
   int64_t now = now_ms();
   std::string out;
-  for (const rapidjson::Value& b : d["blobs"].GetArray()) out += file_row(b, "hash", now);
+  for (Json b : items(d, "blobs")) out += file_row(b, "hash", now);
   out += counted(num(d, "count"), "blob") + ", " + human_size(num(d, "bytes")) + "\n";
-  for (const rapidjson::Value& f : d["others"].GetArray()) {
+  for (Json f : items(d, "others")) {
     out += "not a blob: " + std::string(str(f, "name")) + " (" + human_size(num(f, "size")) + ")\n";
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -51,10 +52,11 @@ void ls(const Store& store, bool json) {
 
 int verify(const Store& store, bool json, const Style& style) {
   std::string text = blob_list(store, XS_BLOB_LIST_VERIFY);
-  rapidjson::Document d = parse_json(text);
+  JsonDoc doc = parse_json(text);
+  Json d = doc.root();
   size_t bad = 0;
   std::string out;
-  for (const rapidjson::Value& b : d["blobs"].GetArray()) {
+  for (Json b : items(d, "blobs")) {
     if (str(b, "problem").empty()) continue;
     ++bad;
     out += style.red("damaged") + ": " + std::string(str(b, "problem")) + "\n";
@@ -82,18 +84,19 @@ void gc(const Store& store, const BlobsArgs& a) {
     std::printf("%s\n", text.c_str());
     return;
   }
-  rapidjson::Document d = parse_json(text);
+  JsonDoc doc = parse_json(text);
+  Json d = doc.root();
   std::string out = "scanned " + counted(num(d, "filesScanned"), "file") + ": " +
                     counted(num(d, "referenced"), "blob") + " in use\n";
   const char* verb = a.dry_run ? "would delete" : "deleted";
-  for (const rapidjson::Value& f : d["deleted"].GetArray()) {
+  for (Json f : items(d, "deleted")) {
     out += std::string(verb) + " " + std::string(str(f, "name")) + " (" + human_size(num(f, "size")) + ")\n";
   }
-  for (const rapidjson::Value& f : d["young"].GetArray()) {
+  for (Json f : items(d, "young")) {
     out += "kept " + std::string(str(f, "name")) + " (unused, but younger than the grace period)\n";
   }
-  for (const rapidjson::Value& h : d["missing"].GetArray()) {
-    out += "missing " + std::string(h.GetString(), h.GetStringLength()) + " (referenced, not in the store)\n";
+  for (Json h : items(d, "missing")) {
+    out += "missing " + std::string(text_of(h)) + " (referenced, not in the store)\n";
   }
   out += std::string(a.dry_run ? "would free " : "freed ") + human_size(num(d, "bytesFreed")) + "\n";
   std::fwrite(out.data(), 1, out.size(), stdout);

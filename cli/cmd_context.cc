@@ -6,27 +6,37 @@
 #include "entry_text.h"
 #include "json.h"
 #include "style.h"
+#include "text.h"
 
 namespace xs::cli {
 
 namespace {
 
-std::string readable(const rapidjson::Value& ctx, const Style& style) {
+// The context's models map a role to "provider/id": ", model anthropic/claude-sonnet-4-5" for
+// the default role, ", smol model openai/gpt-4o-mini" for another.
+std::string models_text(Json ctx) {
   std::string out;
-  const rapidjson::Value* messages = member(ctx, "messages");
-  size_t count = messages && messages->IsArray() ? messages->Size() : 0;
-  out += "leaf " + std::string(str(ctx, "leafId", "-")) + ", " + std::to_string(count) + " messages, thinking " +
-         std::string(str(ctx, "thinkingLevel", "off"));
-  if (const rapidjson::Value* models = member(ctx, "models"); models && models->IsObject()) {
-    for (const auto& m : models->GetObject()) {
-      if (m.value.IsString()) out += ", model " + std::string(m.name.GetString()) + "=" + m.value.GetString();
-    }
+  std::optional<Json> models = member(ctx, "models");
+  if (!models) return out;
+  for (simdjson::dom::key_value_pair m : fields(*models)) {
+    if (!m.value.is_string()) continue;
+    out += ", ";
+    if (m.key != "default") out += one_line(m.key, 40) + " ";
+    out += "model " + std::string(text_of(m.value));
   }
+  return out;
+}
+
+std::string readable(Json ctx, const Style& style) {
+  std::string out;
+  simdjson::dom::array messages = items(ctx, "messages");
+  size_t n = count(ctx, "messages");
+  out += "leaf " + std::string(str(ctx, "leafId", "-")) + ", " + counted(n, "message") + ", thinking " +
+         std::string(str(ctx, "thinkingLevel", "off")) + models_text(ctx);
   std::string_view mode = str(ctx, "mode", "none");
   if (mode != "none") out += ", mode " + std::string(mode);
   out += "\n";
-  if (!count) return out;
-  for (const rapidjson::Value& m : messages->GetArray()) {
+  for (Json m : messages) {
     out += "\n" + style.bold("── " + message_heading(m) + " ──") + "\n";
     std::string text = content_text(m);
     out += text.empty() ? style.dim("(no text)") : text;
@@ -54,8 +64,8 @@ void add_context(CLI::App& app, Globals& g) {
       std::fputc('\n', stdout);
       return;
     }
-    rapidjson::Document ctx = parse_json(text);
-    std::string out = readable(ctx, Style(g.color, 1));
+    JsonDoc ctx = parse_json(text);
+    std::string out = readable(ctx.root(), Style(g.color, 1));
     std::fwrite(out.data(), 1, out.size(), stdout);
   });
 }

@@ -25,7 +25,8 @@ void print_session(const Session& s, bool json) {
     std::printf("%s\n", info.c_str());
     return;
   }
-  rapidjson::Document d = parse_json(info);
+  JsonDoc doc = parse_json(info);
+  Json d = doc.root();
   std::printf("%s %s\n", std::string(str(d, "id")).c_str(), std::string(str(d, "path")).c_str());
 }
 

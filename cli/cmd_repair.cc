@@ -4,6 +4,7 @@
 // library's writable open) with a fresh session in its place. Skipped lines, duplicate ids,
 // orphans and missing blobs are listed for a person; nothing is ever deleted.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -24,77 +25,153 @@ namespace xs::cli {
 namespace {
 
 struct RepairArgs {
-  std::string path;
+  std::string session;
   bool json = false;
+};
+
+// What the file needs, found before anything is written (a read-only open).
+struct Assessment {
+  std::string path;         // the file (the library resolves an id or prefix)
+  std::string verify_json;  // the library's verify report; empty when the file has no header
+  bool headerless = false;  // no session header: the writable open keeps its bytes, starts afresh
+  bool fixable = false;     // something repair can fix (or headerless)
+};
+
+// The outcome of a repair: the copy kept first and the library's reports.
+struct Repaired {
+  std::string backup;
+  std::string repair_json;  // {"done": [...]}
+  std::string verify_json;  // verify, after the repair
 };
 
 [[noreturn]] void io_error(const std::string& what) { throw ApiError(XS_EIO, what + ": " + std::strerror(errno)); }
 
-// Copies `path` to "<path>.bak-<UTC time>" (a new file, never over another) and makes the copy
-// durable before anything touches the original. Returns the copy's name.
+// A descriptor closed on every way out of keep_backup.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+void copy_bytes(int in, const std::string& in_name, int out, const std::string& out_name) {
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t got = ::read(in, buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) io_error(in_name);
+    if (got == 0) return;
+    for (ssize_t off = 0; off < got;) {
+      ssize_t put = ::write(out, buf + off, static_cast<size_t>(got - off));
+      if (put < 0 && errno == EINTR) continue;
+      if (put < 0) io_error(out_name);
+      off += put;
+    }
+  }
+}
+
+// Copies `path` to "<path>.bak-<UTC time>" (a new file, never over another) with the original's
+// permission bits (a backup must not be readable by more people than the file, nor by fewer),
+// and makes the copy durable before anything touches the original. Returns the copy's name.
 std::string keep_backup(const std::string& path) {
   time_t t = static_cast<time_t>(now_ms() / 1000);
   struct tm tm;
   gmtime_r(&t, &tm);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-  int in = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (in < 0) io_error(path);
+  Fd in{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  struct stat st;
+  if (in.fd < 0 || ::fstat(in.fd, &st) != 0) io_error(path);
   std::string backup;
-  int out = -1;
-  for (int n = 0; out < 0 && n < 100; ++n) {
+  Fd out;
+  for (int n = 0; out.fd < 0 && n < 100; ++n) {
     backup = path + ".bak-" + stamp + (n ? "-" + std::to_string(n) : "");
-    out = ::open(backup.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (out < 0 && errno != EEXIST) break;
+    // Created owner-only; fchmod sets the original's bits exactly, whatever the umask.
+    out.fd = ::open(backup.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (out.fd < 0 && errno != EEXIST) break;
   }
-  if (out < 0) {
-    ::close(in);
-    io_error(backup);
+  if (out.fd < 0) io_error(backup);
+  try {
+    copy_bytes(in.fd, path, out.fd, backup);
+    if (::fchmod(out.fd, st.st_mode & 0777) != 0 || ::fsync(out.fd) != 0) io_error(backup);
+  } catch (const ApiError&) {
+    std::error_code ignored;
+    std::filesystem::remove(backup, ignored);  // a partial copy is no backup
+    throw;
   }
-  char buf[1 << 16];
-  for (;;) {
-    ssize_t got = ::read(in, buf, sizeof buf);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) io_error(path);
-    if (got == 0) break;
-    for (ssize_t off = 0; off < got;) {
-      ssize_t put = ::write(out, buf + off, static_cast<size_t>(got - off));
-      if (put < 0 && errno == EINTR) continue;
-      if (put < 0) io_error(backup);
-      off += put;
-    }
-  }
-  if (::fsync(out) != 0) io_error(backup);
-  ::close(out);
-  ::close(in);
-  int dir = ::open(std::filesystem::path(backup).parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
+  Fd dir{::open(std::filesystem::path(backup).parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  if (dir.fd >= 0) ::fsync(dir.fd);
   return backup;
 }
 
-bool has_fixable(const rapidjson::Value& report) {
-  const rapidjson::Value* problems = member(report, "problems");
-  if (problems && problems->IsArray()) {
-    for (const rapidjson::Value& p : problems->GetArray()) {
-      if (flag(p, "fixable")) return true;
-    }
+bool has_fixable(Json report) {
+  for (Json p : items(report, "problems")) {
+    if (flag(p, "fixable")) return true;
   }
   return flag(report, "needsMigration");
 }
 
+Assessment assess(const Store& store, const std::string& session) {
+  Assessment a;
+  a.path = session;
+  try {
+    Session s = open_read_only(store, session);
+    a.verify_json = s.verify();
+    JsonDoc d = parse_json(a.verify_json);
+    a.path = std::string(str(d.root(), "path"));
+    a.fixable = has_fixable(d.root());
+  } catch (const ApiError& e) {
+    if (e.code() != XS_ENOHEADER) throw;
+    a.headerless = a.fixable = true;
+  }
+  return a;
+}
+
+// Keeps the backup, then lets the library repair the file through a writable open.
+Repaired repair_file(const Store& store, const std::string& path) {
+  Repaired r;
+  r.backup = keep_backup(path);
+  Session s;
+  try {
+    s = open_writable(store, path);
+  } catch (const ApiError&) {
+    // Nothing was changed (an agent holds the file, say): the copy would only be clutter.
+    std::error_code ignored;
+    std::filesystem::remove(r.backup, ignored);
+    throw;
+  }
+  r.repair_json = s.repair();
+  r.verify_json = s.verify();
+  return r;
+}
+
 // The items of doc[key] under a heading, except those whose code is in `skip` (already said).
-std::string items(const rapidjson::Value& doc, const char* key, const char* heading, const Style& style,
-                  const std::set<std::string>& skip = {}) {
-  const rapidjson::Value* list = member(doc, key);
-  if (!list || !list->IsArray()) return "";
+std::string listed(Json doc, const char* key, const char* heading, const Style& style,
+                   const std::set<std::string>& skip = {}) {
   std::string out;
-  for (const rapidjson::Value& p : list->GetArray()) {
+  for (Json p : items(doc, key)) {
     if (!skip.count(std::string(str(p, "code")))) out += problem_line(p, style, false);
   }
   return out.empty() ? "" : std::string(heading) + "\n" + out;
+}
+
+constexpr const char* kLeftHeading = "left for a person (see xs verify):";
+
+std::string nothing_text(const Assessment& a, const Style& style) {
+  JsonDoc d = parse_json(a.verify_json);
+  return a.path + ": nothing to repair\n" + listed(d.root(), "problems", kLeftHeading, style);
+}
+
+std::string repaired_text(const Assessment& a, const Repaired& r, const Style& style) {
+  JsonDoc done = parse_json(r.repair_json);
+  JsonDoc after = parse_json(r.verify_json);
+  std::string out = a.path + ": " + style.green(a.headerless ? "replaced (no session header)" : "repaired") + "\n";
+  out += "backup: " + r.backup + "\n";
+  out += listed(done.root(), "done", "done:", style);
+  std::set<std::string> said;
+  for (Json x : items(done.root(), "done")) said.insert(std::string(str(x, "code")));
+  out += listed(after.root(), "problems", kLeftHeading, style, said);
+  return out;
 }
 
 }  // namespace
@@ -102,59 +179,26 @@ std::string items(const rapidjson::Value& doc, const char* key, const char* head
 void add_repair(CLI::App& app, Globals& g) {
   auto a = std::make_shared<RepairArgs>();
   CLI::App* cmd = app.add_subcommand("repair", "fix what can be fixed without losing anything (keeps a backup)");
-  cmd->add_option("SESSION", a->path, "a session file, id or id prefix")->required();
+  cmd->add_option("SESSION", a->session, "a session file, id or id prefix")->required();
   cmd->add_flag("--json", a->json, "{\"backup\", \"repair\", \"verify\"}: the library's reports");
   cmd->footer("Fixes: a torn last line gets its newline (the fragment stays, skipped), a v1/v2 file is\n"
               "rewritten as v3, a file without a header is kept as <file>.corrupt-<time> and replaced by\n"
               "a fresh session. Everything else is listed for a person. The original is first copied\n"
-              "to <file>.bak-<time>.");
+              "to <file>.bak-<time>, with the original's permissions.");
   cmd->callback([a, &g] {
     Store store(g.root());
     Style style(g.color, 1);
-    std::string path = a->path;
-    bool headerless = false;
-    try {
-      Session s = open_read_only(store, a->path);
-      std::string before = s.verify();
-      rapidjson::Document d = parse_json(before);
-      path = std::string(str(d, "path"));
-      if (!has_fixable(d)) {
-        if (a->json) {
-          std::printf("{\"backup\":null,\"repair\":null,\"verify\":%s}\n", before.c_str());
-        } else {
-          std::printf("%s: nothing to repair\n%s", path.c_str(),
-                      items(d, "problems", "left for a person (see xs verify):", style).c_str());
-        }
-        return;
-      }
-    } catch (const ApiError& e) {
-      if (e.code() != XS_ENOHEADER) throw;
-      headerless = true;  // the writable open below keeps its bytes and starts afresh
+    Assessment before = assess(store, a->session);
+    std::string out;
+    if (!before.fixable) {
+      out = a->json ? "{\"backup\":null,\"repair\":null,\"verify\":" + before.verify_json + "}\n"
+                    : nothing_text(before, style);
+    } else {
+      Repaired r = repair_file(store, before.path);
+      out = a->json ? "{\"backup\":" + json_quoted(r.backup) + ",\"repair\":" + r.repair_json + ",\"verify\":" +
+                          r.verify_json + "}\n"
+                    : repaired_text(before, r, style);
     }
-    std::string backup = keep_backup(path);
-    Session s;
-    try {
-      s = open_writable(store, path);
-    } catch (const ApiError&) {
-      // Nothing was changed (an agent holds the file, say): the copy would only be clutter.
-      std::filesystem::remove(backup);
-      throw;
-    }
-    std::string done = s.repair();
-    std::string after = s.verify();
-    if (a->json) {
-      std::printf("{\"backup\":%s,\"repair\":%s,\"verify\":%s}\n", json_quoted(backup).c_str(), done.c_str(),
-                  after.c_str());
-      return;
-    }
-    rapidjson::Document r = parse_json(done);
-    rapidjson::Document v = parse_json(after);
-    std::string out = path + ": " + style.green(headerless ? "replaced (no session header)" : "repaired") + "\n";
-    out += "backup: " + backup + "\n";
-    out += items(r, "done", "done:", style);
-    std::set<std::string> said;
-    for (const rapidjson::Value& x : r["done"].GetArray()) said.insert(std::string(str(x, "code")));
-    out += items(v, "problems", "left for a person (see xs verify):", style, said);
     std::fwrite(out.data(), 1, out.size(), stdout);
   });
 }

@@ -4,16 +4,19 @@
 
 #include "commands.h"
 #include "json.h"
+#include "problem_text.h"
+#include "style.h"
 #include "text.h"
 
 namespace xs::cli {
 
 namespace {
 
-void print_plain(const Session& s, const rapidjson::Value& info) {
-  rapidjson::Document d = parse_json(s.diagnostics());
-  rapidjson::Document labels = parse_json(s.labels());
-  rapidjson::Document usage = parse_json(s.usage());
+void print_plain(const Session& s, Json info, const Style& style) {
+  JsonDoc diagnostics_doc = parse_json(s.diagnostics());
+  JsonDoc labels_doc = parse_json(s.labels());
+  JsonDoc usage_doc = parse_json(s.usage());
+  Json d = diagnostics_doc.root(), labels = labels_doc.root(), usage = usage_doc.root();
   std::string out;
   auto row = [&](const char* name, std::string_view value) {
     char buf[32];
@@ -33,10 +36,9 @@ void print_plain(const Session& s, const rapidjson::Value& info) {
   row("version", std::to_string(num(info, "version")));
   // The library counts types (in its type order) while loading: no entry is parsed here.
   std::string by_type;
-  if (const rapidjson::Value* types = member(info, "entryTypes"); types && types->IsObject()) {
-    for (const auto& m : types->GetObject()) {
-      by_type += (by_type.empty() ? "" : ", ") + std::string(m.name.GetString()) + " " +
-                 std::to_string(m.value.GetInt64());
+  if (std::optional<Json> types = member(info, "entryTypes")) {
+    for (simdjson::dom::key_value_pair m : fields(*types)) {
+      by_type += (by_type.empty() ? "" : ", ") + std::string(m.key) + " " + std::to_string(int_of(m.value));
     }
   }
   row("entries", std::to_string(num(info, "entryCount")) + (by_type.empty() ? "" : " (" + by_type + ")"));
@@ -48,15 +50,14 @@ void print_plain(const Session& s, const rapidjson::Value& info) {
                 static_cast<long long>(num(usage, "cacheRead")), static_cast<long long>(num(usage, "cacheWrite")),
                 real(usage, "cost"));
   row("tokens", buf);
-  row("labels", labels.Empty() ? "-" : std::to_string(labels.Size()));
-  for (const rapidjson::Value& l : labels.GetArray()) {
+  size_t label_count = count(labels);
+  row("labels", label_count ? std::to_string(label_count) : "-");
+  for (Json l : items(labels)) {
     out += "  " + std::string(str(l, "targetId")) + "  " + one_line(str(l, "label"), 60) + "\n";
   }
-  row("skipped", d.Empty() ? "-" : std::to_string(d.Size()));
-  for (const rapidjson::Value& x : d.GetArray()) {
-    out += "  line " + std::to_string(num(x, "line")) + " (byte " + std::to_string(num(x, "offset")) + "): " +
-           std::string(str(x, "code")) + ": " + one_line(str(x, "reason"), 100) + "\n";
-  }
+  size_t skipped = count(d);
+  row("skipped", skipped ? std::to_string(skipped) : "-");
+  for (Json x : items(d)) out += problem_line(x, style, false);
   std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
@@ -78,7 +79,8 @@ void add_show(CLI::App& app, Globals& g) {
       std::fwrite(out.data(), 1, out.size(), stdout);
       return;
     }
-    print_plain(s, parse_json(info_text));
+    JsonDoc info = parse_json(info_text);
+    print_plain(s, info.root(), Style(g.color, 1));
   });
 }
 

@@ -21,25 +21,23 @@ constexpr size_t kFoldKeep = 2;    // ...to this many entries at each end
 constexpr size_t kMaxIndent = 24;  // branch levels drawn; deeper ones stay at this indentation
 
 struct Node {
-  const rapidjson::Value* v;
+  Json v;
   std::vector<size_t> kids;
 };
 
 class TreePrinter {
  public:
-  TreePrinter(const rapidjson::Value& tree, std::string leaf, bool full, const Style& style)
+  TreePrinter(Json tree, std::string leaf, bool full, const Style& style)
       : leaf_(std::move(leaf)), full_(full), style_(style) {
     std::unordered_map<std::string_view, size_t> at;
-    for (const rapidjson::Value& n : tree.GetArray()) {
+    for (Json n : items(tree)) {
       at.emplace(str(n, "id"), nodes_.size());
-      nodes_.push_back({&n, {}});
+      nodes_.push_back({n, {}});
     }
     for (size_t i = 0; i < nodes_.size(); ++i) {
-      if (num(*nodes_[i].v, "depth", 0) == 0) roots_.push_back(i);
-      const rapidjson::Value* kids = member(*nodes_[i].v, "children");
-      if (!kids || !kids->IsArray()) continue;
-      for (const rapidjson::Value& k : kids->GetArray()) {
-        auto it = at.find(std::string_view(k.GetString(), k.GetStringLength()));
+      if (num(nodes_[i].v, "depth", 0) == 0) roots_.push_back(i);
+      for (Json k : items(nodes_[i].v, "children")) {
+        auto it = at.find(text_of(k));
         if (it != at.end()) nodes_[i].kids.push_back(it->second);
       }
     }
@@ -104,22 +102,22 @@ class TreePrinter {
 
   // A message with no label and not the leaf: the kind of entry a fold may hide.
   bool plain(size_t i) const {
-    const rapidjson::Value& n = *nodes_[i].v;
-    const rapidjson::Value* e = member(n, "entry");
+    Json n = nodes_[i].v;
+    std::optional<Json> e = member(n, "entry");
     return e && str(*e, "type") == "message" && !member(n, "label") && str(n, "id") != leaf_;
   }
 
   void line(size_t i, const std::string& prefix) {
-    const rapidjson::Value& n = *nodes_[i].v;
-    const rapidjson::Value* e = member(n, "entry");
+    Json n = nodes_[i].v;
+    std::optional<Json> e = member(n, "entry");
     std::string_view id = str(n, "id");
     std::string_view type = e ? str(*e, "type") : "";
     std::string preview = e ? entry_preview(*e, kPreviewChars) : "?";
     if (type == "compaction") preview = style_.magenta(preview);
     if (type == "branch_summary") preview = style_.cyan(preview);
     out_ += prefix + style_.dim(std::string(id)) + " " + preview;
-    if (const rapidjson::Value* label = member(n, "label"); label && label->IsString()) {
-      out_ += " " + style_.yellow("[" + one_line(label->GetString(), 40) + "]");
+    if (std::optional<Json> label = member(n, "label"); label && label->is_string()) {
+      out_ += " " + style_.yellow("[" + one_line(text_of(*label), 40) + "]");
     }
     if (id == leaf_) out_ += " " + style_.green("◀ leaf");
     out_ += '\n';
@@ -152,9 +150,9 @@ void add_tree(CLI::App& app, Globals& g) {
       std::fputc('\n', stdout);
       return;
     }
-    rapidjson::Document tree = parse_json(text);
+    JsonDoc tree = parse_json(text);
     Style style(g.color, 1);
-    std::string out = TreePrinter(tree, s.leaf(), *full, style).print();
+    std::string out = TreePrinter(tree.root(), s.leaf(), *full, style).print();
     std::fwrite(out.data(), 1, out.size(), stdout);
   });
 }

@@ -35,8 +35,17 @@ Session open_writable(const Store& store, const std::string& ref);
 // Prints "<session id> <file>\n", or the session's info JSON.
 void print_session(const Session& s, bool json);
 // Session files named by PATH arguments: files as given; directories searched recursively for
-// *.jsonl (a store root, a sessions directory); no argument: every session of the store.
+// *.jsonl (a store root, a sessions directory); no argument: every session of the store (an
+// ApiError when the store's root does not exist).
 std::vector<std::string> session_files(const Store& store, const std::vector<std::string>& paths);
+// Throws ApiError (exit status 2) when the store's root is not a directory: a mistyped --root
+// would otherwise look like an empty store.
+void require_root(const Store& store);
+// `path` relative to the store's root when it lies under it ("sessions/--w--/x.jsonl"), else as
+// given: the root is long and the same on every line.
+std::string shown_path(const Store& store, const std::string& path);
+// An error message that starts with "<path>: ", with the path as shown_path shows it.
+std::string shown_error(const Store& store, const std::string& path, const std::string& message);
 
 void add_ls(CLI::App& app, Globals& g);
 void add_show(CLI::App& app, Globals& g);

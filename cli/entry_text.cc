@@ -15,19 +15,18 @@ void add_line(std::string& out, std::string_view s) {
 
 }  // namespace
 
-std::string content_text(const rapidjson::Value& message) {
-  const rapidjson::Value* content = member(message, "content");
+std::string content_text(Json message) {
+  std::optional<Json> content = member(message, "content");
   if (!content) content = member(message, "summary");  // compaction and branch summaries
   if (!content) return {};
-  if (content->IsString()) return std::string(content->GetString(), content->GetStringLength());
-  if (!content->IsArray()) return {};
+  if (content->is_string()) return std::string(text_of(*content));
   std::string out;
-  for (const rapidjson::Value& block : content->GetArray()) {
+  for (Json block : items(*content)) {
     std::string_view type = str(block, "type");
     if (type == "text") {
       add_line(out, str(block, "text"));
     } else if (type == "toolCall") {
-      const rapidjson::Value* args = member(block, "arguments");
+      std::optional<Json> args = member(block, "arguments");
       add_line(out, "→ " + std::string(str(block, "name", "?")) + "(" + (args ? to_json(*args) : "") + ")");
     } else if (type == "image") {
       add_line(out, "[image]");
@@ -40,7 +39,7 @@ std::string content_text(const rapidjson::Value& message) {
   return out;
 }
 
-std::string message_heading(const rapidjson::Value& m) {
+std::string message_heading(Json m) {
   std::string_view role = str(m, "role", "?");
   if (role == "assistant") {
     std::string_view provider = str(m, "provider"), model = str(m, "model");
@@ -54,12 +53,12 @@ std::string message_heading(const rapidjson::Value& m) {
   return std::string(role);
 }
 
-std::string entry_preview(const rapidjson::Value& e, size_t max_chars) {
+std::string entry_preview(Json e, size_t max_chars) {
   std::string_view type = str(e, "type", "?");
   std::string head, body;
   if (type == "message") {
-    const rapidjson::Value* m = member(e, "message");
-    if (m && m->IsObject()) {
+    std::optional<Json> m = member(e, "message");
+    if (m && m->is_object()) {
       std::string_view role = str(*m, "role", "?");
       head = role == "toolResult" ? "toolResult(" + std::string(str(*m, "toolName", "?")) + ")" : std::string(role);
       body = content_text(*m);

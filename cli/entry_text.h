@@ -2,22 +2,22 @@
 // readable form of `xs context`.
 #pragma once
 
-#include <rapidjson/document.h>
-
 #include <string>
+
+#include "json.h"
 
 namespace xs::cli {
 
 // The readable text of a message's content: text blocks joined by newlines; tool calls as
 // "→ name(args)"; images and thinking as "[image]" / "[thinking]".
-std::string content_text(const rapidjson::Value& message);
+std::string content_text(Json message);
 
 // "user: fix the…", "assistant: …", "compaction: …", "label abcd1234: good": one line, at most
 // max_chars code points.
-std::string entry_preview(const rapidjson::Value& entry, size_t max_chars);
+std::string entry_preview(Json entry, size_t max_chars);
 
 // The heading of a context message: "user", "assistant (anthropic/claude)", "tool result (bash)",
 // "compaction summary", "branch summary", "custom (type)".
-std::string message_heading(const rapidjson::Value& message);
+std::string message_heading(Json message);
 
 }  // namespace xs::cli

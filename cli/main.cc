@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "commands.h"
@@ -53,16 +54,56 @@ void find_jsonl(const std::filesystem::path& dir, std::vector<std::string>* out)
   out->insert(out->end(), found.begin(), found.end());
 }
 
+// --root and --color on `app` and every command below it, so they may come before or after the
+// command's name (`xs ls --root DIR` as well as `xs --root DIR ls`) and every --help lists them.
+// All copies write the same Globals; given twice, the last one wins.
+void add_global_options(CLI::App& app, Globals& g) {
+  app.add_option("--root", g.root_option, "store root (default: $XS_HOME, else ~/.xcsh/agent)")
+      ->group("Global options");
+  app.add_option("--color", g.color, "colours: auto (on a terminal), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->group("Global options");
+  std::function<bool(CLI::App*)> every;  // empty: no filter
+  for (CLI::App* sub : app.get_subcommands(every)) add_global_options(*sub, g);
+}
+
 }  // namespace
 
 Session open_read_only(const Store& store, const std::string& ref) { return open_with(store, ref, XS_SESSION_READ_ONLY); }
 
 Session open_writable(const Store& store, const std::string& ref) { return open_with(store, ref, 0); }
 
+void require_root(const Store& store) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(store.root(), ec)) return;
+  bool exists = std::filesystem::exists(store.root(), ec);
+  std::string what = exists ? "is not a directory" : "does not exist";
+  throw ApiError(XS_ENOTFOUND, store.root() + ": the store root " + what + " (--root or $XS_HOME names it)");
+}
+
+std::string shown_path(const Store& store, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path root = fs::absolute(store.root(), ec).lexically_normal();
+  if (ec) return path;
+  fs::path file = fs::absolute(path, ec).lexically_normal();
+  if (ec) return path;
+  if (!root.has_filename()) root = root.parent_path();  // "/store/" names "/store"
+  fs::path rel = file.lexically_relative(root);
+  if (rel.empty() || rel == "." || *rel.begin() == "..") return path;
+  return rel.string();
+}
+
+std::string shown_error(const Store& store, const std::string& path, const std::string& message) {
+  if (message.compare(0, path.size() + 2, path + ": ") != 0) return message;
+  return shown_path(store, path) + message.substr(path.size());
+}
+
 std::vector<std::string> session_files(const Store& store, const std::vector<std::string>& paths) {
   std::vector<std::string> out;
   if (paths.empty()) {
-    if (std::filesystem::is_directory(store.root())) find_jsonl(store.root(), &out);
+    require_root(store);
+    find_jsonl(store.root(), &out);
     return out;
   }
   for (const std::string& p : paths) {
@@ -87,9 +128,6 @@ int main(int argc, char** argv) {
     return "xs (libxsession " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch) + ")";
   });
   Globals g;
-  app.add_option("--root", g.root_option, "store root (default: $XS_HOME, else ~/.xcsh/agent)");
-  app.add_option("--color", g.color, "colours: auto (on a terminal), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
   add_ls(app, g);
   add_show(app, g);
   add_tree(app, g);
@@ -104,6 +142,7 @@ int main(int argc, char** argv) {
   add_verify(app, g);
   add_repair(app, g);
   add_blobs(app, g);
+  add_global_options(app, g);
 
   try {
     app.parse(argc, argv);

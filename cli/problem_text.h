@@ -1,17 +1,22 @@
-// One line per problem or repair the library reports ({"line","offset","code","reason"[,"fixable"]}),
-// shared by xs verify and xs repair so both say it the same way.
+// How the CLI names a place in a session file and says what is wrong there: one form for the
+// skipped lines of xs show, the problems of xs verify and the repairs of xs repair.
 #pragma once
 
-#include <rapidjson/document.h>
-
+#include <cstdint>
 #include <string>
 
+#include "json.h"
 #include "style.h"
 
 namespace xs::cli {
 
-// "  line 4 @599: code: reason\n" ("  file: ..." for line 0, the file as a whole); with
+// "line 4 (byte 599)": the 1-based line and the byte offset where it starts; "file" for line 0,
+// which the library uses for the file as a whole.
+std::string place_text(int64_t line, int64_t offset);
+
+// "  line 4 (byte 599): code: reason\n" for one item the library reports
+// ({"line","offset","code","reason"[,"fixable"]}): the reason whole, on one line. With
 // `hint_fixable`, a problem repair can fix says so.
-std::string problem_line(const rapidjson::Value& p, const Style& style, bool hint_fixable);
+std::string problem_line(Json p, const Style& style, bool hint_fixable);
 
 }  // namespace xs::cli
