@@ -651,12 +651,13 @@ XS_API xs_status xs_session_verify(xs_session *s, char *buf, size_t cap, size_t 
  *  @param flags  0 or XS_REPAIR_QUARANTINE.
  *  @return XS_OK; XS_EBUFS (the retry right after, with the same flags, copies the report; nothing
  *          is done twice); XS_EINVAL (unknown flags); XS_EREADONLY; XS_ECONFLICT (another process
- *          changed or replaced the file since it was read: nothing is moved; reopen it);
- *          XS_EIO / XS_ENOSPC (a write, sync or rename failed: the session is now poisoned; the
- *          message says which file: the session file is unchanged unless only the directory sync
- *          after its rename failed, and a quarantine file already written stays, a copy of bytes
- *          still in the session); XS_EPOISONED; XS_ENOMEM (nothing was written); XS_EMISUSE.
- *          On every error the handle still shows the file as it is on disk.
+ *          changed or replaced the file since it was read; reopen it); XS_EIO / XS_ENOSPC (a
+ *          write, sync or rename failed, of either file: the session is now poisoned; the message
+ *          names the file); XS_EPOISONED; XS_ENOMEM; XS_EMISUSE.
+ *          Whatever fails, the session file is unchanged or fully repaired (the latter only when
+ *          the directory sync after its rename failed: the message then says it "was repaired"),
+ *          and the handle shows it as it is on disk. A quarantine file already written when the
+ *          failure came stays: a copy of bytes that are still in the session file.
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_repair(xs_session *s, uint32_t flags, char *buf, size_t cap, size_t *out_len);
 
