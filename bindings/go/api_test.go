@@ -243,7 +243,7 @@ func TestVerifyAndRepairATornTail(t *testing.T) {
 			Code string `json:"code"`
 		} `json:"done"`
 	}
-	readJSON(t, must(s.Repair())(t), &repair)
+	readJSON(t, must(s.Repair(RepairKeepLines))(t), &repair)
 	if len(repair.Done) != 1 || repair.Done[0].Code != "newline_written" {
 		t.Fatalf("repair did %+v", repair.Done)
 	}

@@ -50,7 +50,7 @@ func sessionCalls(s *Session) map[string]error {
 	add("Session.Diagnostics", second(s.Diagnostics()))
 	add("Session.Usage", second(s.Usage()))
 	add("Session.Verify", second(s.Verify()))
-	add("Session.Repair", second(s.Repair()))
+	add("Session.Repair", second(s.Repair(RepairQuarantine)))
 	return calls
 }
 

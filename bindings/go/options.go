@@ -158,3 +158,16 @@ const (
 	// BlobListVerify reads and hashes every blob; each carries "problem".
 	BlobListVerify BlobListFlags = C.XS_BLOB_LIST_VERIFY
 )
+
+// RepairFlags are the XS_REPAIR_* flags of Session.Repair.
+type RepairFlags uint32
+
+// Repair flags.
+const (
+	// RepairKeepLines keeps every line; a torn last line gets its newline.
+	RepairKeepLines RepairFlags = 0
+	// RepairQuarantine moves the lines whose bytes are not JSON (garbage, invalid UTF-8, NUL
+	// bytes, a torn last line) to a quarantine file beside the session, then rewrites it without
+	// them. Lines that are JSON stay, and verify reports them.
+	RepairQuarantine RepairFlags = C.XS_REPAIR_QUARANTINE
+)

@@ -43,9 +43,13 @@ func (s *Session) Verify() ([]byte, error) {
 
 // Repair fixes what can be fixed without losing a byte, on a writable session
 // (xs_session_repair), and reports {"path","done":[...]}, including what the open already did
-// (a migration, a preserved headerless file).
-func (s *Session) Repair() ([]byte, error) {
+// (a migration, a preserved headerless file). RepairKeepLines writes the newline a torn last line
+// lacks. RepairQuarantine also moves the lines that are not JSON to
+// "<file>.quarantine-<time>.jsonl" beside the session (one record per line: "line", "offset",
+// "length", "code", "reason", "newline", and the bytes as "text" or "base64"), then rewrites the
+// session without them; the report gains "quarantine": null or {"path","lines","bytes"}.
+func (s *Session) Repair(flags RepairFlags) ([]byte, error) {
 	return s.h.read("Session.Repair", func(p *C.xs_session, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
-		return C.xs_session_repair(p, b, c, n)
+		return C.xs_session_repair(p, C.uint32_t(flags), b, c, n)
 	})
 }

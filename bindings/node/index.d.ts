@@ -140,8 +140,32 @@ export interface VerifyReport {
   path: string; id: string; fileVersion: number; needsMigration: boolean;
   lines: number; entries: number; blobRefs: number; problems: Problem[];
 }
+export interface RepairOptions extends RawOption {
+  /**
+   * Also move the lines that are not JSON (garbage, invalid UTF-8, NUL bytes, a torn last line)
+   * to `<file>.quarantine-<time>.jsonl` beside the session, then rewrite the session without them
+   * (XS_REPAIR_QUARANTINE). Lines that are JSON stay; verify reports them.
+   */
+  quarantine?: boolean;
+}
+/** One line of the quarantine file: a moved line, where it was, and its exact bytes. */
+export interface QuarantineRecord {
+  line: number; offset: number; length: number; code: string; reason: string;
+  /** A '\n' followed it in the session file (false for a torn last line). */
+  newline: boolean;
+  /** The bytes, when they are valid UTF-8 (else `base64`). */
+  text?: string;
+  /** The bytes, standard base64, when they are not valid UTF-8. */
+  base64?: string;
+}
 /** xs_session_repair: what was done (this handle's open included). */
-export interface RepairReport { path: string; done: Diagnostic[] }
+export interface RepairReport {
+  path: string;
+  /** Codes: "migrated", "corrupt_file_preserved", "quarantined" (one per moved line), "newline_written". */
+  done: Diagnostic[];
+  /** With {quarantine: true}: null when nothing moved, else the file the moved lines went to. */
+  quarantine?: { path: string; lines: number; bytes: number } | null;
+}
 export interface BlobFile { size: number; mtimeMs: number }
 export interface BlobListing {
   count: number; bytes: number;
@@ -347,9 +371,9 @@ export declare class Session {
   verify(options?: RawOption): Promise<VerifyReport>;
   verifySync(options: RawOption & { raw: true }): string;
   verifySync(options?: RawOption): VerifyReport;
-  /** Fixes what can be fixed without losing a byte (writable sessions). */
-  repair(options: RawOption & { raw: true }): Promise<string>;
-  repair(options?: RawOption): Promise<RepairReport>;
-  repairSync(options: RawOption & { raw: true }): string;
-  repairSync(options?: RawOption): RepairReport;
+  /** Fixes what can be fixed without losing a byte (writable sessions); see RepairOptions. */
+  repair(options: RepairOptions & { raw: true }): Promise<string>;
+  repair(options?: RepairOptions): Promise<RepairReport>;
+  repairSync(options: RepairOptions & { raw: true }): string;
+  repairSync(options?: RepairOptions): RepairReport;
 }

@@ -607,18 +607,59 @@ XS_API xs_status xs_session_usage(xs_session *s, char *buf, size_t cap, size_t *
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_verify(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
-/** Fixes what can be fixed without losing a byte, on a writable handle: writes (and syncs) the
- *  '\n' a torn last line lacks, so its fragment stays as a skipped line and no append is glued
- *  onto it. Reports, as JSON {"path","done":[{"line","offset","length","code","reason"}]}, what
- *  was done, including what this handle's open already did: "migrated" (a v1/v2 file rewritten
- *  as v3), "corrupt_file_preserved" (a file without a header kept as <file>.corrupt-<time>
- *  before a fresh session replaced it), "newline_written". Skipped lines, duplicate ids, orphans
- *  and missing blobs are left for a person (xs_session_verify lists them). Back the file up
- *  first if a copy is wanted: the engine never deletes bytes, but a person may.
- *  @return XS_OK; XS_EBUFS (the retry right after copies the report; nothing is done twice);
- *          XS_EREADONLY; XS_ECONFLICT (another process replaced the file); XS_EIO; XS_ENOSPC;
- *          XS_EPOISONED; XS_EMISUSE.  @thread serialised per handle. */
-XS_API xs_status xs_session_repair(xs_session *s, char *buf, size_t cap, size_t *out_len);
+#define XS_REPAIR_QUARANTINE 0x1u /* move the lines that are not JSON out (xs_session_repair) */
+
+/** Fixes what can be fixed without losing a byte, on a writable handle, and reports what was done.
+ *
+ *  flags 0: writes (and syncs) the '\n' a torn or unterminated last line lacks, so a fragment
+ *  stays as a skipped line and no append is glued onto it. Every other line stays.
+ *
+ *  XS_REPAIR_QUARANTINE: moves every line whose bytes are not JSON out of the session file: the
+ *  lines verify reports as "invalid_json", "invalid_utf8" or "nul_byte", and the "incomplete_tail"
+ *  (a torn last line) or "before_header" lines whose bytes fail to parse for the same reasons.
+ *  Every other byte stays exactly as it is, in the same order: lines that are JSON but not usable
+ *  entries ("not_object", "no_type", "no_id", "extra_header", duplicate ids, "orphan": reported by
+ *  xs_session_verify, never moved) and lines over the limits ("too_long", "too_deep": they may be
+ *  valid JSON a reader with other limits takes). A kept last line without its '\n' gets one.
+ *  First the moved lines are written, durably (file and directory synced), to a new file beside
+ *  the session, "<file>.quarantine-<UTC time>.jsonl" (never replacing a file: "-1", "-2"... is
+ *  added before ".jsonl" when the name is taken), one JSON object per moved line, in file order:
+ *    {"line","offset","length","code","reason","newline","text"} or the same with "base64"
+ *  where line (1-based) and offset are the line's place in the session file, length its bytes
+ *  without the '\n', code and reason as xs_session_verify reported them, newline whether a '\n'
+ *  followed it (false for a torn last line), and the bytes themselves: "text", a JSON string that
+ *  decodes to them exactly, when they are valid UTF-8 (NUL bytes included, as \u0000), else
+ *  "base64" (standard alphabet, padded). The bytes removed from the session file are, in order,
+ *  each record's bytes plus its '\n' when newline is true. Then the session file is replaced
+ *  atomically by the lines that stay (as migrations are: temp file, sync, freshness check,
+ *  rename, directory sync), and the handle shows the new file: line numbers, offsets and
+ *  diagnostics are the new file's; entries and the leaf are unchanged. A crash at any point
+ *  leaves every byte on disk (between the two steps, the moved lines are in both files). With
+ *  nothing to move it does what flags 0 does.
+ *
+ *  The report: {"path","done":[{"line","offset","length","code","reason"}]}, and with
+ *  XS_REPAIR_QUARANTINE also "quarantine": null (nothing moved) or {"path","lines","bytes"} (the
+ *  quarantine file, how many lines moved to it, and how many bytes, newlines included, left the
+ *  session file). "done" lists what this handle's open already did: "migrated" (a v1/v2 file
+ *  rewritten as v3), "corrupt_file_preserved" (a file without a header kept as
+ *  <file>.corrupt-<time> before a fresh session replaced it); then what this call did:
+ *  "quarantined" (one item per moved line, at its old line and offset; reason: "<code>: <reason>"
+ *  as verify gave them) and "newline_written". Skipped lines that stay, duplicate ids, orphans
+ *  and missing blobs are left for a person (xs_session_verify lists them). The engine never
+ *  deletes bytes: back the file up first if a copy of it as it was is wanted.
+ *
+ *  @param flags  0 or XS_REPAIR_QUARANTINE.
+ *  @return XS_OK; XS_EBUFS (the retry right after, with the same flags, copies the report; nothing
+ *          is done twice); XS_EINVAL (unknown flags); XS_EREADONLY; XS_ECONFLICT (another process
+ *          changed or replaced the file since it was read; reopen it); XS_EIO / XS_ENOSPC (a
+ *          write, sync or rename failed, of either file: the session is now poisoned; the message
+ *          names the file); XS_EPOISONED; XS_ENOMEM; XS_EMISUSE.
+ *          Whatever fails, the session file is unchanged or fully repaired (the latter only when
+ *          the directory sync after its rename failed: the message then says it "was repaired"),
+ *          and the handle shows it as it is on disk. A quarantine file already written when the
+ *          failure came stays: a copy of bytes that are still in the session file.
+ *  @thread serialised per handle. */
+XS_API xs_status xs_session_repair(xs_session *s, uint32_t flags, char *buf, size_t cap, size_t *out_len);
 
 #ifdef __cplusplus
 }

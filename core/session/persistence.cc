@@ -93,7 +93,7 @@ Status Persistence::first_write(const SessionData& data, std::string_view extra_
 }
 
 Status Persistence::write_now(const SessionData& data) {
-  if (!sticky_.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky_.message());
+  XS_RETURN_IF_ERROR(check_healthy());
   if (persisted_) return Status::Ok();
   return first_write(data, {});
 }
@@ -132,7 +132,7 @@ Status Persistence::ensure_writer() {
 }
 
 Status Persistence::before_append(const SessionData& data, std::string_view record, bool assistant_after) {
-  if (!sticky_.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky_.message());
+  XS_RETURN_IF_ERROR(check_healthy());
   if (record.empty() || record.back() != '\n') return Status::Internal("an entry record must end with a newline");
   if (!persisted_) {
     if (defer_ && !assistant_after) return Status::Ok();
@@ -150,7 +150,7 @@ Status Persistence::before_append(const SessionData& data, std::string_view reco
 }
 
 Status Persistence::terminate_tail() {
-  if (!sticky_.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky_.message());
+  XS_RETURN_IF_ERROR(check_healthy());
   if (!persisted_ || !needs_newline_) return Status::Ok();
   XS_RETURN_IF_ERROR(ensure_writer());
   XS_RETURN_IF_ERROR(check_same_file());
@@ -162,26 +162,49 @@ Status Persistence::terminate_tail() {
   return Status::Ok();
 }
 
-Status Persistence::rewrite(const SessionData& data) {
+Status Persistence::check_healthy() const {
   if (!sticky_.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky_.message());
-  if (!persisted_) return Status::Ok();
-  XS_RETURN_IF_ERROR(lock());
-  storage::FileInfo written;
-  bool lookup_failed = false;
-  Status st = storage::atomic_replace(*fs_, path_, file_chunks(data, {}), expected_, &written, &lookup_failed);
-  if (!st.ok()) return lookup_failed ? st : latch(st);
-  // The old descriptor points at the replaced inode; the next append opens the new file.
-  if (writer_) {
-    writer_->close();
-    writer_.reset();
+  return Status::Ok();
+}
+
+Status Persistence::check_unchanged() {
+  auto now = fs_->stat(path_);
+  if (!now.ok() && now.status().code() != Code::kNotFound) return now.status();
+  if (!now.ok() || now->dev != expected_.dev || now->ino != expected_.ino || now->size != expected_.size) {
+    return Status(Code::kConflict, path_ + " was changed by another process since it was read; reopen it");
   }
-  expected_ = storage::Expected::Of(written);
-  needs_newline_ = false;
+  return Status::Ok();
+}
+
+Status Persistence::rewrite(const SessionData& data) {
+  XS_RETURN_IF_ERROR(check_healthy());
+  if (!persisted_) return Status::Ok();
+  bool replaced = false;
+  storage::FileInfo written;
+  return replace(file_chunks(data, {}), &replaced, &written);
+}
+
+Status Persistence::replace(const std::vector<std::string_view>& chunks, bool* replaced, storage::FileInfo* written) {
+  *replaced = false;
+  XS_RETURN_IF_ERROR(check_healthy());
+  XS_RETURN_IF_ERROR(lock());
+  bool lookup_failed = false;
+  Status st = storage::atomic_replace(*fs_, path_, chunks, expected_, written, &lookup_failed, replaced);
+  if (*replaced) {
+    // The old descriptor points at the replaced inode; the next append opens the new file.
+    if (writer_) {
+      writer_->close();
+      writer_.reset();
+    }
+    expected_ = storage::Expected::Of(*written);
+    needs_newline_ = false;
+  }
+  if (!st.ok()) return lookup_failed ? st : latch(st);
   return Status::Ok();
 }
 
 Status Persistence::flush() {
-  if (!sticky_.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky_.message());
+  XS_RETURN_IF_ERROR(check_healthy());
   if (!writer_) return Status::Ok();  // nothing appended since the last atomic (synced) write
   return latch(writer_->sync());
 }

@@ -15,6 +15,8 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "session/session_data.h"
 #include "storage/atomic_file.h"
@@ -60,6 +62,16 @@ class Persistence {
   // Atomically replaces the file with the session's lines (after a migration or a title change).
   // A no-op while nothing is on disk. kConflict if someone else changed the file.
   Status rewrite(const SessionData& data);
+  // Atomically replaces the file on disk with `chunks` (a repair that leaves lines out). kConflict
+  // if someone else changed the file. *replaced says the new file is in place, also when the error
+  // is the directory sync after the rename (latched like every failed sync); *written then
+  // describes it.
+  Status replace(const std::vector<std::string_view>& chunks, bool* replaced, storage::FileInfo* written);
+  // kPoisoned after an earlier write failure (nothing may be written), else OK.
+  Status check_healthy() const;
+  // kConflict when the file on disk is not the one we last wrote or read (another process wrote
+  // or replaced it): checked before work that only makes sense on that file.
+  Status check_unchanged();
   Status flush();
   Status close();
   // Renames the file (never over an existing one) and moves the writer lock with it.

@@ -12,6 +12,7 @@
 #include "blobs/size_rules.h"
 #include "session/loader.h"
 #include "session/migration.h"
+#include "session/side_files.h"
 #include "storage/atomic_file.h"
 #include "storage/path.h"
 #include "util/room_for_one.h"
@@ -24,15 +25,6 @@ json::Limits value_limits(json::Limits l) {
   // A payload value sits one level below the entry object in the line.
   if (l.max_depth > 1) --l.max_depth;
   return l;
-}
-
-// "2026-02-16T10-20-30-000Z": an ISO timestamp made safe for file names, as session files are.
-std::string file_stamp(int64_t ms) {
-  std::string s = format::iso_from_ms(ms);
-  for (char& c : s) {
-    if (c == ':' || c == '.') c = '-';
-  }
-  return s;
 }
 
 // What a reload of the tail changes in SessionData, put back unless commit() is called: a reload
@@ -315,28 +307,10 @@ Status Session::load_whole() {
 Status Session::recover_headerless(const storage::PaddedBuffer& original, const storage::FileInfo& read) {
   std::string preserved;
   if (original.size() > 0) {
-    std::string stamp = file_stamp(clock_.now_ms());
-    for (int attempt = 0; attempt < 100 && preserved.empty(); ++attempt) {
-      std::string candidate = path() + ".corrupt-" + stamp + (attempt ? "-" + std::to_string(attempt) : "");
-      // A copy that is not complete is removed, also when running out of memory half-way: a
-      // short or empty .corrupt file would pass for the preserved bytes.
-      storage::RemoveUnlessKept copy(*fs_, candidate);
-      auto f = fs_->create_new(candidate);
-      if (!f.ok()) {
-        copy.keep();  // nothing of ours was made (kExists: another file's name)
-        if (f.status().code() == Code::kExists) continue;
-        return f.status();
-      }
-      Status w = (*f)->append(original.view());
-      if (w.ok()) w = (*f)->sync();
-      Status c = (*f)->close();
-      if (w.ok()) w = c;
-      if (!w.ok()) return w.With("preserving " + path());  // the guard removes the copy
-      copy.keep();  // complete: it stays whatever happens next
-      XS_RETURN_IF_ERROR(fs_->sync_dir(storage::dir_name(path())));
-      preserved = candidate;
-    }
-    if (preserved.empty()) return Status(Code::kExists, "could not name a copy of " + path());
+    std::string stem = path() + std::string(kCorruptInfix) + file_stamp(clock_.now_ms());
+    Status st = storage::write_new_file(*fs_, stem, "", {original.view()}, &preserved);
+    if (st.code() == Code::kExists) return Status(Code::kExists, "could not name a copy of " + path());
+    XS_RETURN_IF_ERROR(st.With("preserving " + path()));
   }
   XS_RETURN_IF_ERROR(start_fresh());
   persistence_.adopt_existing(read, true);

@@ -67,6 +67,13 @@ struct SessionInitArgs {
   std::optional<std::string_view> output_schema_json;
 };
 
+enum class RepairMode {
+  kKeepLines,   // every line stays; a torn last line gets its newline
+  kQuarantine,  // lines that are not JSON move to "<file>.quarantine-<time>.jsonl"
+};
+
+struct QuarantinedLine;
+
 class Session {
  public:
   // A new session in directory `dir`, file "<timestamp>_<id>.jsonl" (written at the first
@@ -148,10 +155,14 @@ class Session {
   // tail, a last line without its newline, duplicate ids, parent cycles, orphans (a parentId that
   // names no entry) and blob refs whose blob is missing or damaged; plus the file's version.
   std::string verify_json() const;
-  // Fixes what can be fixed without losing a byte (a writable handle): writes the missing final
-  // newline. Returns, as JSON, what was done — including what this handle's open already did
-  // (a migration rewrite, a headerless file preserved) — and the problems left, which need a person.
-  Result<std::string> repair();
+  // Fixes what can be fixed without losing a byte (a writable handle), and returns, as JSON, what
+  // was done, including what this handle's open already did (a migration rewrite, a header-less
+  // file preserved). kKeepLines writes the final newline a torn or unterminated last line lacks.
+  // kQuarantine moves the lines whose bytes are not JSON (session/quarantine.h) into a new file
+  // beside the session, durably, and then rewrites the session without them atomically; nothing
+  // else changes (with nothing to move it does what kKeepLines does). The problems left (verify)
+  // need a person.
+  Result<std::string> repair(RepairMode mode = RepairMode::kKeepLines);
 
   uint64_t generation() const { return generation_; }
   const std::string& path() const { return persistence_.path(); }
@@ -182,6 +193,10 @@ class Session {
   Status load_whole();
   Status recover_headerless(const storage::PaddedBuffer& original, const storage::FileInfo& read);
   Status check_writable() const;
+  // What repair reports that the handle's open did (a migration rewrite, a preserved copy).
+  std::vector<Diagnostic> done_by_open() const;
+  // repair(kQuarantine) once it found lines to move (session_repair.cc).
+  Result<std::string> repair_by_quarantine(std::vector<Diagnostic> done, const std::vector<QuarantinedLine>& moved);
   std::string next_timestamp_token();
   Result<std::string> new_entry_id(std::optional<std::string_view> requested);
   Status prepare_value(std::string_view text, std::string* out, json::Kind* kind, const char* what);

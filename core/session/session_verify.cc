@@ -1,14 +1,13 @@
-// Verify and repair (DECISIONS.md 'do better' 1-3; the CLI's `xs verify` and `xs repair`).
-// Verify only reads. Repair changes nothing a reader could miss: it writes the final newline a
-// torn tail lacks, so the fragment becomes a complete (skipped, reported, kept) line and the next
-// append cannot be glued onto it. Everything else is reported for a person to decide.
+// Verify (the CLI's `xs verify`): only reads. Everything wrong with the file as loaded is
+// reported with its line and offset; repair (session_repair.cc) fixes what it can.
 #include <algorithm>
+#include <numeric>
 #include <unordered_set>
 
 #include "blobs/blob_refs.h"
 #include "format/header.h"
 #include "json/json_string.h"
-#include "json/line_scanner.h"
+#include "session/report_json.h"
 #include "session/session.h"
 
 namespace xs::session {
@@ -20,6 +19,8 @@ struct Problem {
   bool fixable = false;
 };
 
+}  // namespace
+
 void append_problem(std::string& out, const Diagnostic& d, std::optional<bool> fixable) {
   out += "{\"line\":" + std::to_string(d.line) + ",\"offset\":" + std::to_string(d.offset) +
          ",\"length\":" + std::to_string(d.length) + ",\"code\":";
@@ -29,8 +30,6 @@ void append_problem(std::string& out, const Diagnostic& d, std::optional<bool> f
   if (fixable) out += std::string(",\"fixable\":") + (*fixable ? "true" : "false");
   out += '}';
 }
-
-}  // namespace
 
 std::string Session::verify_json() const {
   std::vector<Problem> problems;
@@ -64,8 +63,12 @@ std::string Session::verify_json() const {
                           false});
     }
   }
-  std::stable_sort(problems.begin(), problems.end(),
-                   [](const Problem& a, const Problem& b) { return a.d.line < b.d.line; });
+  // By line; problems of one line in the order they were found.
+  std::vector<size_t> order(problems.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return problems[a].d.line != problems[b].d.line ? problems[a].d.line < problems[b].d.line : a < b;
+  });
 
   int file_version = file_version_ ? file_version_ : data_.header.version;
   std::string out = "{\"path\":";
@@ -78,53 +81,9 @@ std::string Session::verify_json() const {
   out += ",\"entries\":" + std::to_string(data_.entries.size());
   out += ",\"blobRefs\":" + std::to_string(seen_blobs.size());
   out += ",\"problems\":[";
-  for (size_t i = 0; i < problems.size(); ++i) {
+  for (size_t i = 0; i < order.size(); ++i) {
     if (i) out += ',';
-    append_problem(out, problems[i].d, problems[i].fixable);
-  }
-  out += "]}";
-  return out;
-}
-
-Result<std::string> Session::repair() {
-  XS_RETURN_IF_ERROR(check_writable());
-  std::vector<Diagnostic> done;
-  if (rewritten_on_open_) {
-    done.push_back({0, 0, 0, "migrated",
-                    "rewritten from version " + std::to_string(file_version_) + " to " +
-                        std::to_string(format::kCurrentVersion) + " (atomically) when opened for writing"});
-  }
-  for (const Diagnostic& d : data_.diagnostics) {
-    if (d.code == "corrupt_file_preserved") done.push_back(d);
-  }
-  if (persistence_.needs_newline() && !data_.lines.empty()) {
-    Line& last = data_.lines.back();
-    XS_RETURN_IF_ERROR(persistence_.terminate_tail());
-    done.push_back({data_.lines.size(), last.offset, last.bytes.size(), "newline_written",
-                    data_.pending_tail ? "wrote the newline the torn last line lacked; its bytes stay in the file "
-                                         "as a skipped line"
-                                       : "wrote the newline the last line lacked"});
-    data_.ends_with_newline = true;
-    if (data_.pending_tail) {
-      // The fragment is now a complete bad line: report it as a reopen would.
-      data_.pending_tail = false;
-      json::LineScanner scanner(options_.limits);
-      json::LineFacts facts;
-      scanner.scan(last.bytes, &facts);
-      for (Diagnostic& d : data_.diagnostics) {
-        if (d.code != "incomplete_tail" || d.offset != last.offset) continue;
-        d.code = std::string(scanner.code());
-        d.reason = scanner.reason();
-      }
-    }
-    ++generation_;
-  }
-  std::string out = "{\"path\":";
-  json::append_quoted_lossy(out, path());
-  out += ",\"done\":[";
-  for (size_t i = 0; i < done.size(); ++i) {
-    if (i) out += ',';
-    append_problem(out, done[i], std::nullopt);
+    append_problem(out, problems[order[i]].d, problems[order[i]].fixable);
   }
   out += "]}";
   return out;

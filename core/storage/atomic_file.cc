@@ -38,8 +38,9 @@ std::string temp_prefix(const std::string& path) {
 }
 
 Status atomic_replace(Fs& fs, const std::string& path, const std::vector<std::string_view>& chunks,
-                      const Expected& expected, FileInfo* written, bool* lookup_failed) {
+                      const Expected& expected, FileInfo* written, bool* lookup_failed, bool* replaced) {
   if (lookup_failed) *lookup_failed = false;
+  if (replaced) *replaced = false;
   // Everything that allocates comes before the rename: after it, the file is replaced and only the
   // directory sync may fail (an error the caller latches), never an allocation the caller would
   // take for "nothing happened".
@@ -81,7 +82,36 @@ Status atomic_replace(Fs& fs, const std::string& path, const std::vector<std::st
   if (!st.ok()) return st;  // the guard removes the temp file (a leftover goes at the next writable open)
   guard.keep();
   if (written) *written = info;
+  if (replaced) *replaced = true;
   return fs.sync_dir(dir);
+}
+
+Status write_new_file(Fs& fs, const std::string& stem, const std::string& suffix,
+                      const std::vector<std::string_view>& chunks, std::string* path_out) {
+  const std::string dir = dir_name(stem);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string candidate = stem + (attempt ? "-" + std::to_string(attempt) : "") + suffix;
+    RemoveUnlessKept guard(fs, candidate);
+    auto file = fs.create_new(candidate);
+    if (!file.ok()) {
+      guard.keep();  // nothing of ours was made (kExists: another file's name)
+      if (file.status().code() == Code::kExists) continue;
+      return file.status();
+    }
+    Status st;
+    for (std::string_view c : chunks) {
+      st = (*file)->append(c);
+      if (!st.ok()) break;
+    }
+    if (st.ok()) st = (*file)->sync();
+    Status closed = (*file)->close();
+    if (st.ok()) st = closed;
+    if (!st.ok()) return st;  // the guard removes the incomplete file
+    guard.keep();
+    path_out->swap(candidate);  // no allocation: the file is whole and kept, so the name must come out
+    return fs.sync_dir(dir);
+  }
+  return Status(Code::kExists, "no free name for " + stem + suffix + " (tried 100)");
 }
 
 void remove_stale_temps(Fs& fs, const std::string& path) {

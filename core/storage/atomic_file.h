@@ -23,11 +23,24 @@ struct Expected {
   static Expected Of(const FileInfo& fi) { return {true, fi.dev, fi.ino, fi.size}; }
 };
 
-// Replaces `path` with the concatenation of `chunks`. On success *written (if given) describes
-// the new file. *lookup_failed (if given) says a failure was the freshness check's stat of `path`
-// (nothing was replaced and nothing failed to write: the caller need not latch it).
+// Replaces `path` with the concatenation of `chunks`. *written (if given) describes the new file
+// and *replaced (if given) says it is in place: both are set by the rename, so also when the
+// directory sync after it fails (the error then means "replaced, but maybe not durably").
+// *lookup_failed (if given) says a failure was the freshness check's stat of `path` (nothing was
+// replaced and nothing failed to write: the caller need not latch it).
 Status atomic_replace(Fs& fs, const std::string& path, const std::vector<std::string_view>& chunks,
-                      const Expected& expected, FileInfo* written = nullptr, bool* lookup_failed = nullptr);
+                      const Expected& expected, FileInfo* written = nullptr, bool* lookup_failed = nullptr,
+                      bool* replaced = nullptr);
+
+// Writes `chunks` into a new file beside the files it keeps bytes of (a preserved copy, a
+// quarantine file), durably: created exclusively, written, synced, closed, then its directory
+// synced. It never replaces anything: the name is `stem` + `suffix`, or `stem` + "-1" + `suffix`,
+// "-2"... when that is taken (kExists after 100 names). A file that could not be written whole is
+// removed, also when running out of memory half-way (a short copy would pass for the bytes); a
+// whole one stays. *path_out receives its name as soon as it is whole, so also when only the
+// directory sync failed.
+Status write_new_file(Fs& fs, const std::string& stem, const std::string& suffix,
+                      const std::vector<std::string_view>& chunks, std::string* path_out);
 
 // Our temp files for `path` are named ".<basename>.xs-tmp-<random>" in the same directory, so a
 // writable open can recognise and remove leftovers of its own kind (and never omp's ".tmp" files).

@@ -1,5 +1,6 @@
 // Upkeep through the C API: xs_session_verify / xs_session_repair (what `xs verify` and
-// `xs repair` print) and the blob store's xs_blob_list / xs_blob_gc (`xs blobs ls|verify|gc`).
+// `xs repair` print; XS_REPAIR_QUARANTINE is in repair_test.cc) and the blob store's xs_blob_list /
+// xs_blob_gc (`xs blobs ls|verify|gc`).
 // Every report is compared whole; file bytes are compared exactly.
 #include <sys/time.h>
 
@@ -26,7 +27,7 @@ std::string Verify(xs_session* s) {
   return Fetch([s](char* b, size_t c, size_t* n) { return xs_session_verify(s, b, c, n); });
 }
 std::string Repair(xs_session* s, xs_status* st = nullptr) {
-  return Fetch([s](char* b, size_t c, size_t* n) { return xs_session_repair(s, b, c, n); }, st);
+  return Fetch([s](char* b, size_t c, size_t* n) { return xs_session_repair(s, 0, b, c, n); }, st);
 }
 
 std::string ImageMsg(const std::string& hash) {
@@ -159,7 +160,7 @@ TEST_F(UpkeepTest, RepairNeedsAWritableHandle) {
   xs_session* s = Open(path, XS_SESSION_READ_ONLY);
   ASSERT_NE(s, nullptr);
   size_t n = 0;
-  EXPECT_EQ(xs_session_repair(s, nullptr, 0, &n), XS_EREADONLY);
+  EXPECT_EQ(xs_session_repair(s, 0, nullptr, 0, &n), XS_EREADONLY);
   EXPECT_EQ(std::string(xs_session_errmsg(s)), path + " is open read-only");
   EXPECT_EQ(ReadFile(path), HeaderLine("s1", Ts(0), "/w") + "\n{\"ty");
 }
@@ -232,11 +233,11 @@ TEST_F(UpkeepTest, RepairSizeQueryThenFillDoesTheWorkOnce) {
   xs_session* s = Open(path);
   ASSERT_NE(s, nullptr);
   size_t need = 0;
-  ASSERT_EQ(xs_session_repair(s, nullptr, 0, &need), XS_EBUFS);
+  ASSERT_EQ(xs_session_repair(s, 0, nullptr, 0, &need), XS_EBUFS);
   EXPECT_EQ(ReadFile(path), l0 + "\nfrag\n");
   std::string out(need, '\0');
   size_t got = 0;
-  ASSERT_EQ(xs_session_repair(s, &out[0], out.size(), &got), XS_OK);
+  ASSERT_EQ(xs_session_repair(s, 0, &out[0], out.size(), &got), XS_OK);
   EXPECT_NE(out.find("newline_written"), std::string::npos) << out;
   EXPECT_EQ(ReadFile(path), l0 + "\nfrag\n");
 }
@@ -364,7 +365,7 @@ TEST_F(UpkeepTest, GcOptionsAreChecked) {
   EXPECT_EQ(xs_blob_list(closed, 0, nullptr, 0, &n), XS_EMISUSE);
   xs_store_free(closed);
   EXPECT_EQ(xs_session_verify(nullptr, nullptr, 0, &n), XS_EMISUSE);
-  EXPECT_EQ(xs_session_repair(nullptr, nullptr, 0, &n), XS_EMISUSE);
+  EXPECT_EQ(xs_session_repair(nullptr, 0, nullptr, 0, &n), XS_EMISUSE);
 }
 
 TEST_F(UpkeepTest, AFileNameThatIsNotUtf8ComesBackAsValidJsonAndForksCleanly) {

@@ -382,6 +382,17 @@ inline std::vector<Workload> workloads() {
                  r.value = *done + "\n" + state(*r.s);
                  return Status::Ok();
                }});
+  w.push_back({"repair: quarantine of the lines that are not JSON (quarantine file, then a rewrite)",
+               [](Trial& t) {
+                 write_base(t);
+                 append_file(*t.fs, t.file(), "garbage\n{\"bad utf-8\":\"\xff\"}\n" R"({"type":"message","id":"torn","mess)");
+               },
+               open_base, [](Trial& r) {
+                 auto done = r.s->repair(session::RepairMode::kQuarantine);
+                 if (!done.ok()) return done.status();
+                 r.value = *done + "\n" + state(*r.s);
+                 return Status::Ok();
+               }});
 
   // --- new files from a session, and moving it ---
   w.push_back({"fork", base, open_base,

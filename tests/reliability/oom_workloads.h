@@ -330,8 +330,24 @@ garbage kept byte for byte
                [](Trial& r) {
                  std::string buf(1 << 16, '\0');
                  size_t n = 0;
-                 xs_status st = armed([&] { return xs_session_repair(r.s, &buf[0], buf.size(), &n); });
+                 xs_status st = armed([&] { return xs_session_repair(r.s, 0, &buf[0], buf.size(), &n); });
                  if (st == XS_OK) r.value = buf.substr(0, n);
+                 return st;
+               },
+               true});
+  w.push_back({"repair with XS_REPAIR_QUARANTINE (garbage, invalid UTF-8, a torn tail)",
+               [](Trial& r) {
+                 xs_status st = write_base(r);
+                 WriteFile(r.file(), ReadFile(r.file()) + "garbage\n{\"bad utf-8\":\"\xff\"}\n" +
+                                         R"({"type":"message","id":"torn","mess)");
+                 return st == XS_OK ? open_writable(r) : st;
+               },
+               [](Trial& r) {
+                 std::string buf(1 << 16, '\0');
+                 size_t n = 0;
+                 xs_status st =
+                     armed([&] { return xs_session_repair(r.s, XS_REPAIR_QUARANTINE, &buf[0], buf.size(), &n); });
+                 if (st == XS_OK) r.value = buf.substr(0, n) + "\n" + ReadFile(r.file());
                  return st;
                },
                true});

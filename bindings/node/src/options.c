@@ -59,6 +59,17 @@ int xsn_get_session_options(xsn_args *a, napi_value v, xsn_call *c) {
   return 1;
 }
 
+int xsn_get_flag_options(xsn_args *a, napi_value v, const char *name, uint32_t flag, xsn_call *c) {
+  const char *const keys[] = {name, "raw", NULL};
+  napi_value o;
+  int on = 0;
+  if (!xsn_get_options(a, v, "options", keys, &o) || !xsn_get_bool(a, xsn_prop(a, o, name), name, &on) ||
+      !xsn_get_bool(a, xsn_prop(a, o, "raw"), "raw", &c->raw))
+    return 0;
+  c->u32 = on ? flag : 0;
+  return 1;
+}
+
 int xsn_get_read_options(xsn_args *a, napi_value v, xsn_call *c, int blobs) {
   static const char *const with_blobs[] = {"raw", "resolveBlobs", NULL};
   static const char *const plain[] = {"raw", NULL};

@@ -10,6 +10,9 @@
 /* ---- parsers: (options), (id, options), (id?, options) ---------------------------------- */
 
 static int p_opts(xsn_args *a, xsn_call *c) { return xsn_get_read_options(a, A(0), c, 0); }
+static int p_repair(xsn_args *a, xsn_call *c) {
+  return xsn_get_flag_options(a, A(0), "quarantine", XS_REPAIR_QUARANTINE, c);
+}
 static int p_blob_opts(xsn_args *a, xsn_call *c) { return xsn_get_read_options(a, A(0), c, 1); }
 static int p_id_opts(xsn_args *a, xsn_call *c) {
   return xsn_get_name(a, A(0), "id", XSN_REQUIRED, &c->s[0]) && xsn_get_read_options(a, A(1), c, 1);
@@ -23,7 +26,7 @@ static int p_leaf_opts(xsn_args *a, xsn_call *c) {
   return xsn_get_name(a, A(0), "leafId", XSN_OPTIONAL, &c->s[0]) && xsn_get_read_options(a, A(1), c, 0);
 }
 
-/* ---- C calls (any thread); c->u32 holds the XS_READ_* flags ----------------------------- */
+/* ---- C calls (any thread); c->u32 holds the XS_READ_* (repair: XS_REPAIR_*) flags -------- */
 
 #define S XSN_SESSION_PTR(c)
 #define READER(fn) static xs_status fn(xsn_call *c, char *b, size_t cap, size_t *n)
@@ -43,7 +46,7 @@ READER(r_usage) { return xs_session_usage(S, b, cap, n); }
 READER(r_verify) { return xs_session_verify(S, b, cap, n); }
 /* A write that reports through a buffer: the retry after XS_EBUFS copies the kept report, so the
  * repair is never done twice. */
-READER(r_repair) { return xs_session_repair(S, b, cap, n); }
+READER(r_repair) { return xs_session_repair(S, c->u32, b, cap, n); }
 
 /* ---- rows ------------------------------------------------------------------------------- */
 
@@ -62,7 +65,7 @@ const xsn_method xsn_session_read_rows[] = {
     READ("info", p_opts, r_info, XSN_SYNC),
     READ("usage", p_opts, r_usage, XSN_SYNC),
     READ("verify", p_opts, r_verify, BOTH),
-    READ("repair", p_opts, r_repair, BOTH),
+    READ("repair", p_repair, r_repair, BOTH),
     {"leaf", XSN_SESSION, NULL, NULL, r_leaf, XSN_OUT_LEAF, XSN_SYNC},
 };
 const size_t xsn_session_read_row_count = sizeof xsn_session_read_rows / sizeof xsn_session_read_rows[0];

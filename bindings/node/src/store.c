@@ -74,14 +74,7 @@ static int p_list(xsn_args *a, xsn_call *c) {
 }
 
 static int p_blob_list(xsn_args *a, xsn_call *c) {
-  static const char *const keys[] = {"verify", "raw", NULL};
-  napi_value o;
-  int verify = 0;
-  if (!xsn_get_options(a, A(0), "options", keys, &o) || !xsn_get_bool(a, xsn_prop(a, o, "verify"), "verify", &verify) ||
-      !xsn_get_bool(a, xsn_prop(a, o, "raw"), "raw", &c->raw))
-    return 0;
-  c->u32 = verify ? XS_BLOB_LIST_VERIFY : 0;
-  return 1;
+  return xsn_get_flag_options(a, A(0), "verify", XS_BLOB_LIST_VERIFY, c);
 }
 
 /* {dryRun, graceMs, nowMs, raw}: the C defaults (1 hour, the system clock) unless given. */

@@ -184,6 +184,9 @@ void xsn_text_free(xsn_text *t);
 int xsn_get_session_options(xsn_args *a, napi_value v, xsn_call *c);
 /* ReadOptions {raw, resolveBlobs}; resolveBlobs only where `blobs` is set. */
 int xsn_get_read_options(xsn_args *a, napi_value v, xsn_call *c, int blobs);
+/* {<name>?: boolean, raw?: boolean}, for calls whose one option is a flag (blobList's verify,
+ * repair's quarantine): c->u32 = flag when <name> is true, else 0. */
+int xsn_get_flag_options(xsn_args *a, napi_value v, const char *name, uint32_t flag, xsn_call *c);
 
 /* ---- the rows of each class (store.c, session.c, session_write.c, session_read.c) ----------- */
 

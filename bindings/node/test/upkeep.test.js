@@ -1,6 +1,7 @@
 'use strict';
-// Upkeep through the binding: verify/repair on sessions, blobList/blobGc on the store, in both
-// forms. The reports are the library's; the checks here are on exact values and file bytes.
+// Upkeep through the binding: verify/repair (with and without quarantine) on sessions,
+// blobList/blobGc on the store, in both forms. The reports are the library's; the checks here are
+// on exact values and file bytes.
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -36,6 +37,53 @@ test('verify reports a torn tail as fixable; repair writes its newline once', as
   assert.equal(fs.readFileSync(file, 'utf8'), `${HEADER}\n${MSG}\n{"type":"mess\n`);
   assert.deepEqual(rw.repairSync(), { path: file, done: [] });
   assert.deepEqual(rw.verifySync().problems.map((p) => [p.code, p.fixable]), [['invalid_json', false]]);
+});
+
+// A garbage line and a torn tail: what repair({quarantine: true}) moves out of the session.
+const GARBAGE = 'not JSON at all';
+const TORN = '{"type":"message","id":"m2","par';
+const MSG2 = '{"type":"message","id":"m3","parentId":"m1","timestamp":"2026-01-01T00:00:02.000Z",'
+  + '"message":{"role":"user","content":"again"}}';
+
+// The quarantine file's records: each gives back the bytes at its old offset; together they are
+// everything removed.
+function checkQuarantine(file, original, quarantine) {
+  assert.ok(quarantine.path.startsWith(`${file}.quarantine-`) && quarantine.path.endsWith('.jsonl'), quarantine.path);
+  const records = fs.readFileSync(quarantine.path, 'utf8').split('\n').filter((l) => l).map((l) => JSON.parse(l));
+  let removed = '';
+  for (const r of records) {
+    assert.equal(original.substr(r.offset, r.length), r.text);
+    removed += r.text + (r.newline ? '\n' : '');
+  }
+  assert.equal(removed, `${GARBAGE}\n${TORN}`);
+  assert.deepEqual(records.map((r) => [r.line, r.code, r.newline]),
+    [[3, 'invalid_json', true], [5, 'incomplete_tail', false]]);
+  assert.deepEqual(quarantine, { path: quarantine.path, lines: 2, bytes: removed.length });
+}
+
+test('repair({quarantine: true}) moves the lines that are not JSON out, in both forms', async (t) => {
+  const { root, store, track } = scratchStore(t);
+  const original = `${HEADER}\n${MSG}\n${GARBAGE}\n${MSG2}\n${TORN}`;
+  let s;
+  for (const form of ['promise', 'sync']) {
+    const file = path.join(root, `${form}.jsonl`);
+    fs.writeFileSync(file, original);
+    s = track(store.openSync(file));
+    const report = form === 'promise' ? await s.repair({ quarantine: true }) : s.repairSync({ quarantine: true });
+    assert.deepEqual(report.done.map((d) => [d.code, d.line]), [['quarantined', 3], ['quarantined', 5]]);
+    assert.equal(fs.readFileSync(file, 'utf8'), `${HEADER}\n${MSG}\n${MSG2}\n`);
+    assert.deepEqual(s.verifySync().problems, []);
+    checkQuarantine(file, original, report.quarantine);
+    // Nothing is left to move; the raw form is the library's text.
+    assert.equal(s.repairSync({ quarantine: true, raw: true }),
+      JSON.stringify({ path: file, done: [], quarantine: null }));
+  }
+  assert.throws(() => s.repairSync({ quarantin: true }), {
+    name: 'TypeError', message: "Session.repair: unknown key 'quarantin' in options",
+  });
+  assert.throws(() => s.repairSync({ quarantine: 'yes' }), {
+    name: 'TypeError', message: 'Session.repair: quarantine must be a boolean (got string)',
+  });
 });
 
 test('blobList lists and verifies; blobGc keeps what is referenced or young', async (t) => {

@@ -65,7 +65,7 @@ mod write;
 
 pub use error::{status_str, Error, ErrorCode, Result};
 pub use info::{SessionInfo, Usage};
-pub use options::{GcOptions, ListOptions, SessionOptions};
+pub use options::{GcOptions, ListOptions, RepairOptions, SessionOptions};
 pub use read::BlobRefs;
 pub use session::Session;
 pub use store::Store;

@@ -249,3 +249,32 @@ impl GcOptions {
         Ok(raw)
     }
 }
+
+/// How [`Session::repair`](crate::Session::repair) repairs (`xs_session_repair`'s flags).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RepairOptions {
+    quarantine: bool,
+}
+
+impl RepairOptions {
+    /// Defaults: every line stays; a torn last line only gets its newline.
+    pub fn new() -> RepairOptions {
+        RepairOptions::default()
+    }
+
+    /// Move the lines whose bytes are not JSON (garbage, invalid UTF-8, NUL bytes, a torn last
+    /// line) out of the session into `<file>.quarantine-<time>.jsonl` beside it, then rewrite the
+    /// session without them (`XS_REPAIR_QUARANTINE`). Every other byte stays.
+    pub fn quarantine(mut self, on: bool) -> RepairOptions {
+        self.quarantine = on;
+        self
+    }
+
+    pub(crate) fn flags(&self) -> u32 {
+        if self.quarantine {
+            sys::XS_REPAIR_QUARANTINE
+        } else {
+            0
+        }
+    }
+}

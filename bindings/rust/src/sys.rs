@@ -133,6 +133,9 @@ pub struct xs_session_options {
 /// `xs_blob_list`: read and hash every blob.
 pub const XS_BLOB_LIST_VERIFY: u32 = 0x1;
 
+/// `xs_session_repair`: move the lines that are not JSON to `<file>.quarantine-<time>.jsonl`.
+pub const XS_REPAIR_QUARANTINE: u32 = 0x1;
+
 /// Version of [`xs_gc_options`] this crate fills in.
 pub const XS_GC_OPTIONS_VERSION: u32 = 1;
 /// Report what would be deleted; delete nothing.
@@ -572,6 +575,13 @@ extern "C" {
     // upkeep
     /// Everything wrong with the session's file, as a JSON report.
     pub fn xs_session_verify(s: *mut xs_session, buf: *mut c_char, cap: usize, out_len: *mut usize) -> xs_status;
-    /// Fixes what can be fixed without losing a byte; the report as JSON.
-    pub fn xs_session_repair(s: *mut xs_session, buf: *mut c_char, cap: usize, out_len: *mut usize) -> xs_status;
+    /// Fixes what can be fixed without losing a byte (`XS_REPAIR_QUARANTINE`: also moves the lines
+    /// that are not JSON to a quarantine file); the report as JSON.
+    pub fn xs_session_repair(
+        s: *mut xs_session,
+        flags: u32,
+        buf: *mut c_char,
+        cap: usize,
+        out_len: *mut usize,
+    ) -> xs_status;
 }

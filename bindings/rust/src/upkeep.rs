@@ -5,7 +5,7 @@
 //! already made, so growing the buffer never runs them twice.
 
 use crate::error::Result;
-use crate::options::GcOptions;
+use crate::options::{GcOptions, RepairOptions};
 use crate::session::Session;
 use crate::store::Store;
 use crate::sys;
@@ -19,12 +19,17 @@ impl Session {
         self.handle.read_string("xs_session_verify", |s, b, c, n| unsafe { sys::xs_session_verify(s, b, c, n) })
     }
 
-    /// Fixes what can be fixed without losing a byte (a writable handle only): writes the `\n` a
-    /// torn last line lacks. Reports `{"path","done":[…]}`, including what this handle's open
-    /// already did (a migration, a preserved headerless file).
-    pub fn repair(&self) -> Result<String> {
+    /// Fixes what can be fixed without losing a byte (a writable handle only) and reports
+    /// `{"path","done":[…]}`, including what this handle's open already did (a migration, a
+    /// preserved headerless file). By default it writes the `\n` a torn last line lacks. With
+    /// [`RepairOptions::quarantine`] it moves the lines that are not JSON to
+    /// `<file>.quarantine-<time>.jsonl` (one record per line: `"line"`, `"offset"`, `"length"`,
+    /// `"code"`, `"reason"`, `"newline"`, and the bytes as `"text"` or `"base64"`), rewrites the
+    /// session without them, and the report gains `"quarantine"`: `null` or `{"path","lines","bytes"}`.
+    pub fn repair(&self, opts: &RepairOptions) -> Result<String> {
+        let flags = opts.flags();
         // SAFETY: as in verify.
-        self.handle.read_string("xs_session_repair", |s, b, c, n| unsafe { sys::xs_session_repair(s, b, c, n) })
+        self.handle.read_string("xs_session_repair", |s, b, c, n| unsafe { sys::xs_session_repair(s, flags, b, c, n) })
     }
 }
 

@@ -5,7 +5,9 @@ mod common;
 use std::time::UNIX_EPOCH;
 
 use common::{fixed, store, ASSISTANT, USER};
-use xsession::{status_str, sys, BlobRefs, ErrorCode, GcOptions, ListOptions, SessionInfo, SessionOptions, Usage};
+use xsession::{
+    status_str, sys, BlobRefs, ErrorCode, GcOptions, ListOptions, RepairOptions, SessionInfo, SessionOptions, Usage,
+};
 
 /// Modification time of a file in ms since the epoch, as the library reports it.
 fn mtime_ms(path: &std::path::Path) -> u128 {
@@ -162,7 +164,7 @@ fn verify_and_repair_a_torn_last_line() {
         r#"{{"path":"{path}","id":"torn-1","fileVersion":3,"needsMigration":false,"lines":2,"entries":1,"blobRefs":0,"problems":[]}}"#
     );
     assert_eq!(session.verify().unwrap(), clean);
-    assert_eq!(session.repair().unwrap(), format!(r#"{{"path":"{path}","done":[]}}"#));
+    assert_eq!(session.repair(&RepairOptions::new()).unwrap(), format!(r#"{{"path":"{path}","done":[]}}"#));
     drop(session);
 
     // Another process's last line, without its newline.
@@ -174,13 +176,77 @@ fn verify_and_repair_a_torn_last_line() {
     let problem = &problems["problems"][0];
     assert_eq!((problem["line"].as_u64(), problem["offset"].as_u64()), (Some(3), Some(before.len() as u64)));
     assert_eq!((problem["code"].as_str(), problem["fixable"].as_bool()), (Some("missing_newline"), Some(true)));
-    let done: serde_json::Value = serde_json::from_str(&session.repair().unwrap()).unwrap();
+    let done: serde_json::Value = serde_json::from_str(&session.repair(&RepairOptions::new()).unwrap()).unwrap();
     assert_eq!(done["done"][0]["code"], "newline_written");
     assert_eq!(std::fs::read(&path).unwrap(), [before.as_slice(), torn.as_bytes(), b"\n"].concat());
     assert_eq!(session.verify().unwrap(), clean.replace(r#""lines":2,"entries":1"#, r#""lines":3,"entries":2"#));
 
     let reader = store.open_session(&path, &SessionOptions::new().read_only(true)).unwrap();
-    assert_eq!(reader.repair().unwrap_err().code(), ErrorCode::ReadOnly);
+    assert_eq!(reader.repair(&RepairOptions::new()).unwrap_err().code(), ErrorCode::ReadOnly);
+}
+
+#[test]
+fn repair_with_quarantine_moves_a_garbage_line_and_a_torn_tail_out() {
+    let (_dir, store) = store();
+    let session = store.create_session("/work/proj", &fixed().session_id("quar-1").no_defer(true)).unwrap();
+    session.append_message(USER).unwrap();
+    let path = session.info().unwrap().path;
+    drop(session);
+
+    // A garbage line between entries and a torn last line, as a crashed writer leaves them.
+    let head = std::fs::read(&path).unwrap();
+    let garbage = "not JSON at all";
+    let entry =
+        r#"{"type":"custom","id":"c1","parentId":null,"timestamp":"2026-01-01T00:00:09.000Z","customType":"x"}"#;
+    let torn = r#"{"type":"message","id":"m9","mess"#;
+    let bytes = [head.as_slice(), garbage.as_bytes(), b"\n", entry.as_bytes(), b"\n", torn.as_bytes()].concat();
+    std::fs::write(&path, &bytes).unwrap();
+
+    let session = store.open_session(&path, &SessionOptions::new()).unwrap();
+    let report: serde_json::Value =
+        serde_json::from_str(&session.repair(&RepairOptions::new().quarantine(true)).unwrap()).unwrap();
+    let done: Vec<(u64, &str)> = report["done"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["line"].as_u64().unwrap(), d["code"].as_str().unwrap()))
+        .collect();
+    assert_eq!(done, [(3, "quarantined"), (5, "quarantined")]);
+    let quarantine = report["quarantine"]["path"].as_str().unwrap().to_string();
+    assert!(quarantine.starts_with(&format!("{path}.quarantine-")) && quarantine.ends_with(".jsonl"), "{quarantine}");
+    let moved = garbage.len() + 1 + torn.len();
+    assert_eq!(
+        (report["quarantine"]["lines"].as_u64(), report["quarantine"]["bytes"].as_u64()),
+        (Some(2), Some(moved as u64))
+    );
+
+    // The session keeps every other byte; verify finds nothing.
+    assert_eq!(std::fs::read(&path).unwrap(), [head.as_slice(), entry.as_bytes(), b"\n"].concat());
+    let verify: serde_json::Value = serde_json::from_str(&session.verify().unwrap()).unwrap();
+    assert_eq!(verify["problems"], serde_json::json!([]));
+
+    // The quarantine file's records give back the removed bytes exactly, at their old places.
+    let records: Vec<serde_json::Value> =
+        std::fs::read_to_string(&quarantine).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut removed = Vec::new();
+    for r in &records {
+        let offset = r["offset"].as_u64().unwrap() as usize;
+        let text = r["text"].as_str().unwrap().as_bytes();
+        assert_eq!(&bytes[offset..offset + text.len()], text);
+        removed.extend_from_slice(text);
+        if r["newline"].as_bool().unwrap() {
+            removed.push(b'\n');
+        }
+    }
+    assert_eq!(removed, [garbage.as_bytes(), b"\n", torn.as_bytes()].concat());
+    let codes: Vec<&str> = records.iter().map(|r| r["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["invalid_json", "incomplete_tail"]);
+
+    // Nothing is left to move.
+    assert_eq!(
+        session.repair(&RepairOptions::new().quarantine(true)).unwrap(),
+        format!(r#"{{"path":"{path}","done":[],"quarantine":null}}"#)
+    );
 }
 
 #[test]

@@ -140,6 +140,47 @@ struct Context: Decodable {
         #expect(after == (try CaseJSON.parse(#"[{"line":3,"offset":238,"length":29,"code":"invalid_json","fixable":false}]"#)))
     }
 
+    @Test func repairWithQuarantineMovesAGarbageLineAndATornTail() throws {
+        let w = try fixedSession(.noDefer)
+        try w.appendMessage(#"{"role":"user","content":"hi"}"#)
+        let path = try w.info().path
+        w.close()
+        let head = Files.read(path) ?? []
+        let garbage = Array("not JSON at all\n".utf8)
+        let entry = Array(#"{"type":"custom","id":"c1","parentId":null,"timestamp":"2026-02-16T10:20:40.000Z","customType":"x"}"#.utf8) + [0x0A]
+        let torn = Array(#"{"type":"message","id":"torn""#.utf8)  // no newline: a torn write
+        let original = head + garbage + entry + torn
+        try Files.write(path, original)
+
+        let s = try store.openSession(path)
+        let report = try CaseJSON.parse(s.repair(quarantine: true).string)
+        let done = report["done"]?.array?.map { "\($0["line"]?.int64 ?? 0) \($0["code"]?.string ?? "")" }
+        #expect(done == ["3 quarantined", "5 quarantined"])
+        let quarantine = try #require(report["quarantine"]?["path"]?.string)
+        #expect(quarantine.hasPrefix(path + ".quarantine-") && quarantine.hasSuffix(".jsonl"))
+        #expect(report["quarantine"]?["lines"]?.int64 == 2)
+        #expect(report["quarantine"]?["bytes"]?.int64 == Int64(garbage.count + torn.count))
+        #expect(Files.read(path) == head + entry)  // every other byte kept
+        #expect(try CaseJSON.parse(s.verify().string)["problems"] == .array([]))
+
+        // The records give back the removed bytes, each at its old offset.
+        let lines = String(decoding: Files.read(quarantine) ?? [], as: UTF8.self).split(separator: "\n")
+        var removed: [UInt8] = []
+        for line in lines {
+            let r = try CaseJSON.parse(String(line))
+            let text = Array((r["text"]?.string ?? "").utf8)
+            let offset = Int(r["offset"]?.int64 ?? -1)
+            guard offset >= 0, offset + text.count <= original.count else {
+                Issue.record("a record at offset \(offset) outside the original file")
+                continue
+            }
+            #expect(Array(original[offset..<offset + text.count]) == text)
+            removed += text + (r["newline"]?.bool == true ? [0x0A] : [])
+        }
+        #expect(removed == garbage + torn)
+        #expect(try s.repair(quarantine: true).string == #"{"path":"\#(path)","done":[],"quarantine":null}"#)
+    }
+
     /// A report with its "reason" members removed: reasons are prose, as in the conformance cases.
     func withoutReasons(_ text: JSONText) throws -> CaseJSON {
         func strip(_ v: CaseJSON) -> CaseJSON {
