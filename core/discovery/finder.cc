@@ -5,6 +5,7 @@
 
 #include "discovery/session_paths.h"
 #include "format/ids.h"
+#include "format/side_files.h"
 #include "storage/atomic_file.h"
 #include "storage/path.h"
 
@@ -51,7 +52,8 @@ std::vector<std::string> Finder::session_files(const std::string& dir) const {
 std::vector<std::string> Finder::session_files(const std::string& dir, const std::vector<std::string>& names) {
   std::vector<std::string> files;
   for (const std::string& n : names) {
-    if (n.empty() || n[0] == '.' || !ends_with(n, ".jsonl")) continue;  // not temp files, locks, copies
+    // Not temp files, locks, copies, nor the quarantine files repairs leave beside sessions.
+    if (n.empty() || n[0] == '.' || !ends_with(n, ".jsonl") || format::is_quarantine_file_name(n)) continue;
     files.push_back(storage::join_path(dir, n));
   }
   std::sort(files.begin(), files.end());

@@ -12,7 +12,7 @@
 #include "blobs/size_rules.h"
 #include "session/loader.h"
 #include "session/migration.h"
-#include "session/side_files.h"
+#include "format/side_files.h"
 #include "storage/atomic_file.h"
 #include "storage/path.h"
 #include "util/room_for_one.h"
@@ -307,7 +307,7 @@ Status Session::load_whole() {
 Status Session::recover_headerless(const storage::PaddedBuffer& original, const storage::FileInfo& read) {
   std::string preserved;
   if (original.size() > 0) {
-    std::string stem = path() + std::string(kCorruptInfix) + file_stamp(clock_.now_ms());
+    std::string stem = path() + std::string(format::kCorruptInfix) + format::file_stamp(clock_.now_ms());
     Status st = storage::write_new_file(*fs_, stem, "", {original.view()}, &preserved);
     if (st.code() == Code::kExists) return Status(Code::kExists, "could not name a copy of " + path());
     XS_RETURN_IF_ERROR(st.With("preserving " + path()));

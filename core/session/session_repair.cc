@@ -26,7 +26,7 @@
 #include "session/quarantine.h"
 #include "session/report_json.h"
 #include "session/session.h"
-#include "session/side_files.h"
+#include "format/side_files.h"
 #include "storage/atomic_file.h"
 
 namespace xs::session {
@@ -187,10 +187,10 @@ Result<std::string> Session::repair_by_quarantine(std::vector<Diagnostic> done,
   tree_.set_leaf(leaf);  // the same entries in the same order: the leaf keeps its index
 
   // 2. The quarantine file, whole and durable, before the session changes.
-  std::string stem = path() + std::string(kQuarantineInfix) + file_stamp(clock_.now_ms());
-  Status st = storage::write_new_file(*fs_, stem, std::string(kQuarantineSuffix), {records}, &q.path);
+  std::string stem = path() + std::string(format::kQuarantineInfix) + format::file_stamp(clock_.now_ms());
+  Status st = storage::write_new_file(*fs_, stem, std::string(format::kQuarantineSuffix), {records}, &q.path);
   if (!st.ok()) {
-    std::string what = q.path.empty() ? "writing the quarantine file " + stem + "*" + std::string(kQuarantineSuffix)
+    std::string what = q.path.empty() ? "writing the quarantine file " + stem + "*" + std::string(format::kQuarantineSuffix)
                                       : "syncing the directory of the quarantine file " + q.path;
     return persistence_.latch(st.With(what + " (" + path() + " is unchanged)"));
   }

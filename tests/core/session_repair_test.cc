@@ -13,7 +13,7 @@
 #include "format/clock.h"
 #include "json/json_string.h"
 #include "session/session.h"
-#include "session/side_files.h"
+#include "format/side_files.h"
 #include "storage/faulty_fs.h"
 #include "test_util.h"
 
@@ -478,7 +478,7 @@ TEST_P(SessionRepairTest, AFailureAtEverySeamCallLeavesTheFileWholeOrFullyRepair
         EXPECT_EQ(now, original);
       }
       for (const std::string& name : d.names()) {
-        if (!is_quarantine_file_name(name)) continue;
+        if (!format::is_quarantine_file_name(name)) continue;
         std::string got = d.get(d.dir + "/" + name);
         if (unlink_failed) {
           EXPECT_EQ(got, quarantine.substr(0, got.size())) << name;
@@ -494,11 +494,11 @@ TEST_P(SessionRepairTest, AFailureAtEverySeamCallLeavesTheFileWholeOrFullyRepair
 }
 
 TEST(QuarantineFileName, TellsQuarantineFilesFromSessions) {
-  EXPECT_TRUE(is_quarantine_file_name(kFileName + ".quarantine-" + kStamp + ".jsonl"));
-  EXPECT_TRUE(is_quarantine_file_name(kFileName + ".quarantine-" + kStamp + "-2.jsonl"));
-  EXPECT_FALSE(is_quarantine_file_name(kFileName));
-  EXPECT_FALSE(is_quarantine_file_name(kFileName + ".corrupt-" + kStamp));
-  EXPECT_FALSE(is_quarantine_file_name("x.quarantine-1.jsonl"));  // not beside a session file
+  EXPECT_TRUE(format::is_quarantine_file_name(kFileName + ".quarantine-" + kStamp + ".jsonl"));
+  EXPECT_TRUE(format::is_quarantine_file_name(kFileName + ".quarantine-" + kStamp + "-2.jsonl"));
+  EXPECT_FALSE(format::is_quarantine_file_name(kFileName));
+  EXPECT_FALSE(format::is_quarantine_file_name(kFileName + ".corrupt-" + kStamp));
+  EXPECT_FALSE(format::is_quarantine_file_name("x.quarantine-1.jsonl"));  // not beside a session file
 }
 
 INSTANTIATE_TEST_SUITE_P(Both, SessionRepairTest, ::testing::Values("memory", "posix"),

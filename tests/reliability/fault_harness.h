@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "fault_workloads.h"
-#include "session/side_files.h"
+#include "format/side_files.h"
 #include "storage/path.h"
 
 namespace xs::test::faults {
@@ -45,7 +45,7 @@ inline bool is_temp(const std::string& rel) { return rel.find(".xs-tmp-") != std
 inline bool is_lock(const std::string& rel) { return ends_with(rel, ".lock"); }
 // Not "x.jsonl.corrupt-...", nor "x.jsonl.quarantine-<time>.jsonl" (the lines a repair moved out).
 inline bool is_session(const std::string& rel) {
-  return ends_with(rel, ".jsonl") && !session::is_quarantine_file_name(storage::base_name(rel));
+  return ends_with(rel, ".jsonl") && !format::is_quarantine_file_name(storage::base_name(rel));
 }
 
 inline Tree snapshot(const std::string& root) {

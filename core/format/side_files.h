@@ -1,7 +1,8 @@
 // Names of the files a session keeps beside its own file, each holding bytes that left it:
 //  - "<file>.corrupt-<stamp>": a file without a session header, kept whole before a writable open
 //    starts a fresh session in its place;
-//  - "<file>.quarantine-<stamp>.jsonl": the lines a quarantine repair moved out (session_repair.cc).
+//  - "<file>.quarantine-<stamp>.jsonl": the lines a quarantine repair moved out
+//    (session/session_repair.cc).
 // <stamp> is the UTC time as session file names write it ("2026-02-16T10-20-30-000Z"); a name
 // that is taken gets "-1", "-2"... before the suffix (storage::write_new_file).
 #pragma once
@@ -12,7 +13,7 @@
 
 #include "format/clock.h"
 
-namespace xs::session {
+namespace xs::format {
 
 constexpr std::string_view kCorruptInfix = ".corrupt-";
 constexpr std::string_view kQuarantineInfix = ".quarantine-";
@@ -20,7 +21,7 @@ constexpr std::string_view kQuarantineSuffix = ".jsonl";
 
 // An ISO timestamp made safe for file names, as session files are.
 inline std::string file_stamp(int64_t ms) {
-  std::string s = format::iso_from_ms(ms);
+  std::string s = iso_from_ms(ms);
   for (char& c : s) {
     if (c == ':' || c == '.') c = '-';
   }
@@ -36,4 +37,4 @@ inline bool is_quarantine_file_name(std::string_view name) {
          name.substr(name.size() - kQuarantineSuffix.size()) == kQuarantineSuffix;
 }
 
-}  // namespace xs::session
+}  // namespace xs::format
