@@ -317,10 +317,14 @@ XS_API xs_status xs_session_create(xs_store *st, const char *cwd, const xs_sessi
  *  read-only open never writes). Unreadable lines are skipped and reported. A writable open of a
  *  file without a session header keeps its bytes as "<path>.corrupt-<time>" and starts a fresh
  *  session in its place (reported in the diagnostics); a read-only open gives XS_ENOHEADER.
+ *  A writable open refuses a file with more than one name (hard links, or a move to another
+ *  directory that stopped half-way where the file system has no atomic no-replace rename):
+ *  each name has its own lock, so two writers could append at once.
  *  @param[out] out  receives an owned handle, release with xs_session_close(); NULL on error.
  *  @return XS_OK; XS_ENOTFOUND (no such file and no XS_SESSION_CREATE); XS_EAMBIGUOUS (an id
  *          prefix matching several sessions); XS_ELOCKED (another writer); XS_ENOHEADER; XS_EIO;
- *          XS_ENOSPC; XS_ECONFLICT; XS_EINVAL; XS_EVERSION.
+ *          XS_ENOSPC; XS_ECONFLICT (also: the file has more than one name); XS_EINVAL;
+ *          XS_EVERSION.
  *  @thread serialised per store. */
 XS_API xs_status xs_session_open(xs_store *st, const char *path_or_id, const xs_session_options *opts,
                                  XS_OWN xs_session **out);
@@ -599,7 +603,8 @@ XS_API xs_status xs_session_usage(xs_session *s, char *buf, size_t cap, size_t *
  *   "problems":[{"line","offset","length","code","reason","fixable"}]}, problems sorted by line
  *  (0 for the file as a whole). Codes: those of xs_session_diagnostics, plus "missing_newline"
  *  (a valid last line without its '\n'), "orphan" (a parentId naming no entry), "missing_blob",
- *  "corrupt_blob" and "unreadable_blob" (each referenced blob is read and hashed once).
+ *  "corrupt_blob" and "unreadable_blob" (each referenced blob is read and hashed once),
+ *  "multiple_names" (line 0: the file has hard links; no writable open takes it).
  *  "fixable" says xs_session_repair can fix it. fileVersion is the version on disk (before the
  *  in-memory migration); needsMigration says a writable open would rewrite the file.
  *  Nothing is written, whatever the handle's mode.

@@ -180,6 +180,15 @@ void Session::recount_file_size() {
 }
 
 Status Session::finish_load(const storage::FileInfo& read) {
+  // A session file under two names is what a move to another directory leaves when it stops
+  // half-way on a file system without an atomic no-replace rename (link, then unlink: see
+  // storage/fs.h), or a hard link someone made. Each name has its own lock file, so two writers
+  // could append to it at once: no writer until a person removes the other name (verify reports it).
+  if (!options_.read_only && read.links > 1) {
+    return Status(Code::kConflict, path() + " has " + std::to_string(read.links) +
+                                       " names (hard links; an interrupted move leaves two): not writing to "
+                                       "it until the other name is removed");
+  }
   // Read-only handles adopt too (so info reports the file as on disk); they never write.
   persistence_.adopt_existing(read, data_.ends_with_newline);
   file_size_ = read.size + (data_.ends_with_newline ? 0 : 1);
@@ -201,6 +210,7 @@ Status Session::finish_load(const storage::FileInfo& read) {
 void Session::note_read(const storage::FileInfo& read) {
   read_dev_ = read.dev;
   read_ino_ = read.ino;
+  read_links_ = read.links;
   consumed_ = read.size;
   if (data_.pending_tail && !data_.lines.empty()) consumed_ = data_.lines.back().offset;
 }

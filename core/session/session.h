@@ -226,6 +226,7 @@ class Session {
   uint64_t file_size_ = 0;       // where the next line starts in the file
   // What a reload starts from: the file we read (identity) and the bytes fully taken in.
   uint64_t read_dev_ = 0, read_ino_ = 0, consumed_ = 0;
+  uint64_t read_links_ = 1;  // names the file had when read (more than one: see finish_load)
   bool migrated_in_memory_ = false;
   bool rewritten_on_open_ = false;  // a writable open migrated the file and rewrote it
   int file_version_ = 0;            // the header's version as read, before migration

@@ -35,6 +35,13 @@ std::string Session::verify_json() const {
   std::vector<Problem> problems;
   for (const Diagnostic& d : data_.diagnostics) problems.push_back({d, d.code == "incomplete_tail"});
   for (const Diagnostic& d : tree_.diagnostics()) problems.push_back({d, false});
+  if (read_links_ > 1) {
+    problems.push_back({{0, 0, 0, "multiple_names",
+                         "the file has " + std::to_string(read_links_) +
+                             " names (hard links, or a move to another directory that stopped half-way); no "
+                             "writer opens it until the other name is removed"},
+                        false});
+  }
   if (!data_.ends_with_newline && !data_.pending_tail && !data_.lines.empty()) {
     const Line& last = data_.lines.back();
     problems.push_back({{data_.lines.size(), last.offset, last.bytes.size(), "missing_newline",

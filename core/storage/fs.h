@@ -25,6 +25,7 @@ struct FileInfo {
   int64_t mtime_ms = 0;
   bool is_dir = false;
   bool is_regular = false;
+  uint64_t links = 1;  // names the file has (hard links); the in-memory seams have one each
 };
 
 // An open file we write: the session log (append mode) or a fresh temp file.

@@ -76,6 +76,7 @@ FileInfo info_from(const struct stat& st) {
 #endif
   fi.is_dir = S_ISDIR(st.st_mode);
   fi.is_regular = S_ISREG(st.st_mode);
+  fi.links = static_cast<uint64_t>(st.st_nlink);
   return fi;
 }
 
