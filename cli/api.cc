@@ -34,7 +34,7 @@ XS_CLI_READER(diagnostics(), xs_session_diagnostics(s_, b, c, n))
 XS_CLI_READER(usage(), xs_session_usage(s_, b, c, n))
 XS_CLI_READER(context(const char* leaf_id), xs_build_context(s_, leaf_id, b, c, n))
 XS_CLI_READER(verify(), xs_session_verify(s_, b, c, n))
-XS_CLI_READER(repair(), xs_session_repair(s_, 0, b, c, n))
+XS_CLI_READER(repair(uint32_t flags), xs_session_repair(s_, flags, b, c, n))
 
 #undef XS_CLI_READER
 

@@ -81,7 +81,7 @@ class Session {
   std::string usage() const;
   std::string context(const char* leaf_id) const;
   std::string verify() const;
-  std::string repair() const;
+  std::string repair(uint32_t flags) const;
 
  private:
   std::string message() const { return name_ + ": " + xs_session_errmsg(s_); }

@@ -1,8 +1,10 @@
 // xs repair PATH: fixes what `verify` found that can be fixed without losing anything, after
-// keeping a backup copy of the file: the missing final newline of a torn tail, a v1/v2 file
+// keeping a backup copy of the file: lines that are not JSON (torn tails, garbage, glued writes)
+// moved to <file>.quarantine-<time>.jsonl with their line numbers, offsets and exact bytes (or,
+// with --keep-lines, only the missing final newline of a torn tail written), a v1/v2 file
 // rewritten as v3, a file without a session header preserved as <file>.corrupt-<time> (by the
-// library's writable open) with a fresh session in its place. Skipped lines, duplicate ids,
-// orphans and missing blobs are listed for a person; nothing is ever deleted.
+// library's writable open) with a fresh session in its place. JSON lines the engine skips,
+// duplicate ids, orphans and missing blobs are listed for a person; nothing is ever deleted.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,6 +29,7 @@ namespace {
 struct RepairArgs {
   std::string session;
   bool json = false;
+  bool keep_lines = false;  // leave lines that are not JSON in the file (no quarantine)
 };
 
 // What the file needs, found before anything is written (a read-only open).
@@ -39,10 +42,17 @@ struct Assessment {
 
 // The outcome of a repair: the copy kept first and the library's reports.
 struct Repaired {
-  std::string backup;
-  std::string repair_json;  // {"done": [...]}
+  std::string backup;       // empty when the repair found nothing to do (the copy is removed)
+  std::string repair_json;  // {"done": [...], "quarantine": ...}
   std::string verify_json;  // verify, after the repair
 };
+
+// Verify's codes for lines that may not be JSON at all: the library's quarantine moves those
+// whose bytes do not parse (a line before the header may be JSON, and then stays).
+bool may_be_quarantined(std::string_view code) {
+  return code == "invalid_json" || code == "invalid_utf8" || code == "nul_byte" || code == "incomplete_tail" ||
+         code == "before_header";
+}
 
 [[noreturn]] void io_error(const std::string& what) { throw ApiError(XS_EIO, what + ": " + std::strerror(errno)); }
 
@@ -104,14 +114,14 @@ std::string keep_backup(const std::string& path) {
   return backup;
 }
 
-bool has_fixable(Json report) {
+bool has_fixable(Json report, bool quarantine) {
   for (Json p : items(report, "problems")) {
-    if (flag(p, "fixable")) return true;
+    if (flag(p, "fixable") || (quarantine && may_be_quarantined(str(p, "code")))) return true;
   }
   return flag(report, "needsMigration");
 }
 
-Assessment assess(const Store& store, const std::string& session) {
+Assessment assess(const Store& store, const std::string& session, bool quarantine) {
   Assessment a;
   a.path = session;
   try {
@@ -119,7 +129,7 @@ Assessment assess(const Store& store, const std::string& session) {
     a.verify_json = s.verify();
     JsonDoc d = parse_json(a.verify_json);
     a.path = std::string(str(d.root(), "path"));
-    a.fixable = has_fixable(d.root());
+    a.fixable = has_fixable(d.root(), quarantine);
   } catch (const ApiError& e) {
     if (e.code() != XS_ENOHEADER) throw;
     a.headerless = a.fixable = true;
@@ -127,8 +137,15 @@ Assessment assess(const Store& store, const std::string& session) {
   return a;
 }
 
+// Whether the library's repair report says it changed nothing.
+bool did_nothing(const std::string& repair_json) {
+  JsonDoc d = parse_json(repair_json);
+  std::optional<Json> moved = member(d.root(), "quarantine");
+  return items(d.root(), "done").size() == 0 && (!moved || moved->is_null());
+}
+
 // Keeps the backup, then lets the library repair the file through a writable open.
-Repaired repair_file(const Store& store, const std::string& path) {
+Repaired repair_file(const Store& store, const std::string& path, uint32_t flags) {
   Repaired r;
   r.backup = keep_backup(path);
   Session s;
@@ -140,8 +157,14 @@ Repaired repair_file(const Store& store, const std::string& path) {
     std::filesystem::remove(r.backup, ignored);
     throw;
   }
-  r.repair_json = s.repair();
+  r.repair_json = s.repair(flags);
   r.verify_json = s.verify();
+  if (did_nothing(r.repair_json)) {
+    // Only lines that turned out to be JSON (kept, listed for a person): no copy is needed.
+    std::error_code ignored;
+    std::filesystem::remove(r.backup, ignored);
+    r.backup.clear();
+  }
   return r;
 }
 
@@ -157,9 +180,9 @@ std::string listed(Json doc, const char* key, const char* heading, const Style& 
 
 constexpr const char* kLeftHeading = "left for a person (see xs verify):";
 
-std::string nothing_text(const Assessment& a, const Style& style) {
-  JsonDoc d = parse_json(a.verify_json);
-  return a.path + ": nothing to repair\n" + listed(d.root(), "problems", kLeftHeading, style);
+std::string nothing_text(const std::string& path, const std::string& verify_json, const Style& style) {
+  JsonDoc d = parse_json(verify_json);
+  return path + ": nothing to repair\n" + listed(d.root(), "problems", kLeftHeading, style);
 }
 
 std::string repaired_text(const Assessment& a, const Repaired& r, const Style& style) {
@@ -167,6 +190,11 @@ std::string repaired_text(const Assessment& a, const Repaired& r, const Style& s
   JsonDoc after = parse_json(r.verify_json);
   std::string out = a.path + ": " + style.green(a.headerless ? "replaced (no session header)" : "repaired") + "\n";
   out += "backup: " + r.backup + "\n";
+  if (std::optional<Json> q = member(done.root(), "quarantine"); q && q->is_object()) {
+    int64_t lines = int_of(*member(*q, "lines"), 0);
+    out += "quarantine: " + std::string(str(*q, "path")) + " (" + std::to_string(lines) +
+           (lines == 1 ? " line)\n" : " lines)\n");
+  }
   out += listed(done.root(), "done", "done:", style);
   std::set<std::string> said;
   for (Json x : items(done.root(), "done")) said.insert(std::string(str(x, "code")));
@@ -181,23 +209,30 @@ void add_repair(CLI::App& app, Globals& g) {
   CLI::App* cmd = app.add_subcommand("repair", "fix what can be fixed without losing anything (keeps a backup)");
   cmd->add_option("SESSION", a->session, "a session file, id or id prefix")->required();
   cmd->add_flag("--json", a->json, "{\"backup\", \"repair\", \"verify\"}: the library's reports");
-  cmd->footer("Fixes: a torn last line gets its newline (the fragment stays, skipped), a v1/v2 file is\n"
-              "rewritten as v3, a file without a header is kept as <file>.corrupt-<time> and replaced by\n"
-              "a fresh session. Everything else is listed for a person. The original is first copied\n"
-              "to <file>.bak-<time>, with the original's permissions.");
+  cmd->add_flag("--keep-lines", a->keep_lines,
+                "leave lines that are not JSON in the file (a torn last line only gets its newline)");
+  cmd->footer("Fixes: lines that are not JSON (a torn last line, garbage, glued writes) move to\n"
+              "<file>.quarantine-<time>.jsonl, one record each with its line, byte offset and exact bytes;\n"
+              "a v1/v2 file is rewritten as v3; a file without a header is kept as <file>.corrupt-<time>\n"
+              "and replaced by a fresh session. Everything else is listed for a person. The original is\n"
+              "first copied to <file>.bak-<time>, with the original's permissions.");
   cmd->callback([a, &g] {
     Store store(g.root());
     Style style(g.color, 1);
-    Assessment before = assess(store, a->session);
+    uint32_t flags = a->keep_lines ? 0 : XS_REPAIR_QUARANTINE;
+    Assessment before = assess(store, a->session, flags & XS_REPAIR_QUARANTINE);
     std::string out;
     if (!before.fixable) {
       out = a->json ? "{\"backup\":null,\"repair\":null,\"verify\":" + before.verify_json + "}\n"
-                    : nothing_text(before, style);
+                    : nothing_text(before.path, before.verify_json, style);
     } else {
-      Repaired r = repair_file(store, before.path);
-      out = a->json ? "{\"backup\":" + json_quoted(r.backup) + ",\"repair\":" + r.repair_json + ",\"verify\":" +
-                          r.verify_json + "}\n"
-                    : repaired_text(before, r, style);
+      Repaired r = repair_file(store, before.path, flags);
+      std::string backup = r.backup.empty() ? "null" : json_quoted(r.backup);
+      if (a->json) {
+        out = "{\"backup\":" + backup + ",\"repair\":" + r.repair_json + ",\"verify\":" + r.verify_json + "}\n";
+      } else {
+        out = r.backup.empty() ? nothing_text(before.path, r.verify_json, style) : repaired_text(before, r, style);
+      }
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
   });

@@ -41,6 +41,15 @@ Session open_with(const Store& store, const std::string& ref, uint32_t flags) {
   return Session(s, ref);
 }
 
+// A session file: "*.jsonl", but not the quarantine files `xs repair` leaves beside sessions
+// ("<file>.jsonl.quarantine-<time>.jsonl": records of removed lines, not a session).
+bool is_session_file_name(const std::string& name) {
+  auto ends_with = [&](const std::string& tail) {
+    return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  return ends_with(".jsonl") && name.find(".jsonl.quarantine-") == std::string::npos;
+}
+
 void find_jsonl(const std::filesystem::path& dir, std::vector<std::string>* out) {
   std::error_code ec;
   std::filesystem::recursive_directory_iterator it(dir, ec), end;
@@ -48,7 +57,9 @@ void find_jsonl(const std::filesystem::path& dir, std::vector<std::string>* out)
   std::vector<std::string> found;
   for (; it != end; it.increment(ec)) {
     if (ec) throw ApiError(XS_EIO, dir.string() + ": " + ec.message());
-    if (it->is_regular_file(ec) && it->path().extension() == ".jsonl") found.push_back(it->path().string());
+    if (it->is_regular_file(ec) && is_session_file_name(it->path().filename().string())) {
+      found.push_back(it->path().string());
+    }
   }
   std::sort(found.begin(), found.end());
   out->insert(out->end(), found.begin(), found.end());

@@ -58,7 +58,7 @@ class XsDemoTest(unittest.TestCase):
                                         "ID                MODIFIED    SIZE   MSGS   FLAGS  TITLE\n"), rest[:200])
         self.assertEqual(re.findall(r"^\$ xs .*", rest, re.M), [
             "$ xs ls --all --check", "$ xs tree 5e55a0c1d2e3f401", "$ xs context c0mpac7ed0000001",
-            "$ xs show 70rn000000000001", "$ xs verify", "$ xs repair 70rn000000000001", "$ xs migrate",
+            "$ xs show 70rn000000000001", "$ xs verify", "$ xs repair 70rn000000000001", "$ xs verify", "$ xs migrate",
             "$ xs blobs verify"])
         self.assertIn("(exit status 1: problems found)\n", rest)
         log = self.log()

@@ -1,4 +1,5 @@
 """`xs` commands that change files: new, append, branch, label, fork, continue, migrate, repair, blobs."""
+import base64
 import json
 import os
 import stat
@@ -144,27 +145,76 @@ class XsWriteTest(unittest.TestCase):
 
     # --- repair ---------------------------------------------------------------------------------
 
-    def test_repair_keeps_a_backup_and_loses_nothing(self):
+    TORN = "<root>/" + PARSER + "2026-03-06T16-00-00-000Z_70rn000000000001.jsonl"
+    STAMP = "2026-03-08T20-00-00-000Z"
+
+    def quarantined_bytes(self, quarantine):
+        """The bytes the quarantine records hold, each at its offset: what left the session."""
+        removed = {}
+        for line in self.read(quarantine).decode().splitlines():
+            r = json.loads(line)
+            data = r["text"].encode() if "text" in r else base64.b64decode(r["base64"])
+            self.assertEqual(len(data), r["length"], r)
+            removed[r["offset"]] = data + (b"\n" if r["newline"] else b"")
+        return removed
+
+    def test_repair_moves_a_torn_line_to_a_quarantine_file_and_the_store_verifies_clean(self):
         path = self.torn_path()
         before = self.read(path)
-        out = self.xs("repair", "70rn")
-        rel = "<root>/sessions/--home-dev-projects-parser--/2026-03-06T16-00-00-000Z_70rn000000000001.jsonl"
-        self.assertEqual(out, (
-            rel + ": repaired\n"
-            "backup: " + rel + ".bak-20260308T200000Z\n"
+        quarantine = self.TORN + ".quarantine-" + self.STAMP + ".jsonl"
+        self.assertEqual(self.xs("repair", "70rn"), (
+            self.TORN + ": repaired\n"
+            "backup: " + self.TORN + ".bak-20260308T200000Z\n"
+            "quarantine: " + quarantine + " (1 line)\n"
+            "done:\n"
+            "  line 4 (byte 599): quarantined: incomplete_tail: last line has no newline (an interrupted or "
+            "unfinished write): invalid JSON: A string is opened, but never closed.\n"))
+        self.assertEqual(self.read(self.TORN + ".bak-20260308T200000Z"), before)
+        self.assertEqual(self.read(path), before[:599], "the session is its first three lines, byte for byte")
+        self.assertEqual(self.quarantined_bytes(quarantine), {599: before[599:]}, "every removed byte kept")
+        # The whole store verifies clean now, ls --check flags nothing, and the quarantine file is
+        # neither listed as a session nor matched by an id prefix.
+        self.xs("verify", code=0)
+        row = [l for l in self.xs("ls", "--all", "--check").splitlines() if l.startswith("70rn")]
+        self.assertEqual(row[0].split()[5], "-", row)  # ID MODIFIED(2 words) SIZE MSGS FLAGS
+        self.assertEqual(self.xs("repair", "70rn"), self.TORN + ": nothing to repair\n")
+        self.assertFalse(os.path.exists(path + ".bak-20260308T200000Z-1"), "no backup when nothing is written")
+        self.assertIn('"verify":{', self.xs("repair", "70rn", "--json"))
+
+    def test_repair_quarantines_garbage_and_invalid_utf8_lines_and_keeps_the_rest(self):
+        path = self.torn_path()
+        lines = self.read(path)[:599].split(b"\n")  # header, two entries, ""
+        damaged = lines[0] + b"\n" + lines[1] + b"\ngarbage\n\xff\xfe{\"a\"}\n" + lines[2] + b"\n"
+        with open(path, "wb") as f:
+            f.write(damaged)
+        quarantine = self.TORN + ".quarantine-" + self.STAMP + ".jsonl"
+        report = json.loads(self.xs("repair", "70rn", "--json"))
+        self.assertEqual(report["repair"]["quarantine"], {"path": quarantine,
+                                                          "lines": 2, "bytes": 16})
+        self.assertEqual([(d["line"], d["offset"], d["code"]) for d in report["repair"]["done"]],
+                         [(3, 317, "quarantined"), (4, 325, "quarantined")])
+        self.assertEqual(report["verify"]["problems"], [])
+        self.assertEqual(self.read(path), lines[0] + b"\n" + lines[1] + b"\n" + lines[2] + b"\n")
+        self.assertEqual(self.quarantined_bytes(quarantine), {317: b"garbage\n", 325: b"\xff\xfe{\"a\"}\n"})
+
+    def test_repair_keep_lines_only_writes_the_newline_a_torn_line_lacks(self):
+        path = self.torn_path()
+        before = self.read(path)
+        self.assertEqual(self.xs("repair", "70rn", "--keep-lines"), (
+            self.TORN + ": repaired\n"
+            "backup: " + self.TORN + ".bak-20260308T200000Z\n"
             "done:\n"
             "  line 4 (byte 599): newline_written: wrote the newline the torn last line lacked; its bytes stay in "
             "the file as a skipped line\n"
             "left for a person (see xs verify):\n"
             "  line 4 (byte 599): invalid_json: invalid JSON: A string is opened, but never closed.\n"))
-        self.assertEqual(self.read(path + ".bak-20260308T200000Z"), before)
+        self.assertEqual(self.read(self.TORN + ".bak-20260308T200000Z"), before)
         self.assertEqual(self.read(path), before + b"\n", "every byte kept; only the newline added")
-        self.assertEqual(self.xs("repair", "70rn"), (
-            rel + ": nothing to repair\n"
+        self.assertEqual(self.xs("repair", "70rn", "--keep-lines"), (
+            self.TORN + ": nothing to repair\n"
             "left for a person (see xs verify):\n"
             "  line 4 (byte 599): invalid_json: invalid JSON: A string is opened, but never closed.\n"))
-        self.assertFalse(os.path.exists(path + ".bak-20260308T200000Z-1"), "no backup when nothing is written")
-        self.assertIn('"verify":{', self.xs("repair", "70rn", "--json"))
+        self.assertFalse([n for n in os.listdir(os.path.dirname(path)) if ".quarantine-" in n])
 
     def test_repair_backup_has_the_originals_permissions(self):
         path = self.torn_path()
