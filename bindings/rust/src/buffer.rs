@@ -1,7 +1,8 @@
 //! The two directions of text across the boundary: `(buf, cap, out_len)` outputs read into
 //! `Vec<u8>` / `String`, and Rust strings turned into the C arguments the header wants.
 
-use std::ffi::{c_char, CStr, CString};
+use std::ffi::{CStr, CString};
+use std::os::raw::c_char;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::sys;
@@ -56,7 +57,12 @@ pub(crate) fn into_string(bytes: Vec<u8>, what: &str) -> Result<String> {
 
 /// The NUL-terminated text in a fixed `id_out` / `hash_out` buffer.
 pub(crate) fn fixed_to_string(buf: &[u8], what: &str) -> Result<String> {
-    let text = CStr::from_bytes_until_nul(buf)
+    // CStr::from_bytes_until_nul is newer than the crate's rust-version (1.63).
+    let end = buf
+        .iter()
+        .position(|&b| b == 0)
+        .ok_or_else(|| Error::new(ErrorCode::Internal, format!("{what}: no NUL terminator in the returned id")))?;
+    let text = CStr::from_bytes_with_nul(&buf[..=end])
         .map_err(|_| Error::new(ErrorCode::Internal, format!("{what}: no NUL terminator in the returned id")))?;
     into_string(text.to_bytes().to_vec(), what)
 }

@@ -199,7 +199,7 @@ pub fn status_str(code: sys::xs_status) -> String {
 ///
 /// # Safety
 /// `ptr` must be NULL or a NUL-terminated string valid for the duration of the call.
-pub(crate) unsafe fn message_from(ptr: *const std::ffi::c_char) -> String {
+pub(crate) unsafe fn message_from(ptr: *const std::os::raw::c_char) -> String {
     if ptr.is_null() {
         return String::new();
     }

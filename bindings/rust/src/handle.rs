@@ -15,7 +15,7 @@
 //! another thread's cached result. The mutex is uncontended in the one-thread case, which costs
 //! far less than the C call it guards.
 
-use std::ffi::c_char;
+use std::os::raw::c_char;
 use std::ptr::NonNull;
 use std::sync::{Mutex, MutexGuard};
 

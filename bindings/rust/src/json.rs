@@ -180,7 +180,11 @@ impl Parser<'_> {
     }
 
     fn escape(&mut self, out: &mut String) -> Result<(), String> {
-        let Some(&kind) = self.bytes.get(self.at) else { return self.fail("unterminated escape") };
+        // A match rather than let-else: the crate builds with Rust 1.63 (Debian 12's rustc).
+        let kind = match self.bytes.get(self.at) {
+            Some(&kind) => kind,
+            None => return self.fail("unterminated escape"),
+        };
         self.at += 1;
         match kind {
             b'"' => out.push('"'),

@@ -1,6 +1,6 @@
 //! [`Store`]: the root directory of sessions and blobs, and the constructors of sessions.
 
-use std::ffi::c_char;
+use std::os::raw::c_char;
 
 use crate::buffer::{c_string, opt_c_string, opt_ptr};
 use crate::error::{Error, ErrorCode, Result};

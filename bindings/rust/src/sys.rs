@@ -7,8 +7,9 @@
 //! struct field there is missing here (or differs in type), so this file cannot drift silently.
 #![allow(non_camel_case_types)]
 
-use std::ffi::{c_char, c_int, c_void};
+use std::ffi::c_void;
 use std::marker::{PhantomData, PhantomPinned};
+use std::os::raw::{c_char, c_int};
 
 // --- versions ---------------------------------------------------------------------------------
 

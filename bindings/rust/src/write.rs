@@ -2,7 +2,7 @@
 //! returns the new entry's id. JSON goes in as `&str` (UTF-8 by construction) and is passed as
 //! `(pointer, length)`, so it is never copied to add a NUL.
 
-use std::ffi::c_char;
+use std::os::raw::c_char;
 
 use crate::buffer::{c_string, opt_bytes, opt_c_string, opt_ptr};
 use crate::error::Result;

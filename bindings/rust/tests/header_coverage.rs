@@ -88,7 +88,11 @@ fn header_functions() -> BTreeMap<String, String> {
         header().lines().filter(|l| !l.trim_start().starts_with('#')).map(|l| l.to_owned() + "\n").collect();
     let mut out = BTreeMap::new();
     for decl in header.split(';') {
-        let Some(at) = decl.find("XS_API ") else { continue };
+        // match, not let-else: the crate and its tests build with Rust 1.63 (Debian 12).
+        let at = match decl.find("XS_API ") {
+            Some(at) => at,
+            None => continue,
+        };
         let decl = squash(&decl[at + 7..].replace("XS_OWN", "").replace("XS_BORROWED", ""));
         let open = decl.find('(').unwrap();
         let (ret, name) = param(&decl[..open]);
@@ -116,7 +120,10 @@ fn sys_functions() -> BTreeMap<String, String> {
     let block = &src[src.find("extern \"C\" {").expect("extern block")..];
     let mut out = BTreeMap::new();
     for decl in block.split(';') {
-        let Some(at) = decl.find("pub fn ") else { continue };
+        let at = match decl.find("pub fn ") {
+            Some(at) => at,
+            None => continue,
+        };
         let decl = squash(&decl[at + 7..]);
         let open = decl.find('(').unwrap();
         let close = decl.rfind(')').unwrap();
@@ -225,6 +232,18 @@ fn every_header_struct_is_mirrored_with_the_same_fields() {
     assert!(sys_source().contains("pub type xs_status = i32;"));
 }
 
+/// A field's offset without std::mem::offset_of! (Rust 1.77; the crate builds with 1.63): the
+/// distance from an uninitialised value's address to the field's, taken without a reference.
+macro_rules! offset_of {
+    ($ty:path, $field:ident) => {{
+        let value = std::mem::MaybeUninit::<$ty>::uninit();
+        let base = value.as_ptr();
+        // SAFETY: addr_of! computes the field's address without reading or referencing it.
+        let field = unsafe { std::ptr::addr_of!((*base).$field) };
+        field as usize - base as usize
+    }};
+}
+
 /// sizeof and offsetof of every field, as the C compiler sees them and as Rust does.
 macro_rules! layouts {
     ($($ty:ident { $($field:ident),* })*) => {{
@@ -235,7 +254,7 @@ macro_rules! layouts {
             rust += &format!("{} {}\n", stringify!($ty), std::mem::size_of::<sys::$ty>());
             $(
                 c += &format!("printf(\"{0}.{1} %zu\\n\", offsetof({0}, {1}));\n", stringify!($ty), stringify!($field));
-                rust += &format!("{}.{} {}\n", stringify!($ty), stringify!($field), std::mem::offset_of!(sys::$ty, $field));
+                rust += &format!("{}.{} {}\n", stringify!($ty), stringify!($field), offset_of!(sys::$ty, $field));
             )*
         )*
         (c + "return 0;\n}\n", rust)
