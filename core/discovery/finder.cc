@@ -29,8 +29,13 @@ bool starts_with_ci(std::string_view s, std::string_view prefix) {
 }  // namespace
 
 std::vector<std::string> Finder::session_dirs(const std::optional<std::string>& cwd) const {
-  if (cwd) return {session_dir(root_, *cwd)};
   std::vector<std::string> dirs;
+  if (cwd) {
+    // Not `return {session_dir(...)}`: libc++ before LLVM 16 leaks the array of a vector whose
+    // initializer-list constructor throws (here: bad_alloc copying the string).
+    dirs.push_back(session_dir(root_, *cwd));
+    return dirs;
+  }
   std::string base = sessions_root(root_);
   auto names = fs_->list_dir(base);
   if (!names.ok()) return dirs;
