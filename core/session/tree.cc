@@ -137,9 +137,12 @@ std::vector<std::pair<uint32_t, uint32_t>> Tree::preorder() const {
   for (uint32_t i = 0; i < n; ++i) when[i] = format::parse_iso_ms(entries[i].timestamp).value_or(INT64_MIN);
   // The indices are file positions, so the index is the tiebreak that keeps file order (as a
   // stable sort would; std::stable_sort is avoided: libstdc++'s uses std::get_temporary_buffer,
-  // which newer clang reports as deprecated).
+  // which newer clang reports as deprecated). Most lists are in order already (entries are
+  // appended as time goes on), which one pass sees.
   auto by_time = [&](uint32_t a, uint32_t b) { return when[a] != when[b] ? when[a] < when[b] : a < b; };
-  for (auto& k : kids) std::sort(k.begin(), k.end(), by_time);
+  for (auto& k : kids) {
+    if (!std::is_sorted(k.begin(), k.end(), by_time)) std::sort(k.begin(), k.end(), by_time);
+  }
 
   std::vector<std::pair<uint32_t, uint32_t>> out;
   out.reserve(n);
