@@ -30,8 +30,13 @@ bool starts_with_ci(std::string_view s, std::string_view prefix) {
 }  // namespace
 
 std::vector<std::string> Finder::session_dirs(const std::optional<std::string>& cwd) const {
-  if (cwd) return {session_dir(root_, *cwd)};
   std::vector<std::string> dirs;
+  if (cwd) {
+    // Not `return {session_dir(...)}`: libc++ before LLVM 16 leaks the array of a vector whose
+    // initializer-list constructor throws (here: bad_alloc copying the string).
+    dirs.push_back(session_dir(root_, *cwd));
+    return dirs;
+  }
   std::string base = sessions_root(root_);
   auto names = fs_->list_dir(base);
   if (!names.ok()) return dirs;
@@ -79,11 +84,20 @@ Result<std::vector<SessionSummary>> Finder::list(const ListQuery& q) const {
       out.push_back(std::move(*s));
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const SessionSummary& a, const SessionSummary& b) {
-    return a.modified_ms > b.modified_ms;
+  // Newest first; equal times keep the order collected above (directories, then files, by name).
+  // std::sort over positions with the position as tiebreak: std::stable_sort would do the same,
+  // but libstdc++'s uses std::get_temporary_buffer, which newer clang reports as deprecated.
+  std::vector<size_t> order(out.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (out[a].modified_ms != out[b].modified_ms) return out[a].modified_ms > out[b].modified_ms;
+    return a < b;
   });
-  if (q.limit && out.size() > q.limit) out.resize(q.limit);
-  return out;
+  if (q.limit && order.size() > q.limit) order.resize(q.limit);
+  std::vector<SessionSummary> newest_first;
+  newest_first.reserve(order.size());
+  for (size_t i : order) newest_first.push_back(std::move(out[i]));
+  return newest_first;
 }
 
 Result<std::string> Finder::resolve(const std::string& query, const std::optional<std::string>& cwd) const {

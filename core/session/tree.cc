@@ -125,7 +125,7 @@ std::vector<uint32_t> Tree::children(uint32_t index) const {
 std::vector<std::pair<uint32_t, uint32_t>> Tree::preorder() const {
   const std::vector<Entry>& entries = data_->entries;
   const uint32_t n = static_cast<uint32_t>(entries.size());
-  // Children lists in file order, then sorted by time; stable so ties keep file order.
+  // Children lists in file order, then sorted by time, ties in file order.
   std::vector<std::vector<uint32_t>> kids(n);
   std::vector<uint32_t> roots;
   for (uint32_t i = 0; i < n; ++i) {
@@ -135,8 +135,14 @@ std::vector<std::pair<uint32_t, uint32_t>> Tree::preorder() const {
   // NaN to JavaScript's sort, whose order is then engine-defined; we sort those first.
   std::vector<int64_t> when(n);
   for (uint32_t i = 0; i < n; ++i) when[i] = format::parse_iso_ms(entries[i].timestamp).value_or(INT64_MIN);
-  auto by_time = [&](uint32_t a, uint32_t b) { return when[a] < when[b]; };
-  for (auto& k : kids) std::stable_sort(k.begin(), k.end(), by_time);
+  // The indices are file positions, so the index is the tiebreak that keeps file order (as a
+  // stable sort would; std::stable_sort is avoided: libstdc++'s uses std::get_temporary_buffer,
+  // which newer clang reports as deprecated). Most lists are in order already (entries are
+  // appended as time goes on), which one pass sees.
+  auto by_time = [&](uint32_t a, uint32_t b) { return when[a] != when[b] ? when[a] < when[b] : a < b; };
+  for (auto& k : kids) {
+    if (!std::is_sorted(k.begin(), k.end(), by_time)) std::sort(k.begin(), k.end(), by_time);
+  }
 
   std::vector<std::pair<uint32_t, uint32_t>> out;
   out.reserve(n);

@@ -3,9 +3,7 @@
 // runner of its own for the same files.
 #include <dirent.h>
 #include <gtest/gtest.h>
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include <simdjson.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,13 +15,38 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "xsession.h"
 
 namespace {
 
-using rapidjson::Value;
+// Case files and the library's JSON answers are read with simdjson's DOM. A member that a case
+// needs but lacks, or that has the wrong type, throws simdjson_error from value(), which fails
+// the test with simdjson's message: the case file is malformed.
+using simdjson::dom::element;
+
+bool has(element v, std::string_view key) { return v[key].error() == simdjson::SUCCESS; }
+element at(element v, std::string_view key) { return v[key].value(); }
+std::string_view view(element v) { return v.get_string().value(); }
+std::string_view view(element v, std::string_view key) { return view(at(v, key)); }
+// Strings in simdjson's DOM are NUL-terminated, so they can go to the C API as they are.
+const char* c_str(element v, std::string_view key) { return at(v, key).get_c_str().value(); }
+bool flag(element v, std::string_view key) { return has(v, key) && at(v, key).get_bool().value(); }
+int64_t int64(element v, std::string_view key) { return at(v, key).get_int64().value(); }
+uint64_t uint64(element v, std::string_view key) { return at(v, key).get_uint64().value(); }
+// By value: ranging over value() of a temporary result would dangle.
+simdjson::dom::array array_of(element v) { return v.get_array().value(); }
+simdjson::dom::object object_of(element v) { return v.get_object().value(); }
+std::vector<element> elements(element array) {
+  std::vector<element> out;
+  for (element e : array_of(array)) out.push_back(e);
+  return out;
+}
+
+// The library's answers (JSON text) as a DOM held by `parser`.
+element parse(simdjson::dom::parser& parser, const std::string& json) { return parser.parse(json).value(); }
 
 const std::map<std::string, xs_status>& status_names() {
   static const std::map<std::string, xs_status> names = {
@@ -59,11 +82,18 @@ std::string from_hex(const std::string& hex) {
   return out;
 }
 
-std::string to_json(const Value& v) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  v.Accept(w);
-  return sb.GetString();
+// Values compare by their minified text (member order and number forms included).
+std::string to_json(element v) { return simdjson::minify(v); }
+
+// Every member of the object `want` is in the object `got`, with the same value.
+void expect_members(element got, element want, const std::string& where) {
+  for (auto [key, value] : object_of(want)) {
+    if (!has(got, key)) {
+      ADD_FAILURE() << "no member " << key << " in " << where;
+    } else {
+      EXPECT_EQ(to_json(at(got, key)), to_json(value)) << "member " << key << " of " << where;
+    }
+  }
 }
 
 std::vector<std::string> case_files() {
@@ -93,7 +123,7 @@ xs_status read_text(F&& call, std::string* out) {
 
 class CaseRunner {
  public:
-  CaseRunner(const std::string& name, const rapidjson::Document& doc) : name_(name), doc_(doc) {
+  CaseRunner(const std::string& name, element doc) : name_(name), doc_(doc) {
     char tmpl[] = "/tmp/xs-conformance-XXXXXX";
     root_ = mkdtemp(tmpl);
     store_ = xs_store_new();
@@ -107,41 +137,43 @@ class CaseRunner {
   }
 
   void run() {
-    if (doc_.HasMember("input")) {
+    if (has(doc_, "input")) {
       std::string bytes;
-      for (const Value& l : doc_["input"].GetArray()) bytes.append(l.GetString(), l.GetStringLength()).push_back('\n');
+      for (element l : array_of(at(doc_, "input"))) bytes.append(view(l)).push_back('\n');
       write_file(root_ + "/input.jsonl", bytes);
-    } else if (doc_.HasMember("input_raw")) {
-      write_file(root_ + "/input.jsonl", std::string(doc_["input_raw"].GetString(), doc_["input_raw"].GetStringLength()));
-    } else if (doc_.HasMember("input_hex")) {
-      write_file(root_ + "/input.jsonl", from_hex(doc_["input_hex"].GetString()));
+    } else if (has(doc_, "input_raw")) {
+      write_file(root_ + "/input.jsonl", std::string(view(doc_, "input_raw")));
+    } else if (has(doc_, "input_hex")) {
+      write_file(root_ + "/input.jsonl", from_hex(std::string(view(doc_, "input_hex"))));
     }
-    const Value& steps = doc_["steps"];
-    for (rapidjson::SizeType i = 0; i < steps.Size(); ++i) {
-      SCOPED_TRACE(name_ + " step " + std::to_string(i) + " (" + steps[i]["op"].GetString() + ")");
-      step(steps[i]);
+    size_t i = 0;
+    for (element step_json : array_of(at(doc_, "steps"))) {
+      SCOPED_TRACE(name_ + " step " + std::to_string(i++) + " (" + c_str(step_json, "op") + ")");
+      step(step_json);
       if (::testing::Test::HasFailure()) return;
     }
   }
 
  private:
   // --- options -------------------------------------------------------------------------------
-  xs_session_options options(const Value* flags_override) {
+  xs_session_options options(std::optional<element> flags_override) {
     xs_session_options o;
     xs_session_options_init(&o, XS_SESSION_OPTIONS_VERSION);
-    const Value* opts = doc_.HasMember("options") ? &doc_["options"] : nullptr;
-    if (opts && opts->HasMember("clock_start_ms")) {
+    std::optional<element> opts;
+    if (has(doc_, "options")) opts = at(doc_, "options");
+    if (opts && has(*opts, "clock_start_ms")) {
       o.flags |= XS_SESSION_FIXED_CLOCK;
-      o.clock_start_ms = (*opts)["clock_start_ms"].GetInt64();
-      if (opts->HasMember("clock_step_ms")) o.clock_step_ms = (*opts)["clock_step_ms"].GetInt64();
+      o.clock_start_ms = int64(*opts, "clock_start_ms");
+      if (has(*opts, "clock_step_ms")) o.clock_step_ms = int64(*opts, "clock_step_ms");
     }
-    if (opts && opts->HasMember("id_seed")) o.id_seed = (*opts)["id_seed"].GetUint64();
-    if (opts && opts->HasMember("max_line_bytes")) o.max_line_bytes = (*opts)["max_line_bytes"].GetUint64();
-    if (opts && opts->HasMember("max_depth")) o.max_depth = (*opts)["max_depth"].GetUint();
-    const Value* flags = flags_override ? flags_override : (opts && opts->HasMember("flags") ? &(*opts)["flags"] : nullptr);
+    if (opts && has(*opts, "id_seed")) o.id_seed = uint64(*opts, "id_seed");
+    if (opts && has(*opts, "max_line_bytes")) o.max_line_bytes = uint64(*opts, "max_line_bytes");
+    if (opts && has(*opts, "max_depth")) o.max_depth = static_cast<uint32_t>(uint64(*opts, "max_depth"));
+    std::optional<element> flags = flags_override;
+    if (!flags && opts && has(*opts, "flags")) flags = at(*opts, "flags");
     if (flags) {
-      for (const Value& f : flags->GetArray()) {
-        std::string n = f.GetString();
+      for (element f : array_of(*flags)) {
+        std::string n(view(f));
         if (n == "read_only") o.flags |= XS_SESSION_READ_ONLY;
         else if (n == "create") o.flags |= XS_SESSION_CREATE;
         else if (n == "no_defer") o.flags |= XS_SESSION_NO_DEFER;
@@ -153,33 +185,32 @@ class CaseRunner {
   }
 
   // --- argument helpers ----------------------------------------------------------------------
-  static const char* str(const Value& s, const char* key) {
-    return s.HasMember(key) && s[key].IsString() ? s[key].GetString() : nullptr;
+  static const char* str(element s, const char* key) {
+    return has(s, key) && at(s, key).is_string() ? c_str(s, key) : nullptr;
   }
   // A text argument: a string, or an array of parts (strings and {"repeat": s, "times": n}).
-  static std::string text_of(const Value& v) {
-    if (v.IsString()) return std::string(v.GetString(), v.GetStringLength());
+  static std::string text_of(element v) {
+    if (v.is_string()) return std::string(view(v));
     std::string out;
-    for (const Value& part : v.GetArray()) {
-      if (part.IsString()) {
-        out.append(part.GetString(), part.GetStringLength());
+    for (element part : array_of(v)) {
+      if (part.is_string()) {
+        out.append(view(part));
       } else {
-        std::string unit(part["repeat"].GetString(), part["repeat"].GetStringLength());
-        for (int64_t i = 0; i < part["times"].GetInt64(); ++i) out += unit;
+        std::string_view unit = view(part, "repeat");
+        for (int64_t i = 0; i < int64(part, "times"); ++i) out += unit;
       }
     }
     return out;
   }
-  static std::string text(const Value& s, const char* key) { return text_of(s[key]); }
-  static int32_t tri(const Value& s, const char* key) {
-    return s.HasMember(key) ? (s[key].GetBool() ? 1 : 0) : XS_UNSET;
+  static std::string text(element s, const char* key) { return text_of(at(s, key)); }
+  static int32_t tri(element s, const char* key) {
+    return has(s, key) ? (flag(s, key) ? 1 : 0) : XS_UNSET;
   }
   std::string session_path() {
     std::string info;
     EXPECT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_session_info(session_, b, c, n); }, &info), XS_OK);
-    rapidjson::Document d;
-    d.Parse(info.c_str());
-    return d["path"].GetString();
+    simdjson::dom::parser parser;
+    return std::string(view(parse(parser, info), "path"));
   }
 
   // A session made by fork and friends becomes the current one.
@@ -192,14 +223,14 @@ class CaseRunner {
     return path.compare(0, root_.size() + 1, root_ + "/") == 0 ? path.substr(root_.size() + 1) : path;
   }
 
-  void open_path(const std::string& path, const Value* flags, xs_status expect) {
+  void open_path(const std::string& path, std::optional<element> flags, xs_status expect) {
     xs_session_options o = options(flags);
     xs_status rc = xs_session_open(store_, path.c_str(), &o, &session_);
     EXPECT_EQ(rc, expect) << xs_store_errmsg(store_);
     if (rc == XS_OK) path_ = path;
   }
 
-  void check_text(const Value& s, xs_status expect, const char* key,
+  void check_text(element s, xs_status expect, const char* key,
                   const std::function<xs_status(char*, size_t, size_t*)>& call) {
     std::string got;
     xs_status rc = read_text(call, &got);
@@ -209,18 +240,19 @@ class CaseRunner {
   }
 
   // --- one step ------------------------------------------------------------------------------
-  void step(const Value& s) {
-    std::string op = s["op"].GetString();
+  void step(element s) {
+    std::string op = c_str(s, "op");
     xs_status expect = XS_OK;
-    if (s.HasMember("expect")) {
-      auto it = status_names().find(s["expect"].GetString());
-      ASSERT_NE(it, status_names().end()) << "unknown status " << s["expect"].GetString();
+    if (has(s, "expect")) {
+      auto it = status_names().find(c_str(s, "expect"));
+      ASSERT_NE(it, status_names().end()) << "unknown status " << c_str(s, "expect");
       expect = it->second;
     }
-    const Value* flags = s.HasMember("flags") ? &s["flags"] : nullptr;
+    std::optional<element> flags;
+    if (has(s, "flags")) flags = at(s, "flags");
     char id[XS_ID_BUFSIZE] = {0};
     std::optional<xs_status> appended;
-    uint32_t rflags = s.HasMember("resolve_blobs") && s["resolve_blobs"].GetBool() ? XS_READ_RESOLVE_BLOBS : 0;
+    uint32_t rflags = flag(s, "resolve_blobs") ? XS_READ_RESOLVE_BLOBS : 0;
     auto rc_check = [&](xs_status rc) { EXPECT_EQ(rc, expect) << xs_session_errmsg(session_); };
 
     if ((op == "create" || op == "open") && session_) {
@@ -232,11 +264,11 @@ class CaseRunner {
       o.session_id = str(s, "session_id");
       o.title = str(s, "title");
       o.parent_session = str(s, "parent_session");
-      xs_status rc = xs_session_create(store_, s["cwd"].GetString(), &o, &session_);
+      xs_status rc = xs_session_create(store_, c_str(s, "cwd"), &o, &session_);
       EXPECT_EQ(rc, expect) << xs_store_errmsg(store_);
       if (rc == XS_OK) path_ = session_path();
     } else if (op == "open") {
-      std::string path = root_ + "/" + (s.HasMember("path") ? s["path"].GetString() : "input.jsonl");
+      std::string path = root_ + "/" + (has(s, "path") ? c_str(s, "path") : "input.jsonl");
       open_path(path, flags, expect);
     } else if (op == "close") {
       xs_session_close(session_);
@@ -252,47 +284,47 @@ class CaseRunner {
       std::string m = text(s, "message");
       appended = xs_append_message(session_, m.data(), m.size(), id);
     } else if (op == "append_thinking_level") {
-      appended = xs_append_thinking_level(session_, s["level"].IsNull() ? nullptr : s["level"].GetString(), id);
+      appended = xs_append_thinking_level(session_, at(s, "level").is_null() ? nullptr : c_str(s, "level"), id);
     } else if (op == "append_model_change") {
-      appended = xs_append_model_change(session_, s["model"].GetString(), str(s, "role"), id);
+      appended = xs_append_model_change(session_, c_str(s, "model"), str(s, "role"), id);
     } else if (op == "append_compaction") {
       xs_compaction c;
       xs_compaction_init(&c, XS_COMPACTION_VERSION);
       std::string summary = text(s, "summary"), details, preserve, short_summary;
       c.summary = summary.data();
       c.summary_len = summary.size();
-      if (s.HasMember("short_summary")) {
+      if (has(s, "short_summary")) {
         short_summary = text(s, "short_summary");
         c.short_summary = short_summary.data();
         c.short_summary_len = short_summary.size();
       }
-      c.first_kept_entry_id = s["first_kept_entry_id"].GetString();
-      c.tokens_before = s["tokens_before"].GetInt64();
-      if (s.HasMember("details")) {
+      c.first_kept_entry_id = c_str(s, "first_kept_entry_id");
+      c.tokens_before = int64(s, "tokens_before");
+      if (has(s, "details")) {
         details = text(s, "details");
         c.details_json = details.data();
         c.details_len = details.size();
       }
       c.from_extension = tri(s, "from_extension");
-      if (s.HasMember("preserve_data")) {
+      if (has(s, "preserve_data")) {
         preserve = text(s, "preserve_data");
         c.preserve_data_json = preserve.data();
         c.preserve_data_len = preserve.size();
       }
       appended = xs_append_compaction(session_, &c, id);
     } else if (op == "append_custom") {
-      std::string data = s.HasMember("data") ? text(s, "data") : std::string();
-      appended = xs_append_custom(session_, s["custom_type"].GetString(), s.HasMember("data") ? data.data() : nullptr,
+      std::string data = has(s, "data") ? text(s, "data") : std::string();
+      appended = xs_append_custom(session_, c_str(s, "custom_type"), has(s, "data") ? data.data() : nullptr,
                                   data.size(), id);
     } else if (op == "append_custom_message") {
       xs_custom_message m;
       xs_custom_message_init(&m, XS_CUSTOM_MESSAGE_VERSION);
       std::string content = text(s, "content"), details;
-      m.custom_type = s["custom_type"].GetString();
+      m.custom_type = c_str(s, "custom_type");
       m.content_json = content.data();
       m.content_len = content.size();
-      if (s.HasMember("display")) m.display = s["display"].GetBool() ? 1 : 0;
-      if (s.HasMember("details")) {
+      if (has(s, "display")) m.display = flag(s, "display") ? 1 : 0;
+      if (has(s, "details")) {
         details = text(s, "details");
         m.details_json = details.data();
         m.details_len = details.size();
@@ -300,7 +332,7 @@ class CaseRunner {
       m.attribution = str(s, "attribution");
       appended = xs_append_custom_message(session_, &m, id);
     } else if (op == "append_label") {
-      appended = xs_append_label(session_, s["target_id"].GetString(), str(s, "label"), id);
+      appended = xs_append_label(session_, c_str(s, "target_id"), str(s, "label"), id);
     } else if (op == "append_ttsr_injection") {
       std::string rules = text(s, "rules");
       appended = xs_append_ttsr_injection(session_, rules.data(), rules.size(), id);
@@ -314,29 +346,29 @@ class CaseRunner {
       si.task_len = task.size();
       si.tools_json = tools.data();
       si.tools_len = tools.size();
-      if (s.HasMember("output_schema")) {
+      if (has(s, "output_schema")) {
         schema = text(s, "output_schema");
         si.output_schema_json = schema.data();
         si.output_schema_len = schema.size();
       }
       appended = xs_append_session_init(session_, &si, id);
     } else if (op == "append_mode_change") {
-      std::string data = s.HasMember("data") ? text(s, "data") : std::string();
-      appended = xs_append_mode_change(session_, s["mode"].GetString(), s.HasMember("data") ? data.data() : nullptr,
+      std::string data = has(s, "data") ? text(s, "data") : std::string();
+      appended = xs_append_mode_change(session_, c_str(s, "mode"), has(s, "data") ? data.data() : nullptr,
                                        data.size(), id);
     } else if (op == "branch_with_summary") {
-      std::string summary = text(s, "summary"), details = s.HasMember("details") ? text(s, "details") : std::string();
-      appended = xs_session_branch_with_summary(session_, s["from_id"].IsNull() ? nullptr : s["from_id"].GetString(),
+      std::string summary = text(s, "summary"), details = has(s, "details") ? text(s, "details") : std::string();
+      appended = xs_session_branch_with_summary(session_, at(s, "from_id").is_null() ? nullptr : c_str(s, "from_id"),
                                                 summary.data(), summary.size(),
-                                                s.HasMember("details") ? details.data() : nullptr, details.size(),
+                                                has(s, "details") ? details.data() : nullptr, details.size(),
                                                 tri(s, "from_extension"), id);
     } else if (op == "branch") {
-      rc_check(xs_session_branch(session_, s["id"].GetString()));
+      rc_check(xs_session_branch(session_, c_str(s, "id")));
     } else if (op == "reset_leaf") {
       rc_check(xs_session_reset_leaf(session_));
     } else if (op == "set_title") {
-      const char* t = s["title"].IsNull() ? nullptr : s["title"].GetString();
-      rc_check(xs_session_set_title(session_, t, t ? s["title"].GetStringLength() : 0));
+      const char* t = at(s, "title").is_null() ? nullptr : c_str(s, "title");
+      rc_check(xs_session_set_title(session_, t, t ? view(s, "title").size() : 0));
     } else if (op == "flush") {
       rc_check(xs_session_flush(session_));
     } else if (op == "persist") {
@@ -344,18 +376,18 @@ class CaseRunner {
     } else if (op == "check_file") {
       bool exists = false;
       std::string bytes = read_file(path_.empty() ? session_path() : path_, &exists);
-      if (s.HasMember("exists") && !s["exists"].GetBool()) {
+      if (has(s, "exists") && !flag(s, "exists")) {
         EXPECT_FALSE(exists) << "the session file should not exist yet";
-      } else if (s.HasMember("raw")) {
+      } else if (has(s, "raw")) {
         EXPECT_TRUE(exists);
         EXPECT_EQ(bytes, text(s, "raw"));
-      } else if (s.HasMember("raw_hex")) {
+      } else if (has(s, "raw_hex")) {
         EXPECT_TRUE(exists);
-        EXPECT_EQ(bytes, from_hex(s["raw_hex"].GetString()));
+        EXPECT_EQ(bytes, from_hex(c_str(s, "raw_hex")));
       } else {
         EXPECT_TRUE(exists);
         std::string want;
-        for (const Value& l : s["lines"].GetArray()) want.append(text_of(l)).push_back('\n');
+        for (element l : array_of(at(s, "lines"))) want.append(text_of(l)).push_back('\n');
         // "{root}" stands for the store's directory (paths the library writes into files).
         for (size_t at; (at = want.find("{root}")) != std::string::npos;) want.replace(at, 6, root_);
         EXPECT_EQ(bytes, want);
@@ -366,19 +398,19 @@ class CaseRunner {
     } else if (op == "check_leaf") {
       std::string got;
       ASSERT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_session_leaf(session_, b, c, n); }, &got), XS_OK);
-      EXPECT_EQ(got, s["id"].IsNull() ? std::string() : text(s, "id"));
+      EXPECT_EQ(got, at(s, "id").is_null() ? std::string() : text(s, "id"));
     } else if (op == "check_header") {
       check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_header(session_, b, c, n); });
     } else if (op == "check_entries") {
       check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_entries(session_, rflags, b, c, n); });
     } else if (op == "check_entry") {
-      const char* eid = s["id"].GetString();
+      const char* eid = c_str(s, "id");
       check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_entry(session_, eid, rflags, b, c, n); });
     } else if (op == "check_branch") {
       const char* bid = str(s, "id");
       check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_branch_path(session_, bid, rflags, b, c, n); });
     } else if (op == "check_children") {
-      const char* cid = s["id"].GetString();
+      const char* cid = c_str(s, "id");
       check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_children(session_, cid, rflags, b, c, n); });
     } else if (op == "check_tree") {
       check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_tree(session_, rflags, b, c, n); });
@@ -389,22 +421,15 @@ class CaseRunner {
     } else if (op == "check_info") {
       std::string info;
       ASSERT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_session_info(session_, b, c, n); }, &info), XS_OK);
-      rapidjson::Document d;
-      d.Parse(info.c_str());
-      for (auto& f : s["fields"].GetObject()) {
-        ASSERT_TRUE(d.HasMember(f.name)) << f.name.GetString();
-        EXPECT_EQ(to_json(d[f.name]), to_json(f.value)) << "info field " << f.name.GetString();
-      }
+      simdjson::dom::parser parser;
+      expect_members(parse(parser, info), at(s, "fields"), info);
     } else if (op == "check_diagnostics") {
       std::string diags;
       ASSERT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_session_diagnostics(session_, b, c, n); }, &diags), XS_OK);
-      rapidjson::Document d;
-      d.Parse(diags.c_str());
-      const Value& want = s["expected"];
-      ASSERT_EQ(d.Size(), want.Size()) << diags;
-      for (rapidjson::SizeType i = 0; i < want.Size(); ++i) {
-        for (auto& f : want[i].GetObject()) EXPECT_EQ(to_json(d[i][f.name]), to_json(f.value)) << diags;
-      }
+      simdjson::dom::parser parser;
+      std::vector<element> got = elements(parse(parser, diags)), want = elements(at(s, "expected"));
+      ASSERT_EQ(got.size(), want.size()) << diags;
+      for (size_t i = 0; i < want.size(); ++i) expect_members(got[i], want[i], diags);
     } else if (op == "check_preserved") {
       std::string dir = path_.substr(0, path_.rfind('/'));
       std::string prefix = path_.substr(path_.rfind('/') + 1) + ".corrupt-";
@@ -419,19 +444,19 @@ class CaseRunner {
       EXPECT_EQ(read_file(dir + "/" + found[0]), text(s, "raw"));
     } else if (op == "write_file") {
       std::string bytes;
-      if (s.HasMember("raw")) {
+      if (has(s, "raw")) {
         bytes = text(s, "raw");
       } else {
-        for (const Value& l : s["lines"].GetArray()) bytes.append(text_of(l)).push_back('\n');
+        for (element l : array_of(at(s, "lines"))) bytes.append(text_of(l)).push_back('\n');
       }
-      write_file(root_ + "/" + s["path"].GetString(), bytes);
+      write_file(root_ + "/" + c_str(s, "path"), bytes);
     } else if (op == "append_to_file") {
       std::ofstream(path_, std::ios::binary | std::ios::app) << text(s, "raw");
     } else if (op == "reload") {
       int64_t added = 0;
       rc_check(xs_session_reload(session_, &added));
-      if (s.HasMember("expect_added")) {
-        EXPECT_EQ(added, s["expect_added"].GetInt64());
+      if (has(s, "expect_added")) {
+        EXPECT_EQ(added, int64(s, "expect_added"));
       }
     } else if (op == "fork" || op == "create_branched") {
       xs_session_options o = options(flags);
@@ -445,30 +470,30 @@ class CaseRunner {
       xs_session_options o = options(flags);
       xs_session* fresh = nullptr;
       xs_status rc = op == "fork_from"
-                         ? xs_session_fork_from(store_, (root_ + "/" + s["source"].GetString()).c_str(),
-                                                s["cwd"].GetString(), &o, &fresh)
-                         : xs_session_continue_recent(store_, s["cwd"].GetString(), str(s, "terminal_id"), &o, &fresh);
+                         ? xs_session_fork_from(store_, (root_ + "/" + c_str(s, "source")).c_str(),
+                                                c_str(s, "cwd"), &o, &fresh)
+                         : xs_session_continue_recent(store_, c_str(s, "cwd"), str(s, "terminal_id"), &o, &fresh);
       EXPECT_EQ(rc, expect) << xs_store_errmsg(store_);
       if (rc == XS_OK) adopt(fresh);
     } else if (op == "move_to") {
-      xs_status rc = xs_session_move_to(session_, s["cwd"].GetString());
+      xs_status rc = xs_session_move_to(session_, c_str(s, "cwd"));
       rc_check(rc);
       if (rc == XS_OK) path_ = session_path();
     } else if (op == "write_breadcrumb") {
-      std::string target = root_ + "/" + s["path"].GetString();
-      EXPECT_EQ(xs_store_write_breadcrumb(store_, s["terminal_id"].GetString(), s["cwd"].GetString(), target.c_str()),
+      std::string target = root_ + "/" + c_str(s, "path");
+      EXPECT_EQ(xs_store_write_breadcrumb(store_, c_str(s, "terminal_id"), c_str(s, "cwd"), target.c_str()),
                 expect)
           << xs_store_errmsg(store_);
     } else if (op == "blob_put") {
       std::string data = text(s, "data");
       char hash[XS_HASH_BUFSIZE];
       ASSERT_EQ(xs_blob_put(store_, data.data(), data.size(), hash), XS_OK) << xs_store_errmsg(store_);
-      if (s.HasMember("expect_hash")) {
-        EXPECT_STREQ(hash, s["expect_hash"].GetString());
+      if (has(s, "expect_hash")) {
+        EXPECT_STREQ(hash, c_str(s, "expect_hash"));
       }
     } else if (op == "check_blob") {
       std::string got;
-      const char* hash = s["hash"].GetString();
+      const char* hash = c_str(s, "hash");
       xs_status rc = read_text([&](char* b, size_t c, size_t* n) { return xs_blob_get(store_, hash, b, c, n); }, &got);
       EXPECT_EQ(rc, expect) << xs_store_errmsg(store_);
       if (rc == XS_OK) {
@@ -476,40 +501,35 @@ class CaseRunner {
       }
     } else if (op == "check_resolve") {
       std::string got;
-      const char* query = s["query"].GetString();
+      const char* query = c_str(s, "query");
       const char* cwd = str(s, "cwd");
       xs_status rc =
           read_text([&](char* b, size_t c, size_t* n) { return xs_store_resolve(store_, query, cwd, b, c, n); }, &got);
       EXPECT_EQ(rc, expect) << xs_store_errmsg(store_);
       if (rc == XS_OK) {
-        EXPECT_EQ(relative(got), s["path"].GetString());
+        EXPECT_EQ(relative(got), c_str(s, "path"));
       }
     } else if (op == "check_list") {
       xs_list_options lo;
       xs_list_options_init(&lo, XS_LIST_OPTIONS_VERSION);
       lo.cwd = str(s, "cwd");
-      if (s.HasMember("full") && s["full"].GetBool()) lo.flags |= XS_LIST_FULL;
-      if (s.HasMember("limit")) lo.limit = s["limit"].GetUint64();
+      if (has(s, "full") && flag(s, "full")) lo.flags |= XS_LIST_FULL;
+      if (has(s, "limit")) lo.limit = uint64(s, "limit");
       std::string got;
       ASSERT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_store_list(store_, &lo, b, c, n); }, &got), XS_OK)
           << xs_store_errmsg(store_);
-      rapidjson::Document d;
-      d.Parse(got.c_str());
-      const Value& want = s["expected"];
-      ASSERT_EQ(d.Size(), want.Size()) << got;
+      simdjson::dom::parser parser;
+      std::vector<element> items = elements(parse(parser, got)), want = elements(at(s, "expected"));
+      ASSERT_EQ(items.size(), want.size()) << got;
       // Listed newest first by file time, which ties within a test: compare in path order.
-      std::vector<const Value*> items;
-      for (const Value& v : d.GetArray()) items.push_back(&v);
-      std::sort(items.begin(), items.end(), [](const Value* a, const Value* b) {
-        return std::string((*a)["path"].GetString()) < (*b)["path"].GetString();
-      });
-      for (rapidjson::SizeType i = 0; i < want.Size(); ++i) {
-        for (auto& f : want[i].GetObject()) {
-          std::string field = f.name.GetString();
-          if (field == "path") {
-            EXPECT_EQ(relative((*items[i])["path"].GetString()), f.value.GetString());
+      std::sort(items.begin(), items.end(), [](element a, element b) { return view(a, "path") < view(b, "path"); });
+      for (size_t i = 0; i < want.size(); ++i) {
+        for (auto [key, value] : object_of(want[i])) {
+          if (key == "path") {  // relative to the store
+            EXPECT_EQ(relative(std::string(view(items[i], "path"))), view(value)) << got;
           } else {
-            EXPECT_EQ(to_json((*items[i])[f.name]), to_json(f.value)) << "list field " << field << " of " << got;
+            EXPECT_EQ(has(items[i], key) ? to_json(at(items[i], key)) : "(none)", to_json(value))
+                << "list field " << key << " of " << got;
           }
         }
       }
@@ -519,14 +539,14 @@ class CaseRunner {
 
     if (appended) {
       EXPECT_EQ(*appended, expect) << xs_session_errmsg(session_);
-      if (*appended == XS_OK && s.HasMember("expect_id")) {
-        EXPECT_STREQ(id, s["expect_id"].GetString());
+      if (*appended == XS_OK && has(s, "expect_id")) {
+        EXPECT_STREQ(id, c_str(s, "expect_id"));
       }
     }
   }
 
   std::string name_;
-  const rapidjson::Document& doc_;
+  element doc_;  // held by the test's parser
   std::string root_;
   std::string path_;
   xs_store* store_ = nullptr;
@@ -537,10 +557,10 @@ class Conformance : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Conformance, Case) {
   std::string bytes = read_file(std::string(XS_CONFORMANCE_DIR) + "/" + GetParam());
-  rapidjson::Document doc;
-  doc.Parse(bytes.c_str());
-  ASSERT_FALSE(doc.HasParseError()) << GetParam() << " is not valid JSON";
-  ASSERT_TRUE(doc.HasMember("description") && doc.HasMember("steps")) << GetParam();
+  simdjson::dom::parser parser;
+  element doc;
+  ASSERT_EQ(parser.parse(bytes).get(doc), simdjson::SUCCESS) << GetParam() << " is not valid JSON";
+  ASSERT_TRUE(has(doc, "description") && has(doc, "steps")) << GetParam();
   CaseRunner(GetParam(), doc).run();
 }
 

@@ -39,7 +39,6 @@
 // and one for the run: offsets x variants = cases, session size, damaged lines reported, header cases.
 #include <gtest/gtest.h>
 #include <malloc.h>
-#include <rapidjson/document.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -47,6 +46,7 @@
 #include <set>
 
 #include "golden_session.h"
+#include "json_answers.h"
 
 namespace xs::test {
 namespace {
@@ -240,16 +240,13 @@ std::string_view file_view(storage::Fs& fs, const std::string& path, storage::Pa
 
 // Checks diagnostics_json() against the expected damaged line; *code gets the reported code.
 std::string check_diagnostics(const std::string& json, const Expect& e, bool repaired, std::string* code) {
-  rapidjson::Document d;
-  d.Parse(json.c_str(), json.size());
-  if (d.HasParseError() || !d.IsArray()) return "diagnostics are not a JSON array: " + json;
-  if (!e.damaged) return d.Empty() ? std::string() : "unexpected diagnostics: " + json;
-  if (d.Size() != 1) return "want exactly one diagnostic, got: " + json;
-  const rapidjson::Value& x = d[0];
-  auto number = [&](const char* key) { return x.HasMember(key) && x[key].IsUint64() ? x[key].GetUint64() : ~0ull; };
-  if (!x.IsObject() || !x.HasMember("code") || !x["code"].IsString()) return "malformed diagnostic: " + json;
-  *code = x["code"].GetString();
-  if (number("line") != e.line || number("offset") != e.offset || number("length") != e.length) {
+  auto d = parse_diagnostics(json);
+  if (!d) return "diagnostics are not a JSON array of diagnostics: " + json;
+  if (!e.damaged) return d->empty() ? std::string() : "unexpected diagnostics: " + json;
+  if (d->size() != 1) return "want exactly one diagnostic, got: " + json;
+  const Diagnostic& x = (*d)[0];
+  *code = x.code;
+  if (x.line != e.line || x.offset != e.offset || x.length != e.length) {
     return "want line " + std::to_string(e.line) + " offset " + std::to_string(e.offset) + " length " +
            std::to_string(e.length) + ", got: " + json;
   }
@@ -518,16 +515,14 @@ TEST(CorruptionSweep, GoldenSession) {
   // Three branches: the first answer has two children (the main line and the compacted branch),
   // and so has question 3 (its answer and the branch summary).
   size_t forks = 0;
-  rapidjson::Document d;
-  std::string all = (*s)->entries_json();
-  d.Parse(all.c_str(), all.size());
-  ASSERT_TRUE(d.IsArray());
-  for (const rapidjson::Value& e : d.GetArray()) {
-    auto kids = (*s)->children_json(e["id"].GetString());
+  auto ids = ids_of((*s)->entries_json());
+  ASSERT_TRUE(ids.has_value());
+  for (const std::string& id : *ids) {
+    auto kids = (*s)->children_json(id);
     ASSERT_TRUE(kids.ok());
-    rapidjson::Document k;
-    k.Parse(kids->c_str(), kids->size());
-    forks += k.IsArray() && k.Size() >= 2;
+    auto kid_ids = ids_of(*kids);
+    ASSERT_TRUE(kid_ids.has_value()) << *kids;
+    forks += kid_ids->size() >= 2;
   }
   EXPECT_EQ(forks, 2u);
 }

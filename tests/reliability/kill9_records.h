@@ -10,7 +10,6 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <rapidjson/document.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "json_answers.h"
 #include "reliability_util.h"
 
 namespace xs::test::kill9 {
@@ -337,22 +337,21 @@ inline FileReport check_file(const FileLog& log) {
   for (size_t k = 0; k < entries.size(); ++k) want.append(k ? "," : "").append(entries[k]);
   want += "]";
   EXPECT_TRUE((*s)->entries_json() == want) << where << "the engine's entries differ from the file's whole lines";
-  rapidjson::Document diags;
   std::string d = (*s)->diagnostics_json();
-  diags.Parse(d.c_str(), d.size());
-  if (diags.HasParseError() || !diags.IsArray() || diags.Size() != torn.size()) {
+  auto diags = parse_diagnostics(d);
+  if (!diags || diags->size() != torn.size()) {
     ADD_FAILURE() << where << torn.size() << " torn lines, but the diagnostics are " << d;
     return r;
   }
-  for (rapidjson::SizeType k = 0; k < diags.Size(); ++k) {
+  for (size_t k = 0; k < diags->size(); ++k) {
     const Piece& p = *torn[k];
-    const auto& g = diags[k];
+    const Diagnostic& g = (*diags)[k];
     // A fragment followed by the restarted writer's '\n' is a bad line; one at the end without
     // its newline is an incomplete tail (DECISIONS.md "Torn tail").
-    EXPECT_EQ(g["line"].GetUint64(), p.line_no) << where << d;
-    EXPECT_EQ(g["offset"].GetUint64(), p.offset) << where << d;
-    EXPECT_EQ(g["length"].GetUint64(), p.length) << where << d;
-    EXPECT_STREQ(g["code"].GetString(), p.terminated ? "invalid_json" : "incomplete_tail") << where << d;
+    EXPECT_EQ(g.line, p.line_no) << where << d;
+    EXPECT_EQ(g.offset, p.offset) << where << d;
+    EXPECT_EQ(g.length, p.length) << where << d;
+    EXPECT_EQ(g.code, p.terminated ? "invalid_json" : "incomplete_tail") << where << d;
   }
   return r;
 }

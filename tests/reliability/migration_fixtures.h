@@ -7,12 +7,11 @@
 // check that a session opened on such a path shows exactly that migration.
 #pragma once
 
-#include <rapidjson/document.h>
-
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "json_answers.h"
 #include "reliability_util.h"
 
 namespace xs::test {
@@ -117,12 +116,7 @@ inline OldFile large_v2(size_t n) {
 
 // The ids of the entries in an entries_json array, in order.
 inline std::vector<std::string> ids_in(const std::string& entries) {
-  rapidjson::Document d;
-  d.Parse(entries.c_str(), entries.size());
-  std::vector<std::string> ids;
-  if (d.HasParseError() || !d.IsArray()) return ids;
-  for (const auto& e : d.GetArray()) ids.push_back(e["id"].GetString());
-  return ids;
+  return ids_of(entries).value_or(std::vector<std::string>());
 }
 
 // "" when `s` (an open of f's path) holds exactly the migrated session, and diagnostics that point

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <rapidjson/document.h>
 
 #include <algorithm>
 #include <set>
@@ -13,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "json_answers.h"
 #include "power_loss_workloads.h"
 #include "storage/atomic_file.h"
 #include "storage/crash_fs.h"
@@ -95,14 +95,13 @@ class Lines {
 
 inline std::vector<Span> diagnostic_spans(const session::Session& s) {
   std::string json = s.diagnostics_json();
-  rapidjson::Document d;
-  d.Parse(json.c_str(), json.size());
+  auto d = parse_diagnostics(json);
   std::vector<Span> out;
-  if (d.HasParseError() || !d.IsArray()) {
-    ADD_FAILURE() << "diagnostics are not a JSON array: " << json.substr(0, 200);
+  if (!d) {
+    ADD_FAILURE() << "diagnostics are not a JSON array of diagnostics: " << json.substr(0, 200);
     return out;
   }
-  for (const auto& e : d.GetArray()) out.push_back({e["offset"].GetUint64(), e["length"].GetUint64()});
+  for (const Diagnostic& e : *d) out.push_back({e.offset, e.length});
   std::sort(out.begin(), out.end());
   return out;
 }

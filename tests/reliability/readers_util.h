@@ -3,8 +3,6 @@
 // view of that file is one the writer could have left at some moment.
 #pragma once
 
-#include <rapidjson/document.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -13,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "json_answers.h"
 #include "multiproc_util.h"
 #include "storage/faulty_fs.h"
 
@@ -133,14 +132,12 @@ inline std::string check_snapshot(const FileModel& m, const session::Session& s,
   out->partial = false;
   std::string diags = s.diagnostics_json();
   if (diags == "[]") return "";
-  rapidjson::Document d;
-  d.Parse(diags.c_str(), diags.size());
-  if (d.HasParseError() || !d.IsArray() || d.Size() != 1 || n == kEntriesPerFile) return "diagnostics " + diags;
-  const rapidjson::Value& t = d[0];
-  uint64_t length = t["length"].GetUint64();
+  auto d = parse_diagnostics(diags);
+  if (!d || d->size() != 1 || n == kEntriesPerFile) return "diagnostics " + diags;
+  const Diagnostic& t = (*d)[0];
   // The fragment is a proper prefix of the next line (a whole line without its '\n' would load).
-  if (std::string(t["code"].GetString()) != "incomplete_tail" || t["line"].GetUint64() != n + 2 ||
-      t["offset"].GetUint64() != m.offset[n] || length == 0 || length >= m.lines[n].size()) {
+  if (t.code != "incomplete_tail" || t.line != n + 2 || t.offset != m.offset[n] || t.length == 0 ||
+      t.length >= m.lines[n].size()) {
     return "after " + std::to_string(n) + " entries (next line at offset " + std::to_string(m.offset[n]) +
            ", " + std::to_string(m.lines[n].size()) + " bytes): diagnostics " + diags;
   }
