@@ -183,7 +183,10 @@ void scan_after_header(std::string_view all, size_t pos, uint64_t base, const js
     if (cut > cuts.back()) cuts.push_back(cut);
   }
   cuts.push_back(all.size());
-  std::vector<Run> runs(cuts.size() - 1);
+  // Not runs(n): libc++ before LLVM 16 leaks what vector(n) built when a constructor throws
+  // (each Run allocates its arena).
+  std::vector<Run> runs;
+  runs.resize(cuts.size() - 1);
   on_threads(runs.size(), [&](size_t r) { scan_run(all, cuts[r], cuts[r + 1], base, limits, v1, &runs[r]); });
   size_t lines = data->lines.size(), entries = data->entries.size();
   for (const Run& r : runs) {
@@ -288,7 +291,8 @@ Result<bool> load_file_parallel(storage::Fs& fs, const std::string& path, const 
   std::vector<uint64_t> at(n + 1);
   for (size_t i = 0; i <= n; ++i) at[i] = begin + (size - begin) * i / n;
   std::vector<storage::PaddedBuffer> bufs(n);
-  std::vector<Run> runs(n);
+  std::vector<Run> runs;  // not runs(n): see above
+  runs.resize(n);
   std::vector<size_t> first(n), stop(n);
   std::vector<char> bad(n, 0);
   on_threads(n, [&](size_t i) {

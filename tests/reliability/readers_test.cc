@@ -203,8 +203,9 @@ TEST(Readers, ReadOnlyOpensAndReloadsDuringAppendsSeeOnlyWholeEntriesInOrder) {
       continue;
     }
     idle = 0;
-    for (; current < g; next_file()) {  // the writer closed `current` with all its entries
+    while (current < g) {  // the writer closed `current` with all its entries (next_file() moves on)
       if (current >= 0) finish(*model, kEntriesPerFile);
+      next_file();
     }
     if (failures) break;
     size_t acked = acked_in(sh->acked.load(), current);
@@ -249,7 +250,11 @@ TEST(Readers, ReadOnlyOpensAndReloadsDuringAppendsSeeOnlyWholeEntriesInOrder) {
 
   // The writer stopped between two appends: every file it filled is exactly its bytes.
   const uint64_t acked = sh->acked.load();
-  for (int32_t g = sh->file.load(); current < g; next_file()) finish(*model, kEntriesPerFile);
+  const int32_t last_file = sh->file.load();
+  while (current < last_file) {  // next_file() moves `current` on
+    finish(*model, kEntriesPerFile);
+    next_file();
+  }
   finish(*model, acked_in(acked, current));
   EXPECT_EQ(mutating_calls(*fs), 0u) << "a reader tried to change the file system";
   EXPECT_GE(fs->count(storage::FsOp::kReadFile) + fs->count(storage::FsOp::kReadRange), opens);
