@@ -1,6 +1,7 @@
 #include "storage/crash_fs.h"
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <string_view>
 
@@ -46,11 +47,15 @@ class CrashFile final : public WritableFile {
 class CrashLock final : public FileLock {
  public:
   CrashLock(std::shared_ptr<CrashFs> fs, std::string path) : fs_(std::move(fs)), path_(std::move(path)) {}
-  ~CrashLock() override { fs_->release_lock(path_); }
+  ~CrashLock() override {
+    if (armed_) fs_->release_lock(path_);
+  }
+  void arm() { armed_ = true; }  // from now on, destroying it releases the lock
 
  private:
   std::shared_ptr<CrashFs> fs_;
   std::string path_;
+  bool armed_ = false;
 };
 
 bool is_name_op(Op op) {
@@ -273,12 +278,27 @@ Result<std::vector<std::string>> CrashFs::list_dir(const std::string& path) {
 }
 
 Result<std::unique_ptr<FileLock>> CrashFs::try_lock(const std::string& path) {
-  std::lock_guard<std::mutex> g(mu_);
+  return lock(path, std::chrono::milliseconds(0));
+}
+
+// As memory_fs: the holders are threads of this process, and a release wakes the waiters. Waiting
+// reaches no disk, so it records nothing.
+Result<std::unique_ptr<FileLock>> CrashFs::lock(const std::string& path, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::unique_lock<std::mutex> g(mu_);
   if (!dirs_.count(dir_name(path))) return missing(dir_name(path));
   if (dirs_.count(path)) return Status::Invalid(path + " is a directory");
-  if (!locks_.insert(path).second) return Status(Code::kLocked, path + " is held by another writer");
+  while (locks_.count(path)) {
+    if (lock_released_.wait_until(g, deadline) == std::cv_status::timeout && locks_.count(path)) {
+      return held_by_another(path, timeout);
+    }
+  }
+  // What allocates comes before the lock is marked held, so running out of memory leaves it free.
   if (!names_.count(path)) new_inode_locked(path);  // open(O_CREAT): a name like any other
-  return std::unique_ptr<FileLock>(new CrashLock(shared_from_this(), path));
+  std::unique_ptr<CrashLock> held(new CrashLock(shared_from_this(), path));
+  locks_.insert(path);
+  held->arm();
+  return std::unique_ptr<FileLock>(std::move(held));
 }
 
 Status CrashFs::file_append(uint64_t ino, std::string_view data) {
@@ -309,8 +329,11 @@ Result<FileInfo> CrashFs::file_stat(uint64_t ino) {
 }
 
 void CrashFs::release_lock(const std::string& path) {
-  std::lock_guard<std::mutex> g(mu_);
-  locks_.erase(path);
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    locks_.erase(path);
+  }
+  lock_released_.notify_all();
 }
 
 // --- crash states -----------------------------------------------------------------------------

@@ -16,7 +16,7 @@
 //     file systems). A 512-byte sector is written whole or not at all, so damage inside the file
 //     starts and ends at sector boundaries or at the ends of an append; garbage is random bytes,
 //     never text that happens to complete a JSON line (which no reader could tell from data).
-//  2. Names. A create (create_new, a lock file try_lock makes), mkdir, rename or unlink is durable
+//  2. Names. A create (create_new, a lock file try_lock or lock makes), mkdir, rename or unlink is durable
 //     once every directory it changes was synced (sync_dir) after it. Until then it may be undone,
 //     independently of operations on other names; operations on the same name keep their order
 //     (a rename persists only with the create that made its source). A directory whose own entry
@@ -36,6 +36,8 @@
 // Tests only; it lives in core/ because it is part of the seam, and the engine never uses it.
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -52,7 +54,7 @@ class CrashFs final : public Fs, public std::enable_shared_from_this<CrashFs> {
  public:
   enum class Op : uint8_t {
     kMkdir,     // path: a directory make_dirs created
-    kCreate,    // path, ino: a new empty file (create_new, or the lock file of try_lock)
+    kCreate,    // path, ino: a new empty file (create_new, or the lock file of try_lock or lock)
     kAppend,    // ino, offset, size: bytes appended to a file
     kSync,      // ino: fdatasync of a file
     kClose,     // ino
@@ -98,6 +100,7 @@ class CrashFs final : public Fs, public std::enable_shared_from_this<CrashFs> {
                     FileInfo* info) override;
   Result<std::vector<std::string>> list_dir(const std::string& path) override;
   Result<std::unique_ptr<FileLock>> try_lock(const std::string& path) override;
+  Result<std::unique_ptr<FileLock>> lock(const std::string& path, std::chrono::milliseconds timeout) override;
 
   // For the open files and locks this seam hands out.
   Status file_append(uint64_t ino, std::string_view data);
@@ -122,6 +125,7 @@ class CrashFs final : public Fs, public std::enable_shared_from_this<CrashFs> {
   std::set<std::string> dirs_;
   std::map<uint64_t, Inode> inodes_;       // every file ever made, linked or not
   std::set<std::string> locks_;
+  std::condition_variable lock_released_;
   std::vector<Record> trace_;
   uint64_t next_ino_ = 1;
 };

@@ -92,6 +92,7 @@ const char* fs_op_name(FsOp op) {
     case FsOp::kTryLock: return "try_lock";
     case FsOp::kTouch: return "touch";
     case FsOp::kReadRange: return "read_range";
+    case FsOp::kLock: return "lock";
   }
   return "?";
 }
@@ -263,9 +264,18 @@ Result<std::vector<std::string>> FaultyFs::list_dir(const std::string& path) {
 Result<std::unique_ptr<FileLock>> FaultyFs::try_lock(const std::string& path) {
   Status st = next(FsOp::kTryLock, path);
   if (!st.ok()) return st;
-  auto l = base_->try_lock(path);
-  if (!l.ok()) return l.status();
-  return std::unique_ptr<FileLock>(new FaultyLock(shared_from_this(), std::move(*l)));
+  return wrap_lock(base_->try_lock(path));
+}
+
+Result<std::unique_ptr<FileLock>> FaultyFs::lock(const std::string& path, std::chrono::milliseconds timeout) {
+  Status st = next(FsOp::kLock, path);
+  if (!st.ok()) return st;
+  return wrap_lock(base_->lock(path, timeout));
+}
+
+Result<std::unique_ptr<FileLock>> FaultyFs::wrap_lock(Result<std::unique_ptr<FileLock>> base) {
+  if (!base.ok()) return base.status();
+  return std::unique_ptr<FileLock>(new FaultyLock(shared_from_this(), std::move(*base)));
 }
 
 Status FaultyFs::touch(const std::string& path) {

@@ -40,6 +40,7 @@ enum class FsOp {
   kTryLock,
   kTouch,
   kReadRange,
+  kLock,  // the waiting lock (kTryLock: the one that does not wait)
 };
 
 const char* fs_op_name(FsOp op);
@@ -117,6 +118,7 @@ class FaultyFs final : public Fs, public std::enable_shared_from_this<FaultyFs> 
   Result<FileInfo> stat(const std::string& path) override;
   Result<std::vector<std::string>> list_dir(const std::string& path) override;
   Result<std::unique_ptr<FileLock>> try_lock(const std::string& path) override;
+  Result<std::unique_ptr<FileLock>> lock(const std::string& path, std::chrono::milliseconds timeout) override;
   Status touch(const std::string& path) override;
   Status read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out,
                     FileInfo* info) override;
@@ -128,12 +130,15 @@ class FaultyFs final : public Fs, public std::enable_shared_from_this<FaultyFs> 
   void note_lock(int delta);
 
  private:
+  // A lock of the base seam, counted while held.
+  Result<std::unique_ptr<FileLock>> wrap_lock(Result<std::unique_ptr<FileLock>> base);
+
   struct OpFault {
     bool on = false;
     Code code = Code::kIo;
     bool torn = false;
   };
-  static constexpr size_t kOps = static_cast<size_t>(FsOp::kReadRange) + 1;
+  static constexpr size_t kOps = static_cast<size_t>(FsOp::kLock) + 1;
 
   std::shared_ptr<Fs> base_;
   const bool real_syncs_ = true;

@@ -7,6 +7,7 @@
 // share one Fs and may be used concurrently.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -85,7 +86,18 @@ class Fs {
   // Takes an exclusive lock on `path` (created 0600 if missing) without waiting: Locked when
   // another holder has it. The lock dies with its holder, so a crash leaves nothing stale.
   virtual Result<std::unique_ptr<FileLock>> try_lock(const std::string& path) = 0;
+  // The same lock, waiting up to `timeout` for another holder to let go: Locked when it still
+  // holds it then. There is always one attempt, so a timeout of zero is try_lock. For a short
+  // read-modify-write of a shared document, where a second writer should queue, not fail.
+  virtual Result<std::unique_ptr<FileLock>> lock(const std::string& path, std::chrono::milliseconds timeout) = 0;
 };
+
+// The Locked status of a lock another holder keeps, after waiting `waited` for it (0: not at all).
+inline Status held_by_another(const std::string& path, std::chrono::milliseconds waited) {
+  std::string msg = path + " is held by another writer";
+  if (waited.count() > 0) msg += " (waited " + std::to_string(waited.count()) + " ms)";
+  return Status(Code::kLocked, std::move(msg));
+}
 
 // `write_fn` replaces write(2) below the retry loop (tests inject EINTR and short writes there);
 // nullptr means the real one.

@@ -3,6 +3,7 @@
 // change on rename-over, an open append handle keeps writing to the node it opened, and a lock is
 // exclusive until its holder is destroyed.
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <set>
@@ -48,10 +49,12 @@ class MemLock final : public FileLock {
  public:
   MemLock(std::shared_ptr<MemoryFs> fs, std::string path) : fs_(std::move(fs)), path_(std::move(path)) {}
   ~MemLock() override;
+  void arm() { armed_ = true; }  // from now on, destroying it releases the lock
 
  private:
   std::shared_ptr<MemoryFs> fs_;
   std::string path_;
+  bool armed_ = false;
 };
 
 class MemoryFs final : public Fs, public std::enable_shared_from_this<MemoryFs> {
@@ -161,21 +164,39 @@ class MemoryFs final : public Fs, public std::enable_shared_from_this<MemoryFs> 
   }
 
   Result<std::unique_ptr<FileLock>> try_lock(const std::string& path) override {
-    std::lock_guard<std::mutex> g(mu_);
+    return lock(path, std::chrono::milliseconds(0));
+  }
+
+  // The holders are threads of this process: a waiter sleeps until a release wakes it.
+  Result<std::unique_ptr<FileLock>> lock(const std::string& path, std::chrono::milliseconds timeout) override {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    std::unique_lock<std::mutex> g(mu_);
     if (!dirs_.count(dir_name(path))) return missing(dir_name(path));
-    if (!locks_.insert(path).second) return Status(Code::kLocked, path + " is held by another writer");
+    while (locks_.count(path)) {
+      if (lock_released_.wait_until(g, deadline) == std::cv_status::timeout && locks_.count(path)) {
+        return held_by_another(path, timeout);
+      }
+    }
+    // Everything that allocates comes before the lock is marked held, so running out of memory
+    // leaves it free (the unarmed MemLock releases nothing).
     if (!files_.count(path)) {
       auto node = std::make_shared<Node>();
       node->ino = next_ino_++;
       node->mtime_ms = now_ms();
       files_[path] = node;
     }
-    return std::unique_ptr<FileLock>(new MemLock(shared_from_this(), path));
+    std::unique_ptr<MemLock> held(new MemLock(shared_from_this(), path));
+    locks_.insert(path);
+    held->arm();
+    return std::unique_ptr<FileLock>(std::move(held));
   }
 
   void release(const std::string& path) {
-    std::lock_guard<std::mutex> g(mu_);
-    locks_.erase(path);
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      locks_.erase(path);
+    }
+    lock_released_.notify_all();
   }
 
   Status append_to(Node& node, std::string_view data) {
@@ -213,6 +234,7 @@ class MemoryFs final : public Fs, public std::enable_shared_from_this<MemoryFs> 
   std::map<std::string, std::shared_ptr<Node>> files_;
   std::set<std::string> dirs_;
   std::set<std::string> locks_;
+  std::condition_variable lock_released_;
   uint64_t next_ino_ = 1;
 };
 
@@ -227,7 +249,9 @@ Result<FileInfo> MemFile::stat() {
   return fs_->info(*node_);
 }
 
-MemLock::~MemLock() { fs_->release(path_); }
+MemLock::~MemLock() {
+  if (armed_) fs_->release(path_);
+}
 
 }  // namespace
 

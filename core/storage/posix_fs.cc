@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <algorithm>
 #include <cstring>
@@ -385,21 +386,43 @@ class PosixFs final : public Fs {
   }
 
   Result<std::unique_ptr<FileLock>> try_lock(const std::string& path) override {
+    return lock(path, std::chrono::milliseconds(0));
+  }
+
+  // Waiting is flock(LOCK_NB) tried again after short sleeps until the deadline, not a blocking
+  // flock: only a signal (alarm, pthread_kill) can cut a blocking flock short, and a library must
+  // not take over a process's signals or timers. The sleeps grow from 1 ms to 16 ms (never past
+  // the deadline), so a lock let go meanwhile is taken within 16 ms, and a long wait costs a
+  // system call every 16 ms. Waiters are not queued: under constant contention any one may win.
+  Result<std::unique_ptr<FileLock>> lock(const std::string& path, std::chrono::milliseconds timeout) override {
+    using Clock = std::chrono::steady_clock;
+    constexpr Clock::duration kLongestPause = std::chrono::milliseconds(16);
     UniqueFd fd(open_retry(path.c_str(), O_RDWR | O_CREAT, 0600));
     if (fd.get() < 0) return errno_status("open", path, errno);
-    int rc;
-    do {
-      rc = ::flock(fd.get(), LOCK_EX | LOCK_NB);
-    } while (rc != 0 && errno == EINTR);
-    if (rc != 0) {
+    const Clock::time_point deadline = Clock::now() + timeout;
+    Clock::duration pause = std::chrono::milliseconds(1);
+    for (;;) {
+      int rc;
+      do {
+        rc = ::flock(fd.get(), LOCK_EX | LOCK_NB);
+      } while (rc != 0 && errno == EINTR);
+      if (rc == 0) break;
       int e = errno;
-      fd.close();
-      if (e == EWOULDBLOCK) return Status(Code::kLocked, path + " is held by another writer");
-      return errno_status("flock", path, e);
+      if (e != EWOULDBLOCK) {
+        fd.close();
+        return errno_status("flock", path, e);
+      }
+      Clock::time_point now = Clock::now();
+      if (now >= deadline) {
+        fd.close();
+        return held_by_another(path, timeout);
+      }
+      std::this_thread::sleep_for(std::min(pause, deadline - now));
+      pause = std::min(pause * 2, kLongestPause);
     }
-    std::unique_ptr<FileLock> lock(new PosixLock(fd.get()));
+    std::unique_ptr<FileLock> held(new PosixLock(fd.get()));
     fd.release();
-    return lock;
+    return held;
   }
 
  private:
