@@ -135,4 +135,13 @@ std::string summary_json(const SessionSummary& s) {
   return out;
 }
 
+std::string summaries_json(const std::vector<SessionSummary>& list) {
+  std::string out = "[";
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i) out += ',';
+    out += summary_json(list[i]);
+  }
+  return out + "]";
+}
+
 }  // namespace xs::discovery

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "storage/fs.h"
 #include "util/status.h"
@@ -41,5 +42,7 @@ Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, cons
 // {"path","id","cwd","timestamp","modified","size","title","parentSession","version",
 //  "needsMigration","corruptCopies","firstMessage"[,"messageCount","entryCount","diagnostics"]}
 std::string summary_json(const SessionSummary& s);
+// A JSON array of summary_json objects, in the list's order.
+std::string summaries_json(const std::vector<SessionSummary>& list);
 
 }  // namespace xs::discovery

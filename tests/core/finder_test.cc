@@ -4,9 +4,6 @@
 // Posix fs in a temp dir, so file mtimes can be set exactly (no sleeping for an order).
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-
 #include <string>
 #include <vector>
 
@@ -20,14 +17,6 @@ namespace {
 
 const std::string kTs = "2026-02-16T10:20:30.000Z";
 
-void set_mtime(const std::string& path, int64_t ms) {
-  struct timespec t[2];
-  t[0].tv_sec = static_cast<time_t>(ms / 1000);
-  t[0].tv_nsec = static_cast<long>((ms % 1000) * 1000000);
-  t[1] = t[0];
-  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), t, 0), 0) << path;
-}
-
 class FinderTest : public ::testing::Test {
  protected:
   // A session file for `cwd` with header id `id` (named after `name_id`, default the id).
@@ -38,7 +27,7 @@ class FinderTest : public ::testing::Test {
                    R"({"type":"session","version":3,"id":")" + id + R"(","timestamp":")" + kTs + R"(","cwd":")" + cwd +
                        "\"}\n" + R"({"type":"message","id":"u1","parentId":null,"timestamp":")" + kTs +
                        R"(","message":{"role":"user","content":"prompt of )" + id + "\"}}\n");
-    set_mtime(path, mtime_ms);
+    EXPECT_TRUE(test::set_mtime(path, mtime_ms));
     return path;
   }
   // The ids a listing returns, in order.

@@ -1,5 +1,6 @@
 #include "test_util.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -49,6 +50,14 @@ int file_mode(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) return -1;
   return static_cast<int>(st.st_mode & 07777);
+}
+
+bool set_mtime(const std::string& path, int64_t ms) {
+  struct timespec t[2];
+  t[0].tv_sec = static_cast<time_t>(ms / 1000);
+  t[0].tv_nsec = static_cast<long>((ms % 1000) * 1000000);
+  t[1] = t[0];
+  return ::utimensat(AT_FDCWD, path.c_str(), t, 0) == 0;
 }
 
 std::vector<std::string> list_dir(const std::string& path) {

@@ -1,6 +1,7 @@
 // Helpers shared by the core tests.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,6 +37,9 @@ bool file_exists(const std::string& path);
 int file_mode(const std::string& path);
 // Names in a directory, sorted (no "." or "..").
 std::vector<std::string> list_dir(const std::string& path);
+// Sets a file's access and modification times to `ms` after the epoch (listings order by mtime:
+// tests set it rather than sleep); false when that fails.
+bool set_mtime(const std::string& path, int64_t ms);
 
 // A padded copy, as the loader and the line scanner require.
 storage::PaddedBuffer padded(std::string_view bytes);

@@ -1,0 +1,139 @@
+#include "store/store.h"
+
+#include <chrono>
+
+#include "discovery/session_paths.h"
+
+namespace xs::store {
+
+namespace {
+
+std::optional<std::string> owned(std::optional<std::string_view> s) {
+  return s ? std::optional<std::string>(std::string(*s)) : std::nullopt;
+}
+
+int64_t system_now_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+Result<std::shared_ptr<Store>> Store::open(std::string root, StoreOptions options) {
+  std::shared_ptr<storage::Fs> fs;
+  if (options.in_memory) {
+    if (options.fs) return Status::Invalid("a store in memory has its own file system");
+    fs = storage::make_memory_fs();
+    if (root.empty()) root = "/memory";
+  } else {
+    if (root.empty()) return Status::Invalid("root is empty");
+    fs = options.fs ? std::move(options.fs) : storage::make_posix_fs();
+    auto info = fs->stat(root);
+    if (info.ok() && !info->is_dir) return Status::Invalid(root + " is not a directory");
+  }
+  return std::shared_ptr<Store>(new Store(std::move(fs), std::move(root)));
+}
+
+Store::Store(std::shared_ptr<storage::Fs> fs, std::string root)
+    : fs_(std::move(fs)),
+      root_(std::move(root)),
+      blobs_(std::make_shared<blobs::BlobStore>(fs_, root_)),
+      finder_(fs_, root_) {}
+
+std::string Store::session_dir(std::string_view cwd) const { return discovery::session_dir(root_, cwd); }
+
+session::SessionOptions Store::with_blobs(session::SessionOptions options) const {
+  options.blobs = blobs_;
+  return options;
+}
+
+Result<std::unique_ptr<session::Session>> Store::create_session(std::string_view cwd,
+                                                                session::SessionOptions options) {
+  if (options.read_only) return Status::Invalid("a new session cannot be read-only");
+  options.cwd = std::string(cwd);
+  return session::Session::create(fs_, session_dir(cwd), with_blobs(std::move(options)));
+}
+
+Result<std::unique_ptr<session::Session>> Store::open_session(std::string_view path_or_id,
+                                                              session::SessionOptions options) {
+  std::string path(path_or_id);
+  if (path.find('/') == std::string::npos && !fs_->stat(path).ok() && !options.create_if_missing) {
+    auto found = finder_.resolve(path, std::nullopt);
+    if (!found.ok()) return found.status();
+    path = std::move(*found);
+  }
+  return session::Session::open(fs_, std::move(path), with_blobs(std::move(options)));
+}
+
+Result<std::unique_ptr<session::Session>> Store::continue_recent(std::string_view cwd,
+                                                                 std::optional<std::string_view> terminal_id,
+                                                                 session::SessionOptions options) {
+  if (options.read_only) return Status::Invalid("continue-recent opens for writing");
+  options = with_blobs(std::move(options));
+  std::string cwd_text(cwd);
+  std::optional<std::string> terminal = owned(terminal_id);
+  std::optional<std::string> path;
+  if (terminal) path = finder_.breadcrumb(*terminal, cwd_text);
+  if (!path) {
+    discovery::ListQuery newest_first;
+    newest_first.cwd = cwd_text;
+    newest_first.limit = 1;
+    auto newest = finder_.list(newest_first);
+    if (!newest.ok()) return newest.status();
+    if (!newest->empty()) path = newest->front().path;
+  }
+  Result<std::unique_ptr<session::Session>> s = Status::Internal("unset");
+  if (path) {
+    s = session::Session::open(fs_, *path, std::move(options));
+  } else {
+    options.cwd = cwd_text;
+    s = session::Session::create(fs_, session_dir(cwd), std::move(options));
+  }
+  if (s.ok() && terminal) {
+    Status ignored = finder_.write_breadcrumb(*terminal, cwd_text, (*s)->path());
+    (void)ignored;  // best effort (see the header)
+  }
+  return s;
+}
+
+Result<std::unique_ptr<session::Session>> Store::fork_from(std::string_view source, std::string_view cwd,
+                                                           session::SessionOptions options) {
+  options.cwd = std::string(cwd);
+  return session::Session::fork_from(fs_, std::string(source), session_dir(cwd), with_blobs(std::move(options)));
+}
+
+Result<std::unique_ptr<session::Session>> Store::fork_session(const session::Session& from,
+                                                              session::SessionOptions options) {
+  return from.fork(with_blobs(std::move(options)));
+}
+
+Result<std::unique_ptr<session::Session>> Store::branch_session(const session::Session& from,
+                                                                std::optional<std::string_view> leaf,
+                                                                session::SessionOptions options) {
+  return from.create_branched(leaf, with_blobs(std::move(options)));
+}
+
+Status Store::move_session(session::Session& s, std::string_view cwd) {
+  return s.move_to(session_dir(cwd), std::string(cwd));
+}
+
+Result<std::vector<discovery::SessionSummary>> Store::list(const discovery::ListQuery& query) const {
+  return finder_.list(query);
+}
+
+Result<std::string> Store::resolve(std::string_view query, std::optional<std::string_view> cwd) const {
+  return finder_.resolve(std::string(query), owned(cwd));
+}
+
+Status Store::write_breadcrumb(std::string_view terminal_id, std::string_view cwd, std::string_view session_path) {
+  return finder_.write_breadcrumb(std::string(terminal_id), std::string(cwd), std::string(session_path));
+}
+
+Result<blobs::BlobListing> Store::list_blobs(bool verify) { return blobs::list_blobs(*fs_, *blobs_, verify); }
+
+Result<blobs::GcReport> Store::collect_garbage(blobs::GcOptions options) {
+  if (options.now_ms == 0) options.now_ms = system_now_ms();
+  return blobs::collect_garbage(*fs_, *blobs_, root_, options);
+}
+
+}  // namespace xs::store
