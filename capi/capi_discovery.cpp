@@ -1,7 +1,5 @@
 // Store-level calls beyond lifecycle: blobs, listing, resolving ids, breadcrumbs, continue-recent
 // and fork-from.
-#include "discovery/finder.h"
-#include "discovery/session_paths.h"
 #include "handles.h"
 
 using xs::Code;
@@ -25,7 +23,7 @@ xs_status xs_blob_put(xs_store* st, const void* data, size_t len, char* hash_out
     if (!data && len) return null_arg("data");
     if (!hash_out) return null_arg("hash_out");
     std::string hash;
-    XS_RETURN_IF_ERROR(st->core->blobs->put({static_cast<const char*>(data), len}, &hash));
+    XS_RETURN_IF_ERROR(st->store->blobs().put({static_cast<const char*>(data), len}, &hash));
     std::memcpy(hash_out, hash.c_str(), hash.size() + 1);
     return Status::Ok();
   });
@@ -39,7 +37,7 @@ xs_status xs_blob_get(xs_store* st, const char* hash, void* buf, size_t cap, siz
     return xs::capi::fill(st->cache, kBlobGet, hash, 0, static_cast<char*>(buf), cap, out_len,
                           [&]() -> xs::Result<std::string> {
                             std::string bytes;
-                            XS_RETURN_IF_ERROR(st->core->blobs->get(hash, &bytes));
+                            XS_RETURN_IF_ERROR(st->store->blobs().get(hash, &bytes));
                             return bytes;
                           });
   });
@@ -60,14 +58,9 @@ xs_status xs_store_list(xs_store* st, const xs_list_options* opts, char* buf, si
     }
     uint64_t generation = xs::capi::retry_generation(st->cache, st->calls);
     return xs::capi::fill(st->cache, kList, key, generation, buf, cap, out_len, [&]() -> xs::Result<std::string> {
-      auto found = xs::discovery::Finder(st->core->fs, st->core->root).list(q);
+      auto found = st->store->list(q);
       if (!found.ok()) return found.status();
-      std::string out = "[";
-      for (size_t i = 0; i < found->size(); ++i) {
-        if (i) out += ',';
-        out += xs::discovery::summary_json((*found)[i]);
-      }
-      return out + "]";
+      return xs::discovery::summaries_json(*found);
     });
   });
 }
@@ -79,8 +72,7 @@ xs_status xs_store_resolve(xs_store* st, const char* query, const char* cwd, cha
     std::string key = std::string(query) + '\0' + (cwd ? cwd : "");
     uint64_t generation = xs::capi::retry_generation(st->cache, st->calls);
     return xs::capi::fill(st->cache, kResolve, key, generation, buf, cap, out_len, [&]() -> xs::Result<std::string> {
-      return xs::discovery::Finder(st->core->fs, st->core->root)
-          .resolve(query, cwd ? std::optional<std::string>(cwd) : std::nullopt);
+      return st->store->resolve(query, cwd ? std::optional<std::string_view>(cwd) : std::nullopt);
     });
   });
 }
@@ -91,7 +83,7 @@ xs_status xs_store_write_breadcrumb(xs_store* st, const char* terminal_id, const
     if (!terminal_id) return null_arg("terminal_id");
     if (!cwd) return null_arg("cwd");
     if (!session_path) return null_arg("session_path");
-    return xs::discovery::Finder(st->core->fs, st->core->root).write_breadcrumb(terminal_id, cwd, session_path);
+    return st->store->write_breadcrumb(terminal_id, cwd, session_path);
   });
 }
 
@@ -103,31 +95,9 @@ xs_status xs_session_continue_recent(xs_store* st, const char* cwd, const char* 
     if (!cwd) return null_arg("cwd");
     if (!out) return null_arg("out");
     xs::session::SessionOptions o;
-    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, *st->core, &o));
-    if (o.read_only) return Status::Invalid("continue-recent opens for writing");
-    xs::discovery::Finder finder(st->core->fs, st->core->root);
-    std::optional<std::string> path;
-    if (terminal_id) path = finder.breadcrumb(terminal_id, cwd);
-    if (!path) {
-      xs::discovery::ListQuery q;
-      q.cwd = std::string(cwd);
-      q.limit = 1;
-      auto newest = finder.list(q);
-      if (!newest.ok()) return newest.status();
-      if (!newest->empty()) path = newest->front().path;
-    }
-    xs::Result<std::unique_ptr<xs::session::Session>> s = Status::Internal("unset");
-    if (path) {
-      s = xs::session::Session::open(st->core->fs, *path, o);
-    } else {
-      o.cwd = cwd;
-      s = xs::session::Session::create(st->core->fs, xs::discovery::session_dir(st->core->root, cwd), o);
-    }
-    if (s.ok() && terminal_id) {
-      // Best effort, as omp's: a failed breadcrumb only costs the next continue its preference.
-      finder.write_breadcrumb(terminal_id, cwd, (*s)->path());
-    }
-    return xs::capi::hand_out(st->core, std::move(s), out);
+    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, &o));
+    auto terminal = terminal_id ? std::optional<std::string_view>(terminal_id) : std::nullopt;
+    return xs::capi::hand_out(st->store, st->store->continue_recent(cwd, terminal, std::move(o)), out);
   });
 }
 
@@ -140,10 +110,8 @@ xs_status xs_session_fork_from(xs_store* st, const char* source_path, const char
     if (!target_cwd) return null_arg("target_cwd");
     if (!out) return null_arg("out");
     xs::session::SessionOptions o;
-    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, *st->core, &o));
-    o.cwd = target_cwd;
-    std::string dir = xs::discovery::session_dir(st->core->root, target_cwd);
-    return xs::capi::hand_out(st->core, xs::session::Session::fork_from(st->core->fs, source_path, dir, o), out);
+    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, &o));
+    return xs::capi::hand_out(st->store, st->store->fork_from(source_path, target_cwd, std::move(o)), out);
   });
 }
 

@@ -1,5 +1,4 @@
 // Session calls that make or move files: fork, create-branched, move-to; and reload.
-#include "discovery/session_paths.h"
 #include "handles.h"
 
 using xs::Status;
@@ -13,8 +12,8 @@ xs_status xs_session_fork(xs_session* s, const xs_session_options* opts, xs_sess
   return guarded(s, [&]() -> Status {
     if (!out) return null_arg("out");
     xs::session::SessionOptions o;
-    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, *s->core, &o));
-    return xs::capi::hand_out(s->core, s->impl->fork(std::move(o)), out);
+    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, &o));
+    return xs::capi::hand_out(s->store, s->store->fork_session(*s->impl, std::move(o)), out);
   });
 }
 
@@ -24,16 +23,16 @@ xs_status xs_session_create_branched(xs_session* s, const char* leaf_id, const x
   return guarded(s, [&]() -> Status {
     if (!out) return null_arg("out");
     xs::session::SessionOptions o;
-    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, *s->core, &o));
+    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, &o));
     auto leaf = leaf_id ? std::optional<std::string_view>(leaf_id) : std::nullopt;
-    return xs::capi::hand_out(s->core, s->impl->create_branched(leaf, std::move(o)), out);
+    return xs::capi::hand_out(s->store, s->store->branch_session(*s->impl, leaf, std::move(o)), out);
   });
 }
 
 xs_status xs_session_move_to(xs_session* s, const char* new_cwd) {
   return guarded(s, [&]() -> Status {
     if (!new_cwd) return null_arg("new_cwd");
-    return s->impl->move_to(xs::discovery::session_dir(s->core->root, new_cwd), new_cwd);
+    return s->store->move_session(*s->impl, new_cwd);
   });
 }
 

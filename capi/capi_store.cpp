@@ -1,6 +1,4 @@
 // Store handles, and the session constructors (whose errors are reported on the store).
-#include "discovery/finder.h"
-#include "discovery/session_paths.h"
 #include "handles.h"
 
 using xs::Code;
@@ -15,9 +13,7 @@ constexpr uint32_t kKnownSessionFlags = XS_SESSION_READ_ONLY | XS_SESSION_CREATE
 
 }  // namespace
 
-Status xs::capi::translate_options(const xs_session_options* o, const StoreCore& core,
-                                   xs::session::SessionOptions* out) {
-  out->blobs = core.blobs;
+Status xs::capi::translate_options(const xs_session_options* o, xs::session::SessionOptions* out) {
   if (!o) return Status::Ok();
   if (o->version != XS_SESSION_OPTIONS_VERSION) {
     return Status(Code::kVersion, "xs_session_options version " + std::to_string(o->version) + " is not supported");
@@ -45,16 +41,15 @@ Status xs::capi::translate_options(const xs_session_options* o, const StoreCore&
   return Status::Ok();
 }
 
-Status xs::capi::hand_out(const std::shared_ptr<StoreCore>& core, xs::Result<std::unique_ptr<xs::session::Session>> r,
-                          xs_session** out) {
+Status xs::capi::hand_out(const std::shared_ptr<xs::store::Store>& store,
+                          xs::Result<std::unique_ptr<xs::session::Session>> r, xs_session** out) {
   if (!r.ok()) return r.status();
   auto* h = new xs_session;
-  h->core = core;
+  h->store = store;
   h->impl = std::move(*r);
   *out = h;
   return Status::Ok();
 }
-
 
 extern "C" {
 
@@ -68,26 +63,18 @@ const char* xs_store_errmsg(const xs_store* st) { return st ? st->err.message.c_
 
 xs_status xs_store_open(xs_store* st, const char* root, const xs_store_options* opts) {
   return guarded(st, [&]() -> Status {
-    if (st->core) return Status(Code::kMisuse, "the store is already open");
+    if (st->store) return Status(Code::kMisuse, "the store is already open");
     if (opts && opts->version != XS_STORE_OPTIONS_VERSION) {
       return Status(Code::kVersion, "xs_store_options version " + std::to_string(opts->version) + " is not supported");
     }
     uint32_t flags = opts ? opts->flags : 0;
     if (flags & ~XS_STORE_IN_MEMORY) return Status::Invalid("unknown bits in xs_store_options.flags");
-    auto core = std::make_shared<xs::capi::StoreCore>();
-    if (flags & XS_STORE_IN_MEMORY) {
-      core->fs = xs::storage::make_memory_fs();
-      core->root = root && *root ? root : "/memory";
-    } else {
-      if (!root) return null_arg("root");
-      if (!*root) return Status::Invalid("root is empty");
-      core->fs = xs::storage::make_posix_fs();
-      core->root = root;
-      auto info = core->fs->stat(core->root);
-      if (info.ok() && !info->is_dir) return Status::Invalid(core->root + " is not a directory");
-    }
-    core->blobs = std::make_shared<xs::blobs::BlobStore>(core->fs, core->root);
-    st->core = std::move(core);
+    xs::store::StoreOptions o;
+    o.in_memory = flags & XS_STORE_IN_MEMORY;
+    if (!root && !o.in_memory) return null_arg("root");
+    auto opened = xs::store::Store::open(root ? root : "", std::move(o));
+    if (!opened.ok()) return opened.status();
+    st->store = std::move(*opened);
     return Status::Ok();
   });
 }
@@ -96,9 +83,8 @@ xs_status xs_store_session_dir(xs_store* st, const char* cwd, char* buf, size_t 
   return guarded(st, [&]() -> Status {
     XS_RETURN_IF_ERROR(xs::capi::need_open(st));
     if (!cwd) return null_arg("cwd");
-    return xs::capi::fill(st->cache, 1, cwd, 0, buf, cap, out_len, [&]() -> xs::Result<std::string> {
-      return xs::discovery::session_dir(st->core->root, cwd);
-    });
+    return xs::capi::fill(st->cache, 1, cwd, 0, buf, cap, out_len,
+                          [&]() -> xs::Result<std::string> { return st->store->session_dir(cwd); });
   });
 }
 
@@ -109,11 +95,8 @@ xs_status xs_session_create(xs_store* st, const char* cwd, const xs_session_opti
     if (!cwd) return null_arg("cwd");
     if (!out) return null_arg("out");
     xs::session::SessionOptions o;
-    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, *st->core, &o));
-    if (o.read_only) return Status::Invalid("a new session cannot be read-only");
-    o.cwd = cwd;
-    std::string dir = xs::discovery::session_dir(st->core->root, cwd);
-    return xs::capi::hand_out(st->core, xs::session::Session::create(st->core->fs, dir, std::move(o)), out);
+    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, &o));
+    return xs::capi::hand_out(st->store, st->store->create_session(cwd, std::move(o)), out);
   });
 }
 
@@ -124,15 +107,8 @@ xs_status xs_session_open(xs_store* st, const char* path_or_id, const xs_session
     if (!path_or_id) return null_arg("path_or_id");
     if (!out) return null_arg("out");
     xs::session::SessionOptions o;
-    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, *st->core, &o));
-    std::string path = path_or_id;
-    // No slash and no such file: an id or id prefix, resolved across the store.
-    if (path.find('/') == std::string::npos && !st->core->fs->stat(path).ok() && !o.create_if_missing) {
-      auto found = xs::discovery::Finder(st->core->fs, st->core->root).resolve(path, std::nullopt);
-      if (!found.ok()) return found.status();
-      path = *found;
-    }
-    return xs::capi::hand_out(st->core, xs::session::Session::open(st->core->fs, path, std::move(o)), out);
+    XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, &o));
+    return xs::capi::hand_out(st->store, st->store->open_session(path_or_id, std::move(o)), out);
   });
 }
 

@@ -1,7 +1,5 @@
 // Upkeep: session verify/repair and blob store listing/collection. Translation only; the work is
 // in core/session/session_verify.cc and core/blobs/blob_upkeep.cc.
-#include <chrono>
-
 #include "blobs/blob_upkeep.h"
 #include "handles.h"
 
@@ -17,11 +15,6 @@ namespace {
 // (session handles).
 enum StoreFn : int { kBlobList = 20, kBlobGc };
 enum SessionFn : int { kVerify = 20, kRepair };
-
-int64_t system_now_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
 
 // Results that read the disk afresh or change it are reused only by the retry right after.
 template <class H, class F>
@@ -40,7 +33,7 @@ xs_status xs_blob_list(xs_store* st, uint32_t flags, char* buf, size_t cap, size
     if (flags & ~XS_BLOB_LIST_VERIFY) return Status::Invalid("unknown bits in the blob list flags");
     bool verify = flags & XS_BLOB_LIST_VERIFY;
     return fill_once(st, kBlobList, std::to_string(flags), buf, cap, out_len, [&]() -> Result<std::string> {
-      auto listing = xs::blobs::list_blobs(*st->core->fs, *st->core->blobs, verify);
+      auto listing = st->store->list_blobs(verify);
       if (!listing.ok()) return listing.status();
       return xs::blobs::listing_json(*listing, verify);
     });
@@ -68,12 +61,11 @@ xs_status xs_blob_gc(xs_store* st, const xs_gc_options* opts, char* buf, size_t 
       o.now_ms = opts->now_ms;
       o.dry_run = opts->flags & XS_GC_DRY_RUN;
     }
-    // The key holds the caller's arguments (now_ms 0 included), so the retry after XS_EBUFS finds
-    // the kept report even though the clock has moved: the collection runs once.
+    // The key holds the caller's arguments (now_ms 0, "now", included), so the retry after XS_EBUFS
+    // finds the kept report even though the clock has moved: the collection runs once.
     std::string key = std::to_string(o.dry_run) + ":" + std::to_string(o.grace_ms) + ":" + std::to_string(o.now_ms);
-    if (o.now_ms == 0) o.now_ms = system_now_ms();
     return fill_once(st, kBlobGc, key, buf, cap, out_len, [&]() -> Result<std::string> {
-      auto report = xs::blobs::collect_garbage(*st->core->fs, *st->core->blobs, st->core->root, o);
+      auto report = st->store->collect_garbage(o);
       if (!report.ok()) return report.status();
       return xs::blobs::gc_report_json(*report);
     });

@@ -12,21 +12,12 @@
 #include <string>
 #include <string_view>
 
-#include "blobs/blob_store.h"
 #include "session/session.h"
-#include "storage/fs.h"
+#include "store/store.h"
 #include "util/status.h"
 #include "xsession.h"
 
 namespace xs::capi {
-
-// Shared by a store handle and every session opened from it (sessions keep it alive after
-// xs_store_free, so finalisers in garbage-collected bindings may run in any order).
-struct StoreCore {
-  std::shared_ptr<storage::Fs> fs;
-  std::string root;
-  std::shared_ptr<blobs::BlobStore> blobs;
-};
 
 struct ErrorSlot {
   xs_status code = XS_OK;
@@ -51,10 +42,12 @@ struct OutputCache {
 
 }  // namespace xs::capi
 
+// The store is shared by its handle and every session opened from it: sessions keep it alive after
+// xs_store_free, so finalisers in garbage-collected bindings may run in any order.
 struct xs_store {
   std::mutex mu;
   uint64_t calls = 0;  // calls made on the handle (a retry is the call right after a size query)
-  std::shared_ptr<xs::capi::StoreCore> core;  // null until xs_store_open
+  std::shared_ptr<xs::store::Store> store;  // null until xs_store_open
   xs::capi::ErrorSlot err;
   xs::capi::OutputCache cache;
 };
@@ -62,7 +55,7 @@ struct xs_store {
 struct xs_session {
   std::mutex mu;
   uint64_t calls = 0;
-  std::shared_ptr<xs::capi::StoreCore> core;
+  std::shared_ptr<xs::store::Store> store;
   std::unique_ptr<xs::session::Session> impl;
   xs::capi::ErrorSlot err;
   xs::capi::OutputCache cache;
@@ -105,15 +98,16 @@ inline Status null_arg(const char* name) { return Status::Invalid(std::string(na
 
 // Store calls that need the files: kMisuse until xs_store_open succeeded.
 inline Status need_open(const xs_store* st) {
-  if (!st->core) return Status(Code::kMisuse, "the store is not open (call xs_store_open first)");
+  if (!st->store) return Status(Code::kMisuse, "the store is not open (call xs_store_open first)");
   return Status::Ok();
 }
 
-// xs_session_options -> the engine's options (defaults for NULL), with the store's blob store.
-Status translate_options(const xs_session_options* o, const StoreCore& core, session::SessionOptions* out);
+// xs_session_options -> the engine's options (defaults for NULL).
+Status translate_options(const xs_session_options* o, session::SessionOptions* out);
 
-// Wraps a new engine session in a C handle that shares the store's internals.
-Status hand_out(const std::shared_ptr<StoreCore>& core, Result<std::unique_ptr<session::Session>> r, xs_session** out);
+// Wraps a new engine session in a C handle that shares the store.
+Status hand_out(const std::shared_ptr<store::Store>& store, Result<std::unique_ptr<session::Session>> r,
+                xs_session** out);
 
 // The size-query-then-fill protocol. `fn` and `key` identify the call and its arguments;
 // `compute` returns Result<std::string>. A result that does not fit is cached, so the retry
