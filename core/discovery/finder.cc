@@ -84,13 +84,18 @@ Result<std::vector<SessionSummary>> Finder::list(const ListQuery& q) const {
       out.push_back(std::move(*s));
     }
   }
-  // Newest first; equal times keep the order collected above (directories, then files, by name).
-  // std::sort over positions with the position as tiebreak: std::stable_sort would do the same,
-  // but libstdc++'s uses std::get_temporary_buffer, which newer clang reports as deprecated.
+  // Newest first. Equal mtimes are common, not rare: the kernel stamps files from a clock that
+  // advances once a tick (1-10 ms), so two sessions written one after the other often share one.
+  // The later creation time (the header's ISO timestamp, compared as text) then comes first, so
+  // continue-recent picks the session made last; still equal, the order collected above
+  // (directories, then files, by name). std::sort over positions with the position as tiebreak:
+  // std::stable_sort would do the same, but libstdc++'s uses std::get_temporary_buffer, which
+  // newer clang reports as deprecated.
   std::vector<size_t> order(out.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     if (out[a].modified_ms != out[b].modified_ms) return out[a].modified_ms > out[b].modified_ms;
+    if (out[a].timestamp != out[b].timestamp) return out[a].timestamp > out[b].timestamp;
     return a < b;
   });
   if (q.limit && order.size() > q.limit) order.resize(q.limit);

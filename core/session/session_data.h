@@ -63,8 +63,9 @@ struct Entry {
 
 inline bool Entry::has_blob_ref() const {
   if (blob_ref == kBlobRefUnknown) {
-    bool can_hold = type == format::EntryType::kMessage || type == format::EntryType::kCustomMessage;
-    blob_ref = can_hold && line.find("blob:sha256:") != std::string_view::npos ? kBlobRefYes : kBlobRefNo;
+    // Any entry type: the size rules move images to the store wherever they sit (a custom
+    // entry's data, a summary's details), so a ref can be in any line.
+    blob_ref = line.find("blob:sha256:") != std::string_view::npos ? kBlobRefYes : kBlobRefNo;
   }
   return blob_ref == kBlobRefYes;
 }

@@ -206,6 +206,27 @@ TEST_F(SizeRules, ImageDataUrlMovesToABlobWhateverItsLength) {
   EXPECT_NE(xstest::Context(s_).find(msg), std::string::npos) << xstest::Context(s_);
 }
 
+// The size rules apply to every entry type, so a blob ref can sit in a custom entry's data too:
+// the entry reads back resolved when asked, after a reopen as before it.
+TEST_F(SizeRules, ARefOutsideAMessageIsResolvedAfterAReopen) {
+  std::string entry = std::string(R"({"type":"custom","customType":"shot","data":{"image_url":")") + kDataUrl +
+                      R"("}})";
+  char id[XS_ID_BUFSIZE];
+  ASSERT_EQ(xs_append(s_, entry.data(), entry.size(), id), XS_OK) << xs_session_errmsg(s_);
+  auto read = [&](xs_session* s) {
+    return xstest::Fetch([&](char* b, size_t c, size_t* n) {
+      return xs_session_entry(s, id, XS_READ_RESOLVE_BLOBS, b, c, n);
+    });
+  };
+  std::string resolved = read(s_);
+  EXPECT_NE(resolved.find(kDataUrl), std::string::npos) << resolved;
+  EXPECT_EQ(xstest::Entry(s_, id).find(kDataUrl), std::string::npos) << "stored with the ref";
+  Close(s_);
+  s_ = Open(path_, XS_SESSION_READ_ONLY);
+  ASSERT_NE(s_, nullptr);
+  EXPECT_EQ(read(s_), resolved);
+}
+
 TEST_F(SizeRules, LongStringIsCutWithANotice) {
   std::string notice = "\\n\\n[Session persistence truncated large content]";  // as JSON text
   std::string msg = R"({"role":"user","content":")" + std::string(500001, 'a') + R"("})";

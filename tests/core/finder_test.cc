@@ -19,12 +19,14 @@ const std::string kTs = "2026-02-16T10:20:30.000Z";
 
 class FinderTest : public ::testing::Test {
  protected:
-  // A session file for `cwd` with header id `id` (named after `name_id`, default the id).
-  std::string make(const std::string& cwd, const std::string& id, int64_t mtime_ms, const std::string& name_id = "") {
+  // A session file for `cwd` with header id `id` (named after `name_id`, default the id), created
+  // at `ts`.
+  std::string make(const std::string& cwd, const std::string& id, int64_t mtime_ms, const std::string& name_id = "",
+                   const std::string& ts = kTs) {
     std::string dir = session_dir(tmp_.path(), cwd);
-    std::string path = dir + "/" + session_file_name(kTs, name_id.empty() ? id : name_id);
+    std::string path = dir + "/" + session_file_name(ts, name_id.empty() ? id : name_id);
     test::put_file(*fs_, path,
-                   R"({"type":"session","version":3,"id":")" + id + R"(","timestamp":")" + kTs + R"(","cwd":")" + cwd +
+                   R"({"type":"session","version":3,"id":")" + id + R"(","timestamp":")" + ts + R"(","cwd":")" + cwd +
                        "\"}\n" + R"({"type":"message","id":"u1","parentId":null,"timestamp":")" + kTs +
                        R"(","message":{"role":"user","content":"prompt of )" + id + "\"}}\n");
     EXPECT_TRUE(test::set_mtime(path, mtime_ms));
@@ -88,6 +90,16 @@ TEST_F(FinderTest, EqualMtimesKeepDirectoryThenFileNameOrder) {
   make("/b", "b1", 1700000000000);
   make("/a", "a1", 1700000000000);
   EXPECT_EQ(ids(ListQuery()), (V{"a1", "a2", "b1", "b2"}));
+}
+
+// Sessions written one after the other often share an mtime (the kernel's file clock advances once
+// a tick): the later creation comes first, whatever the names, so continue-recent takes it.
+TEST_F(FinderTest, EqualMtimesPutTheLaterCreatedSessionFirst) {
+  make("/w", "made-first", 1700000000000, "z-name", "2026-02-16T10:20:30.001Z");
+  make("/w", "made-last", 1700000000000, "a-name", "2026-02-16T10:20:30.003Z");
+  make("/w", "made-second", 1700000000000, "m-name", "2026-02-16T10:20:30.002Z");
+  EXPECT_EQ(ids(cwd_query("/w")), (V{"made-last", "made-second", "made-first"}));
+  EXPECT_EQ(ids(cwd_query("/w", 1)), V{"made-last"});
 }
 
 TEST_F(FinderTest, ListByCwdChecksTheHeaderBecauseDirectoryNamesCollide) {
