@@ -27,7 +27,7 @@
 #include "engine_json.h"
 #include "fuzz_check.h"
 #include "format/clock.h"
-#include "session/loader.h"
+#include "model/loader.h"
 #include "session/session.h"
 #include "storage/fs.h"
 
@@ -111,8 +111,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   // 1. The loader alone.
   {
-    xs::session::SessionData d;
-    (void)xs::session::load_file(xs::storage::PaddedBuffer::Copy(bytes), xs::json::Limits(), &d);
+    xs::model::SessionData d;
+    (void)xs::model::load_file(xs::storage::PaddedBuffer::Copy(bytes), xs::json::Limits(), &d);
   }
 
   auto fs = xs::storage::make_memory_fs();

@@ -16,7 +16,7 @@ namespace {
 using format::EntryType;
 using json::Kind;
 using json::Member;
-using session::Entry;
+using model::Entry;
 
 constexpr std::string_view kEmptyContext =
     R"({"leafId":null,"messages":[],"thinkingLevel":"off","models":{},"injectedTtsrRules":[],"mode":"none"})";
@@ -284,9 +284,9 @@ class Emitter {
 
 }  // namespace
 
-std::string build_context(const session::SessionData& data, const session::Tree& tree, uint32_t leaf,
+std::string build_context(const model::SessionData& data, const model::Tree& tree, uint32_t leaf,
                           const BlobResolver& resolve) {
-  if (leaf == session::kNone) return std::string(kEmptyContext);
+  if (leaf == model::kNone) return std::string(kEmptyContext);
   const std::vector<Entry>& entries = data.entries;
   std::vector<uint32_t> path = tree.path_to(leaf);
 

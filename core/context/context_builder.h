@@ -11,8 +11,8 @@
 #include <functional>
 #include <string>
 
-#include "session/session_data.h"
-#include "session/tree.h"
+#include "model/session_data.h"
+#include "model/tree.h"
 
 namespace xs::context {
 
@@ -21,7 +21,7 @@ using BlobResolver = std::function<std::string(std::string_view json)>;
 
 // The context for the path that ends at `leaf`; kNone gives the empty context. `resolve` may be
 // empty (refs then stay as stored).
-std::string build_context(const session::SessionData& data, const session::Tree& tree, uint32_t leaf,
+std::string build_context(const model::SessionData& data, const model::Tree& tree, uint32_t leaf,
                           const BlobResolver& resolve = {});
 
 }  // namespace xs::context

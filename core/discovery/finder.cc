@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "discovery/session_paths.h"
+#include "format/session_paths.h"
 #include "format/ids.h"
 #include "format/side_files.h"
 #include "storage/atomic_file.h"
@@ -34,10 +34,10 @@ std::vector<std::string> Finder::session_dirs(const std::optional<std::string>& 
   if (cwd) {
     // Not `return {session_dir(...)}`: libc++ before LLVM 16 leaks the array of a vector whose
     // initializer-list constructor throws (here: bad_alloc copying the string).
-    dirs.push_back(session_dir(root_, *cwd));
+    dirs.push_back(format::session_dir(root_, *cwd));
     return dirs;
   }
-  std::string base = sessions_root(root_);
+  std::string base = format::sessions_root(root_);
   auto names = fs_->list_dir(base);
   if (!names.ok()) return dirs;
   for (const std::string& n : *names) {

@@ -13,14 +13,6 @@ namespace xs::discovery {
 
 namespace {
 
-void append_opt(std::string& out, const char* key, const std::optional<std::string>& v) {
-  out += ",\"";
-  out += key;
-  out += "\":";
-  if (v) json::append_quoted(out, *v);
-  else out += "null";
-}
-
 // Reads the summary's fields from the whole lines of a prefix of the file (`file_size` bytes in
 // all). *cut is set when the header, or something before it, runs past the prefix: the caller
 // reads a longer one, so a long header (or garbage before it) leaves no blind spot.
@@ -121,12 +113,12 @@ std::string summary_json(const SessionSummary& s) {
   out += ",\"timestamp\":";
   json::append_quoted(out, s.timestamp);
   out += ",\"modified\":" + std::to_string(s.modified_ms) + ",\"size\":" + std::to_string(s.size);
-  append_opt(out, "title", s.title);
-  append_opt(out, "parentSession", s.parent_session);
+  json::append_optional_member(out, "title", s.title);
+  json::append_optional_member(out, "parentSession", s.parent_session);
   out += ",\"version\":" + std::to_string(s.version);
   out += std::string(",\"needsMigration\":") + (s.version < format::kCurrentVersion ? "true" : "false");
   out += ",\"corruptCopies\":" + std::to_string(s.corrupt_copies);
-  append_opt(out, "firstMessage", s.first_message);
+  json::append_optional_member(out, "firstMessage", s.first_message);
   if (s.full) {
     out += ",\"messageCount\":" + std::to_string(s.message_count) + ",\"entryCount\":" +
            std::to_string(s.entry_count) + ",\"diagnostics\":" + std::to_string(s.diagnostics);

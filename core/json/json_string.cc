@@ -211,6 +211,14 @@ std::string to_valid_utf8(std::string_view s) {
   return out;
 }
 
+void append_optional_member(std::string& out, std::string_view key, const std::optional<std::string>& value) {
+  out += ",\"";
+  out += key;
+  out += "\":";
+  if (value) append_quoted(out, *value);
+  else out += "null";
+}
+
 void append_quoted_lossy(std::string& out, std::string_view s) {
   if (is_valid_utf8(s)) append_quoted(out, s);
   else append_quoted(out, to_valid_utf8(s));

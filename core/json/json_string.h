@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,9 @@ namespace xs::json {
 // Appends `"<escaped utf8>"` to out. `utf8` must be valid UTF-8 (checked by callers at the API
 // boundary). Escapes: \" \\ \b \f \n \r \t, other control characters as \u00xx, nothing else.
 void append_quoted(std::string& out, std::string_view utf8);
+// Appends `,"<key>":"<escaped value>"`, or `,"<key>":null` without a value (the objects we emit
+// write every key, absent ones as null). `key` is a plain ASCII name, written as it is.
+void append_optional_member(std::string& out, std::string_view key, const std::optional<std::string>& value);
 
 // Decodes a raw JSON string token (including its quotes) into UTF-8. Returns false when the token
 // is not a well-formed string token. Lone surrogate escapes decode to U+FFFD.

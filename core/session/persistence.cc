@@ -7,6 +7,10 @@
 
 namespace xs::session {
 
+using model::Line;
+using model::SessionData;
+using model::kBom;
+
 namespace {
 
 // Every line of the session, each followed by '\n', as chunks for one sequential write.

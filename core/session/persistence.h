@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "session/session_data.h"
+#include "model/session_data.h"
 #include "storage/atomic_file.h"
 #include "storage/fs.h"
 #include "util/status.h"
@@ -52,16 +52,16 @@ class Persistence {
   // Persists `record` (the session's next entry line with its '\n', written as is in one
   // write()); `assistant_after` says whether the session holds an assistant message once it is
   // added. Deferred sessions stay in memory until then; the first write carries the whole session.
-  Status before_append(const SessionData& data, std::string_view record, bool assistant_after);
+  Status before_append(const model::SessionData& data, std::string_view record, bool assistant_after);
   // True while the file does not end in '\n' (a torn tail): the next append writes one first.
   bool needs_newline() const { return needs_newline_; }
   // Writes that '\n' now (repair), leaving whatever fragment precedes it in place.
   Status terminate_tail();
   // Writes the whole session now if it is not on disk yet (deferral off, or forced).
-  Status write_now(const SessionData& data);
+  Status write_now(const model::SessionData& data);
   // Atomically replaces the file with the session's lines (after a migration or a title change).
   // A no-op while nothing is on disk. kConflict if someone else changed the file.
-  Status rewrite(const SessionData& data);
+  Status rewrite(const model::SessionData& data);
   // Atomically replaces the file on disk with `chunks` (a repair that leaves lines out). kConflict
   // if someone else changed the file. *replaced says the new file is in place, also when the error
   // is the directory sync after the rename (latched like every failed sync); *written then
@@ -81,7 +81,7 @@ class Persistence {
   Status latch(Status st);
 
  private:
-  Status first_write(const SessionData& data, std::string_view extra_line);
+  Status first_write(const model::SessionData& data, std::string_view extra_line);
   Status ensure_writer();
   Status check_same_file();
 

@@ -7,17 +7,34 @@
 #include <optional>
 
 #include "context/context_builder.h"
-#include "discovery/session_paths.h"
+#include "format/session_paths.h"
 #include "json/json_string.h"
 #include "blobs/size_rules.h"
-#include "session/loader.h"
-#include "session/migration.h"
+#include "model/loader.h"
+#include "model/migration.h"
 #include "format/side_files.h"
 #include "storage/atomic_file.h"
 #include "storage/path.h"
 #include "util/room_for_one.h"
 
 namespace xs::session {
+
+using model::Arena;
+using model::Diagnostic;
+using model::Entry;
+using model::Line;
+using model::LineKind;
+using model::SessionData;
+using model::Tree;
+using model::entry_from_facts;
+using model::kBlobRefNo;
+using model::kBlobRefYes;
+using model::kBom;
+using model::kNone;
+using model::load_file;
+using model::load_file_parallel;
+using model::load_lines;
+using model::migrate;
 
 namespace {
 
@@ -118,9 +135,25 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<storage::Fs> fs
   std::unique_ptr<Session> s(new Session(std::move(fs), std::string(), std::move(options)));
   XS_RETURN_IF_ERROR(s->start_fresh());
   const format::Header& h = s->data_.header;
-  s->persistence_.set_path(storage::join_path(dir, discovery::session_file_name(h.timestamp, h.id)));
+  s->persistence_.set_path(storage::join_path(dir, format::session_file_name(h.timestamp, h.id)));
   s->tree_.build();
   if (!s->options_.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.write_now(s->data_));
+  return s;
+}
+
+Result<std::unique_ptr<Session>> Session::create_from(std::shared_ptr<storage::Fs> fs, const std::string& dir,
+                                                    SessionOptions options, format::Header header,
+                                                    const std::vector<std::string_view>& lines) {
+  options.read_only = false;
+  std::string text = format::build_header_line(header) + "\n";
+  for (std::string_view l : lines) text.append(l).push_back('\n');
+  std::string path = storage::join_path(dir, format::session_file_name(header.timestamp, header.id));
+  std::unique_ptr<Session> s(new Session(fs, path, std::move(options)));
+  uint64_t size = text.size();
+  XS_RETURN_IF_ERROR(load_file(storage::PaddedBuffer::Copy(text), s->options_.limits, &s->data_));
+  s->file_size_ = size;
+  s->tree_.build();
+  XS_RETURN_IF_ERROR(s->persistence_.write_now(s->data_));
   return s;
 }
 
@@ -454,7 +487,7 @@ Result<std::string> Session::context(std::optional<std::string_view> leaf_id) co
     if (leaf == kNone) return Status::NotFound("entry " + std::string(*leaf_id) + " not found");
   }
   if (!options_.blobs) return context::build_context(data_, tree_, leaf);
-  return context::build_context(data_, tree_, leaf, [this](std::string_view json) { return resolved(json); });
+  return context::build_context(data_, tree_, leaf, [this](std::string_view json) { return views::resolve_refs(source(), json); });
 }
 
 std::optional<std::string_view> Session::leaf_id() const {

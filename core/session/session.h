@@ -17,10 +17,15 @@
 #include "json/input_json.h"
 #include "json/limits.h"
 #include "session/persistence.h"
-#include "session/session_data.h"
-#include "session/tree.h"
+#include "model/session_data.h"
+#include "model/tree.h"
 #include "storage/fs.h"
+#include "upkeep/quarantine.h"
+#include "upkeep/verify.h"
 #include "util/status.h"
+#include "views/entries.h"
+#include "views/summary.h"
+#include "views/usage.h"
 
 namespace xs::session {
 
@@ -72,7 +77,7 @@ enum class RepairMode {
   kQuarantine,  // lines that are not JSON move to "<file>.quarantine-<time>.jsonl"
 };
 
-struct QuarantinedLine;
+
 
 class Session {
  public:
@@ -86,18 +91,14 @@ class Session {
                                                SessionOptions options);
   ~Session();
 
-  // --- new files from this one (each written at once, atomically, and returned open for writing) ---
-  // omp's fork(): every entry, a new id, parentSession = this session's id, the title kept; the
-  // file goes beside this one. `options` configures the new handle (and may choose its id).
-  Result<std::unique_ptr<Session>> fork(SessionOptions options) const;
-  // createBranchedSession(leaf): the path from the root to `leaf` (the current leaf when nullopt)
-  // without label entries, plus fresh label entries for the labels of entries on that path;
-  // parentSession = this session's file path.
-  Result<std::unique_ptr<Session>> create_branched(std::optional<std::string_view> leaf, SessionOptions options) const;
-  // forkFrom(source, cwd): a copy of another session file (migrated in memory) for working
-  // directory `cwd`, in `dir`; parentSession = the source's id, its title kept.
-  static Result<std::unique_ptr<Session>> fork_from(std::shared_ptr<storage::Fs> fs, const std::string& source,
-                                                    const std::string& dir, SessionOptions options);
+  // A new session made of `header` and `lines` (entry lines, each without its '\n'), written at
+  // once and atomically to `dir`/<timestamp>_<id>.jsonl and returned open for writing. What
+  // session/forks.h builds its copies with.
+  static Result<std::unique_ptr<Session>> create_from(std::shared_ptr<storage::Fs> fs, const std::string& dir,
+                                                      SessionOptions options, format::Header header,
+                                                      const std::vector<std::string_view>& lines);
+
+  // --- in place ---
   // moveTo(cwd): the file (and its artifacts directory "<file without .jsonl>/", if any) moves into
   // `dir`, the header's cwd becomes `cwd`; rolled back if any step fails.
   Status move_to(const std::string& dir, const std::string& cwd);
@@ -132,48 +133,59 @@ class Session {
   Status flush();
   Status close();
 
-  // --- reading ---
+  // --- reading (views/, upkeep/verify.h: free functions over data() and tree()) ---
   Result<std::string> context(std::optional<std::string_view> leaf_id) const;
   std::string_view header() const { return data_.header_bytes(); }
   // Entries come as stored (blob refs in place) unless `resolve_blobs` asks for their content.
-  std::string entries_json(bool resolve_blobs = false) const;
-  Result<std::string> entry_json(std::string_view id, bool resolve_blobs = false) const;
-  Result<std::string> branch_json(std::optional<std::string_view> id, bool resolve_blobs = false) const;
-  Result<std::string> children_json(std::string_view id, bool resolve_blobs = false) const;
-  std::string tree_json(bool resolve_blobs = false) const;
-  std::string labels_json() const;
-  std::string diagnostics_json() const;
-  std::string info_json() const;
-  std::string usage_json() const;
+  std::string entries_json(bool resolve_blobs = false) const { return views::entries_json(source(), resolve_blobs); }
+  Result<std::string> entry_json(std::string_view id, bool resolve_blobs = false) const {
+    return views::entry_json(source(), id, resolve_blobs);
+  }
+  Result<std::string> branch_json(std::optional<std::string_view> id, bool resolve_blobs = false) const {
+    return views::path_json(source(), id, resolve_blobs);
+  }
+  Result<std::string> children_json(std::string_view id, bool resolve_blobs = false) const {
+    return views::children_json(source(), id, resolve_blobs);
+  }
+  std::string tree_json(bool resolve_blobs = false) const { return views::tree_json(source(), resolve_blobs); }
+  std::string labels_json() const { return views::labels_json(tree_); }
+  std::string diagnostics_json() const { return views::diagnostics_json(data_, tree_, blob_problems_); }
+  std::string info_json() const {
+    return views::info_json(data_, tree_, {path(), persisted(), options_.read_only, diagnostic_count()});
+  }
+  std::string usage_json() const { return views::usage_json(data_); }
   std::optional<std::string_view> leaf_id() const;
-  // The header's title (omp), else the name of the last session_info entry, trimmed (pi);
-  // nullopt when neither gives a non-empty one.
-  std::optional<std::string> title() const;
+  std::optional<std::string> title() const { return views::title(data_); }
 
-  // --- upkeep (session_verify.cc) ---
-  // Everything wrong with the file as loaded, as JSON: the loader's skipped lines and incomplete
-  // tail, a last line without its newline, duplicate ids, parent cycles, orphans (a parentId that
-  // names no entry) and blob refs whose blob is missing or damaged; plus the file's version.
-  std::string verify_json() const;
+  // --- upkeep ---
+  std::string verify_json() const {
+    return upkeep::verify_json(data_, tree_, options_.blobs.get(),
+                               {path(), read_links_, file_version_, migrated_in_memory_ && !rewritten_on_open_});
+  }
   // Fixes what can be fixed without losing a byte (a writable handle), and returns, as JSON, what
   // was done, including what this handle's open already did (a migration rewrite, a header-less
   // file preserved). kKeepLines writes the final newline a torn or unterminated last line lacks.
-  // kQuarantine moves the lines whose bytes are not JSON (session/quarantine.h) into a new file
+  // kQuarantine moves the lines whose bytes are not JSON (upkeep/quarantine.h) into a new file
   // beside the session, durably, and then rewrites the session without them atomically; nothing
   // else changes (with nothing to move it does what kKeepLines does). The problems left (verify)
   // need a person.
   Result<std::string> repair(RepairMode mode = RepairMode::kKeepLines);
 
+  // The loaded session, for the read side (views/, context/, upkeep/).
+  const model::SessionData& data() const { return data_; }
+  const model::Tree& tree() const { return tree_; }
+  const std::shared_ptr<storage::Fs>& fs() const { return fs_; }
   uint64_t generation() const { return generation_; }
   const std::string& path() const { return persistence_.path(); }
   const format::Header& header_info() const { return data_.header; }
   bool read_only() const { return options_.read_only; }
   bool persisted() const { return persistence_.persisted(); }
   size_t entry_count() const { return data_.entries.size(); }
-  size_t message_count() const;   // "message" entries of any role (pi's messageCount)
-  size_t diagnostic_count() const;
-  // The text of the first user message that has some (pi's firstMessage).
-  std::optional<std::string> first_user_text() const;
+  size_t message_count() const { return views::message_count(data_); }
+  size_t diagnostic_count() const {
+    return data_.diagnostics.size() + tree_.diagnostics().size() + blob_problems_.size();
+  }
+  std::optional<std::string> first_user_text() const { return views::first_user_text(data_); }
 
  private:
   Session(std::shared_ptr<storage::Fs> fs, std::string path, SessionOptions options);
@@ -183,10 +195,6 @@ class Session {
   Status finish_load(const storage::FileInfo& read);
   // After a rewrite: the file is the byte-order mark (if any) and the lines, each with its '\n'.
   void recount_file_size();
-  // A new session made of `header` and `lines`, written at once to `dir`/<timestamp>_<id>.jsonl.
-  static Result<std::unique_ptr<Session>> write_new(std::shared_ptr<storage::Fs> fs, const std::string& dir,
-                                                    SessionOptions options, format::Header header,
-                                                    const std::vector<std::string_view>& lines);
   void note_read(const storage::FileInfo& read);
   Status start_fresh();
   Status reload_whole(size_t before, int64_t* added);
@@ -194,22 +202,19 @@ class Session {
   Status recover_headerless(const storage::PaddedBuffer& original, const storage::FileInfo& read);
   Status check_writable() const;
   // What repair reports that the handle's open did (a migration rewrite, a preserved copy).
-  std::vector<Diagnostic> done_by_open() const;
+  std::vector<model::Diagnostic> done_by_open() const;
   // repair(kQuarantine) once it found lines to move (session_repair.cc).
-  Result<std::string> repair_by_quarantine(std::vector<Diagnostic> done, const std::vector<QuarantinedLine>& moved);
+  Result<std::string> repair_by_quarantine(std::vector<model::Diagnostic> done, const std::vector<upkeep::QuarantinedLine>& moved);
   std::string next_timestamp_token();
   Result<std::string> new_entry_id(std::optional<std::string_view> requested);
   Status prepare_value(std::string_view text, std::string* out, json::Kind* kind, const char* what);
   // Appends a built line whose facts are known: persistence first, then the model, so a failed
   // write leaves the session exactly as it was.
-  Status commit(std::string line, Entry facts, std::string* id_out);
+  Status commit(std::string line, model::Entry facts, std::string* id_out);
   Status append_typed(format::EntryType type, const format::Payload& payload, std::string* id_out,
-                      Entry facts = Entry());
-  // A stored line (or message) with its blob refs resolved; problems are remembered for the
-  // diagnostics. Lines without refs come back as they are.
-  std::string resolved(std::string_view json) const;
-  std::string line_of(const Entry& e, bool resolve_blobs) const;
-  std::string entry_array(const std::vector<uint32_t>& indices, bool resolve_blobs) const;
+                      model::Entry facts = model::Entry());
+  // What the views read; blob problems met while resolving are remembered for the diagnostics.
+  views::Source source() const { return {data_, tree_, options_.blobs.get(), &blob_problems_}; }
 
   std::shared_ptr<storage::Fs> fs_;
   SessionOptions options_;
@@ -218,8 +223,8 @@ class Session {
   // The generator as it was before the first load migrated anything: a reload that migrates the
   // same old file again hands out the same ids.
   std::optional<format::IdGenerator> ids_before_migration_;
-  SessionData data_;
-  Tree tree_{&data_};
+  model::SessionData data_;
+  model::Tree tree_{&data_};
   Persistence persistence_;
   json::InputJson entry_input_;  // whole entries (xs_append)
   json::InputJson value_input_;  // payload values, one level deeper in the line
@@ -232,7 +237,7 @@ class Session {
   int file_version_ = 0;            // the header's version as read, before migration
   uint64_t generation_ = 0;
   // Missing or damaged blobs met while reading (read-side problems never poison the session).
-  mutable std::vector<Diagnostic> blob_problems_;
+  mutable std::vector<model::Diagnostic> blob_problems_;
 };
 
 }  // namespace xs::session

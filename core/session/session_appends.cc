@@ -10,6 +10,9 @@
 
 namespace xs::session {
 
+using model::Entry;
+using model::kNone;
+
 namespace {
 
 using format::EntryType;
@@ -377,7 +380,7 @@ Status Session::branch_with_summary(std::optional<std::string_view> from_id, std
   if (from_extension) p.boolean("fromExtension", *from_extension);
   // A failed append leaves the session as it was, also when it runs out of memory (throws).
   struct RestoreLeaf {
-    Tree& tree;
+    model::Tree& tree;
     uint32_t before;
     bool done = false;
     ~RestoreLeaf() {

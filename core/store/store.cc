@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "discovery/session_paths.h"
+#include "format/session_paths.h"
 
 namespace xs::store {
 
@@ -40,7 +40,7 @@ Store::Store(std::shared_ptr<storage::Fs> fs, std::string root)
       blobs_(std::make_shared<blobs::BlobStore>(fs_, root_)),
       finder_(fs_, root_) {}
 
-std::string Store::session_dir(std::string_view cwd) const { return discovery::session_dir(root_, cwd); }
+std::string Store::session_dir(std::string_view cwd) const { return format::session_dir(root_, cwd); }
 
 session::SessionOptions Store::with_blobs(session::SessionOptions options) const {
   options.blobs = blobs_;
@@ -99,18 +99,18 @@ Result<std::unique_ptr<session::Session>> Store::continue_recent(std::string_vie
 Result<std::unique_ptr<session::Session>> Store::fork_from(std::string_view source, std::string_view cwd,
                                                            session::SessionOptions options) {
   options.cwd = std::string(cwd);
-  return session::Session::fork_from(fs_, std::string(source), session_dir(cwd), with_blobs(std::move(options)));
+  return session::fork_from(fs_, std::string(source), session_dir(cwd), with_blobs(std::move(options)));
 }
 
 Result<std::unique_ptr<session::Session>> Store::fork_session(const session::Session& from,
                                                               session::SessionOptions options) {
-  return from.fork(with_blobs(std::move(options)));
+  return session::fork_session(from, with_blobs(std::move(options)));
 }
 
-Result<std::unique_ptr<session::Session>> Store::branch_session(const session::Session& from,
-                                                                std::optional<std::string_view> leaf,
-                                                                session::SessionOptions options) {
-  return from.create_branched(leaf, with_blobs(std::move(options)));
+Result<std::unique_ptr<session::Session>> Store::create_branched(const session::Session& from,
+                                                                 std::optional<std::string_view> leaf,
+                                                                 session::SessionOptions options) {
+  return session::create_branched(from, leaf, with_blobs(std::move(options)));
 }
 
 Status Store::move_session(session::Session& s, std::string_view cwd) {

@@ -1,5 +1,5 @@
 // A session store: one root directory and the sessions, blobs and breadcrumbs under it.
-//   <root>/sessions/--<cwd, encoded>--/<timestamp>_<id>.jsonl   sessions (discovery/session_paths.h)
+//   <root>/sessions/--<cwd, encoded>--/<timestamp>_<id>.jsonl   sessions (format/session_paths.h)
 //   <root>/blobs/<sha-256>                                      images moved out of entries (blobs/)
 //   <root>/terminal-sessions/<terminal id>                      the session a terminal used last
 // The store chooses the file system of the root (the disk, or memory) and holds the policy that
@@ -22,6 +22,7 @@
 #include "blobs/blob_upkeep.h"
 #include "discovery/finder.h"
 #include "discovery/session_info.h"
+#include "session/forks.h"
 #include "session/session.h"
 #include "storage/fs.h"
 #include "util/status.h"
@@ -70,14 +71,15 @@ class Store {
                                                             std::optional<std::string_view> terminal_id,
                                                             session::SessionOptions options);
   // A copy of the session file `source` for working directory `cwd` (which replaces options.cwd),
-  // in cwd's directory: Session::fork_from.
+  // in cwd's directory: session::fork_from.
   Result<std::unique_ptr<session::Session>> fork_from(std::string_view source, std::string_view cwd,
                                                       session::SessionOptions options);
-  // Session::fork and Session::create_branched, with this store's blob store.
+  // session::fork_session and session::create_branched (session/forks.h), with this store's blob
+  // store.
   Result<std::unique_ptr<session::Session>> fork_session(const session::Session& from, session::SessionOptions options);
-  Result<std::unique_ptr<session::Session>> branch_session(const session::Session& from,
-                                                           std::optional<std::string_view> leaf,
-                                                           session::SessionOptions options);
+  Result<std::unique_ptr<session::Session>> create_branched(const session::Session& from,
+                                                            std::optional<std::string_view> leaf,
+                                                            session::SessionOptions options);
   // Session::move_to into the directory of `cwd`.
   Status move_session(session::Session& s, std::string_view cwd);
 

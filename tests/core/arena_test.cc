@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "session/arena.h"
+#include "model/arena.h"
 
-namespace xs::session {
+namespace xs::model {
 namespace {
 
 TEST(Arena, KeepsEveryStoredCopyExactWhileGrowing) {
@@ -39,4 +39,4 @@ TEST(Arena, EmptyStringsGiveEmptyViews) {
 }
 
 }  // namespace
-}  // namespace xs::session
+}  // namespace xs::model

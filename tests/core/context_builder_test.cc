@@ -10,7 +10,7 @@
 namespace xs::context {
 namespace {
 
-using session::kNone;
+using model::kNone;
 
 const std::string kHeader = R"({"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"})";
 constexpr int64_t kBase = 1735689600000;  // 2025-01-01T00:00:00.000Z

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "discovery/finder.h"
-#include "discovery/session_paths.h"
+#include "format/session_paths.h"
 #include "storage/path.h"
 #include "test_util.h"
 
@@ -23,8 +23,8 @@ class FinderTest : public ::testing::Test {
   // at `ts`.
   std::string make(const std::string& cwd, const std::string& id, int64_t mtime_ms, const std::string& name_id = "",
                    const std::string& ts = kTs) {
-    std::string dir = session_dir(tmp_.path(), cwd);
-    std::string path = dir + "/" + session_file_name(ts, name_id.empty() ? id : name_id);
+    std::string dir = format::session_dir(tmp_.path(), cwd);
+    std::string path = dir + "/" + format::session_file_name(ts, name_id.empty() ? id : name_id);
     test::put_file(*fs_, path,
                    R"({"type":"session","version":3,"id":")" + id + R"(","timestamp":")" + ts + R"(","cwd":")" + cwd +
                        "\"}\n" + R"({"type":"message","id":"u1","parentId":null,"timestamp":")" + kTs +
@@ -196,7 +196,7 @@ TEST_F(FinderTest, AnAmbiguityNamesAtMostFiveCandidates) {
   resolve("dup", std::nullopt, &code, &message);
   EXPECT_EQ(code, Code::kAmbiguous);
   std::string names;
-  for (int i = 1; i <= 5; ++i) names += (i > 1 ? ", " : "") + session_file_name(kTs, "dup" + std::to_string(i));
+  for (int i = 1; i <= 5; ++i) names += (i > 1 ? ", " : "") + format::session_file_name(kTs, "dup" + std::to_string(i));
   EXPECT_EQ(message, "\"dup\" matches 7 sessions: " + names + ", ...");
 }
 

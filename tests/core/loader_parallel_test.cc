@@ -17,10 +17,10 @@
 #include <thread>
 #include <vector>
 
-#include "session/loader.h"
+#include "model/loader.h"
 #include "test_util.h"
 
-namespace xs::session {
+namespace xs::model {
 namespace {
 
 constexpr size_t kSize = 20u << 20;  // every file below is exactly this long
@@ -299,4 +299,4 @@ TEST_F(LoaderParallelTest, EveryKindOfLineInOneFile) {
 }
 
 }  // namespace
-}  // namespace xs::session
+}  // namespace xs::model

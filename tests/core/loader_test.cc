@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "session/loader.h"
+#include "model/loader.h"
 #include "test_util.h"
 
-namespace xs::session {
+namespace xs::model {
 namespace {
 
 using test::diag_summary;
@@ -352,4 +352,4 @@ TEST(Loader, EntryFromFactsCopiesStringsIntoTheArena) {
 }
 
 }  // namespace
-}  // namespace xs::session
+}  // namespace xs::model

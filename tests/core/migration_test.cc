@@ -5,11 +5,11 @@
 #include <string>
 
 #include "format/ids.h"
-#include "session/loader.h"
-#include "session/migration.h"
+#include "model/loader.h"
+#include "model/migration.h"
 #include "test_util.h"
 
-namespace xs::session {
+namespace xs::model {
 namespace {
 
 using test::joined_lines;
@@ -237,4 +237,4 @@ TEST(Migration, LoneSurrogatesAndBigNumbersInMigratedLinesKeepTheirBytes) {
 }
 
 }  // namespace
-}  // namespace xs::session
+}  // namespace xs::model

@@ -41,7 +41,7 @@ class PersistenceTest : public ::testing::TestWithParam<std::string> {
   // What the session does after a successful before_append: the line becomes part of the data.
   void push(const std::string& line) {
     std::string_view stored = data_->data.arena.store(line, json::kPadding);
-    data_->data.lines.push_back({stored, 0, LineKind::kEntry, true, kNone});
+    data_->data.lines.push_back({stored, 0, model::LineKind::kEntry, true, model::kNone});
   }
   Status append(Persistence& p, const std::string& line, bool assistant_after) {
     Status st = p.before_append(data_->data, line + "\n", assistant_after);

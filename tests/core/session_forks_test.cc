@@ -8,9 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "discovery/session_paths.h"
+#include "format/session_paths.h"
 #include "format/clock.h"
 #include "format/ids.h"
+#include "session/forks.h"
 #include "session/session.h"
 #include "storage/faulty_fs.h"
 #include "test_util.h"
@@ -114,10 +115,10 @@ TEST_F(SessionForksTest, ForkWritesANewIdEveryEntryAndTheOldIdAsParent) {
   std::string before = file(path_);
   SessionOptions o = options("", 100, 7);
   o.session_id.reset();  // generated from the seed
-  auto f = s_->fork(o);
+  auto f = fork_session(*s_, o);
   ASSERT_TRUE(f.ok()) << f.status().message();
   std::string sid = format::IdGenerator(7).session_id();
-  std::string fpath = dir_ + "/" + discovery::session_file_name(iso(100), sid);
+  std::string fpath = dir_ + "/" + format::session_file_name(iso(100), sid);
   EXPECT_EQ((*f)->path(), fpath);
   EXPECT_EQ(file(fpath), header(sid, 100, kCwd, R"(,"title":"T","parentSession":"sess1")") + "\n" + entry_lines(path_));
   EXPECT_TRUE((*f)->persisted());
@@ -135,7 +136,7 @@ TEST_F(SessionForksTest, ForkCopiesEntriesNotSkippedLines) {
   test::put_file(*base_, src, header("hand", 0, "/w") + "\n\n{broken\n" + u + "\n");
   auto s = Session::open(fs_, src, SessionOptions());
   ASSERT_TRUE(s.ok()) << s.status().message();
-  auto f = (*s)->fork(options("hand2", 100, 7));
+  auto f = fork_session(**s, options("hand2", 100, 7));
   ASSERT_TRUE(f.ok()) << f.status().message();
   EXPECT_EQ(file((*f)->path()), header("hand2", 100, "/w", R"(,"parentSession":"hand")") + "\n" + u + "\n");
   EXPECT_EQ((*f)->diagnostic_count(), 0u);
@@ -145,7 +146,7 @@ TEST_F(SessionForksTest, ForkWithAnInvalidIdWritesNothing) {
   append(kUser);
   append(kAssistant);
   std::vector<std::string> before = sessions_in(dir_);
-  EXPECT_EQ(s_->fork(options("bad/id", 100, 7)).status().code(), Code::kInvalid);
+  EXPECT_EQ(fork_session(*s_, options("bad/id", 100, 7)).status().code(), Code::kInvalid);
   EXPECT_EQ(sessions_in(dir_), before);
 }
 
@@ -164,14 +165,14 @@ TEST_F(SessionForksTest, CreateBranchedRelinksTheEntryAfterADroppedLabel) {
     ASSERT_TRUE(e.ok());
     orig.push_back(*e);
   }
-  auto b = s_->create_branched(std::string_view(a2), options("br1", 100, 7));
+  auto b = create_branched(*s_, std::string_view(a2), options("br1", 100, 7));
   ASSERT_TRUE(b.ok()) << b.status().message();
   std::string new_label = test::seeded_entry_ids(7, 1)[0];
   std::string want = header("br1", 100, kCwd, ",\"parentSession\":\"" + path_ + "\"") + "\n" + orig[0] + "\n" + orig[1] +
                      "\n" + replace_once(orig[2], "\"parentId\":\"" + l + "\"", "\"parentId\":\"" + a1 + "\"") + "\n" +
                      orig[3] + "\n" + label_line(new_label, a2, 101, u1, "start") + "\n";
   EXPECT_EQ(file((*b)->path()), want) << "no title: pi's createBranchedSession header";
-  EXPECT_EQ((*b)->path(), dir_ + "/" + discovery::session_file_name(iso(100), "br1"));
+  EXPECT_EQ((*b)->path(), dir_ + "/" + format::session_file_name(iso(100), "br1"));
   // The whole path is one chain again: the context holds all four messages.
   auto ctx = (*b)->context(std::nullopt);
   auto old_ctx = s_->context(std::string_view(a2));
@@ -187,7 +188,7 @@ TEST_F(SessionForksTest, CreateBranchedFromALabelAtTheRootStartsWithARoot) {
   std::string u9 = append(kUser);
   auto e = s_->entry_json(u9);
   ASSERT_TRUE(e.ok());
-  auto b = s_->create_branched(std::string_view(u9), options("br2", 100, 7));
+  auto b = create_branched(*s_, std::string_view(u9), options("br2", 100, 7));
   ASSERT_TRUE(b.ok()) << b.status().message();
   // u1 is not on the path, so its label is not carried.
   EXPECT_EQ(entry_lines((*b)->path()), replace_once(*e, "\"parentId\":\"" + l + "\"", "\"parentId\":null") + "\n");
@@ -202,7 +203,7 @@ TEST_F(SessionForksTest, CreateBranchedCarriesLabelsInMapOrder) {
   label(a1, std::nullopt);
   label(u1, "uno");
   label(a1, "dos");
-  auto b = s_->create_branched(std::nullopt, options("br3", 100, 7));
+  auto b = create_branched(*s_, std::nullopt, options("br3", 100, 7));
   ASSERT_TRUE(b.ok()) << b.status().message();
   std::vector<std::string> fresh = test::seeded_entry_ids(7, 2);
   std::string lines = entry_lines((*b)->path());
@@ -215,14 +216,14 @@ TEST_F(SessionForksTest, CreateBranchedCarriesLabelsInMapOrder) {
 }
 
 TEST_F(SessionForksTest, CreateBranchedWithoutALeafOrWithABadIdWritesNothing) {
-  EXPECT_EQ(s_->create_branched(std::nullopt, options("b1", 100, 7)).status().code(), Code::kNotFound) << "empty";
+  EXPECT_EQ(create_branched(*s_, std::nullopt, options("b1", 100, 7)).status().code(), Code::kNotFound) << "empty";
   append(kUser);
   append(kAssistant);
   std::vector<std::string> before = sessions_in(dir_);
-  EXPECT_EQ(s_->create_branched(std::string_view("nope"), options("b2", 100, 7)).status().code(), Code::kNotFound);
-  EXPECT_EQ(s_->create_branched(std::nullopt, options("a b", 100, 7)).status().code(), Code::kInvalid);
+  EXPECT_EQ(create_branched(*s_, std::string_view("nope"), options("b2", 100, 7)).status().code(), Code::kNotFound);
+  EXPECT_EQ(create_branched(*s_, std::nullopt, options("a b", 100, 7)).status().code(), Code::kInvalid);
   s_->reset_leaf();
-  EXPECT_EQ(s_->create_branched(std::nullopt, options("b3", 100, 7)).status().code(), Code::kNotFound);
+  EXPECT_EQ(create_branched(*s_, std::nullopt, options("b3", 100, 7)).status().code(), Code::kNotFound);
   EXPECT_EQ(sessions_in(dir_), before);
 }
 
@@ -239,10 +240,10 @@ TEST_F(SessionForksTest, ForkFromMigratesAV1SourceAndLeavesItAsItWas) {
   std::string other = kRoot + "/sessions/--other--";
   SessionOptions o = options("cp1", 100, 9);
   o.cwd = "/other";
-  auto f = Session::fork_from(fs_, src, other, o);
+  auto f = fork_from(fs_, src, other, o);
   ASSERT_TRUE(f.ok()) << f.status().message();
   std::vector<std::string> m = test::seeded_entry_ids(9, 2);
-  EXPECT_EQ(file(other + "/" + discovery::session_file_name(iso(100), "cp1")),
+  EXPECT_EQ(file(other + "/" + format::session_file_name(iso(100), "cp1")),
             header("cp1", 100, "/other", R"(,"title":"Old","parentSession":"old1")") + "\n" + u + ",\"id\":\"" + m[0] +
                 "\",\"parentId\":null}\n" + a + ",\"id\":\"" + m[1] + "\",\"parentId\":\"" + m[0] + "\"}\n");
   EXPECT_EQ(file(src), bytes);
@@ -257,7 +258,7 @@ TEST_F(SessionForksTest, MoveToRenamesRewritesTheCwdAndMovesTheLock) {
   std::string entries = entry_lines(path_);
   std::string new_dir = kRoot + "/sessions/--new--";
   ASSERT_OK(s_->move_to(new_dir, "/new"));
-  std::string moved = new_dir + "/" + discovery::session_file_name(iso(0), "sess1");
+  std::string moved = new_dir + "/" + format::session_file_name(iso(0), "sess1");
   EXPECT_EQ(s_->path(), moved);
   EXPECT_EQ(s_->header_info().cwd, "/new");
   // The cwd is replaced in place; the title after it keeps its position.
@@ -277,14 +278,14 @@ TEST_F(SessionForksTest, MoveToRenamesRewritesTheCwdAndMovesTheLock) {
 // nothing, but the header must still say the new cwd: listing by cwd reads the header.
 TEST_F(SessionForksTest, MoveToACwdThatSharesTheDirectoryStillRewritesTheCwd) {
   std::string shared = kRoot + "/sessions/" + "--a-b--";
-  ASSERT_EQ(discovery::session_dir(kRoot, "/a-b"), shared);
-  ASSERT_EQ(discovery::session_dir(kRoot, "/a/b"), shared);
+  ASSERT_EQ(format::session_dir(kRoot, "/a-b"), shared);
+  ASSERT_EQ(format::session_dir(kRoot, "/a/b"), shared);
   append(kUser);
   append(kAssistant);
   ASSERT_OK(s_->move_to(shared, "/a-b"));
   std::string entries = entry_lines(s_->path());
   ASSERT_OK(s_->move_to(shared, "/a/b"));
-  EXPECT_EQ(s_->path(), shared + "/" + discovery::session_file_name(iso(0), "sess1"));
+  EXPECT_EQ(s_->path(), shared + "/" + format::session_file_name(iso(0), "sess1"));
   EXPECT_EQ(s_->header_info().cwd, "/a/b");
   EXPECT_EQ(file(s_->path()), header("sess1", 0, "/a/b", R"(,"title":"T")") + "\n" + entries);
 }
@@ -297,7 +298,7 @@ TEST_F(SessionForksTest, MoveToOfASessionNotYetOnDiskMovesWhereItWillBeWritten) 
   std::string new_dir = kRoot + "/sessions/--new--";
   ASSERT_OK((*d)->move_to(new_dir, "/new"));
   EXPECT_FALSE((*d)->persisted());
-  std::string name = discovery::session_file_name(iso(0), "def1");
+  std::string name = format::session_file_name(iso(0), "def1");
   EXPECT_EQ(sessions_in(new_dir), std::vector<std::string>{}) << "nothing written yet";
   EXPECT_FALSE(base_->stat(dir_ + "/" + name).ok());
   ASSERT_OK((*d)->append_message(kAssistant, &id));

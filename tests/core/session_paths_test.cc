@@ -1,9 +1,9 @@
-// discovery/session_paths: store layout (seed 000, reference-behaviour.md §9.1-9.2).
+// format/session_paths: store layout (seed 000, reference-behaviour.md §9.1-9.2).
 #include <gtest/gtest.h>
 
-#include "discovery/session_paths.h"
+#include "format/session_paths.h"
 
-namespace xs::discovery {
+namespace xs::format {
 namespace {
 
 TEST(EncodeCwd, DropsOneLeadingSeparatorAndDashesTheRest) {
@@ -38,4 +38,4 @@ TEST(SessionFileName, TimestampWithColonsAndDotsAsDashes) {
 }
 
 }  // namespace
-}  // namespace xs::discovery
+}  // namespace xs::format

@@ -354,7 +354,7 @@ TEST_F(StoreTest, ForkBranchAndMoveStayInTheStore) {
   auto forked = store_->fork_session(**s, written("forked"));
   ASSERT_TRUE(forked.ok()) << forked.status().message();
   EXPECT_EQ(storage::dir_name((*forked)->path()), store_->session_dir("/a"));
-  auto branched = store_->branch_session(**s, std::nullopt, written("branched"));
+  auto branched = store_->create_branched(**s, std::nullopt, written("branched"));
   ASSERT_TRUE(branched.ok()) << branched.status().message();
   EXPECT_EQ((*branched)->header_info().parent_session, path);
   ASSERT_TRUE(store_->move_session(**forked, "/moved").ok());

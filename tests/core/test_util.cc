@@ -12,8 +12,8 @@
 #include <stdexcept>
 
 #include "format/ids.h"
-#include "session/loader.h"
-#include "session/migration.h"
+#include "model/loader.h"
+#include "model/migration.h"
 #include "storage/path.h"
 
 namespace xs::test {
@@ -101,45 +101,45 @@ std::vector<std::string> fs_list(storage::Fs& fs, const std::string& dir) {
 
 std::unique_ptr<Loaded> load(std::string_view bytes, json::Limits limits, uint64_t migrate_seed) {
   auto l = std::make_unique<Loaded>();
-  l->status = session::load_file(padded(bytes), limits, &l->data);
+  l->status = model::load_file(padded(bytes), limits, &l->data);
   if (!l->status.ok()) return l;
   if (migrate_seed != 0) {
     format::IdGenerator ids(migrate_seed);
     bool changed = false;
-    l->status = session::migrate(&l->data, ids, &changed);
+    l->status = model::migrate(&l->data, ids, &changed);
     if (!l->status.ok()) return l;
   }
   l->tree.build();
   return l;
 }
 
-std::string diag_summary(const session::SessionData& data) {
+std::string diag_summary(const model::SessionData& data) {
   std::string out;
-  for (const session::Diagnostic& d : data.diagnostics) {
+  for (const model::Diagnostic& d : data.diagnostics) {
     if (!out.empty()) out += ',';
     out += d.code + "@" + std::to_string(d.line);
   }
   return out;
 }
 
-std::vector<session::Diagnostic> all_diagnostics(const Loaded& l) {
-  std::vector<session::Diagnostic> all = l.data.diagnostics;
-  for (const session::Diagnostic& d : l.tree.diagnostics()) all.push_back(d);
+std::vector<model::Diagnostic> all_diagnostics(const Loaded& l) {
+  std::vector<model::Diagnostic> all = l.data.diagnostics;
+  for (const model::Diagnostic& d : l.tree.diagnostics()) all.push_back(d);
   return all;
 }
 
 std::string diag_summary(const Loaded& l) {
   std::string out;
-  for (const session::Diagnostic& d : all_diagnostics(l)) {
+  for (const model::Diagnostic& d : all_diagnostics(l)) {
     if (!out.empty()) out += ',';
     out += d.code + "@" + std::to_string(d.line);
   }
   return out;
 }
 
-std::string joined_lines(const session::SessionData& data) {
-  std::string out(data.bom ? session::kBom : std::string_view());
-  for (const session::Line& l : data.lines) {
+std::string joined_lines(const model::SessionData& data) {
+  std::string out(data.bom ? model::kBom : std::string_view());
+  for (const model::Line& l : data.lines) {
     out += l.bytes;
     out += '\n';
   }

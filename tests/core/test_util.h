@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "json/limits.h"
-#include "session/session_data.h"
-#include "session/tree.h"
+#include "model/session_data.h"
+#include "model/tree.h"
 #include "storage/buffer.h"
 #include "storage/fs.h"
 #include "util/status.h"
@@ -55,8 +55,8 @@ std::vector<std::string> fs_list(storage::Fs& fs, const std::string& dir);
 // A file image loaded into SessionData with its tree built (the tree points into data, so the
 // pair lives on the heap and never moves).
 struct Loaded {
-  session::SessionData data;
-  session::Tree tree{&data};
+  model::SessionData data;
+  model::Tree tree{&data};
   Status status;
 };
 // Loads `bytes`; when `migrate_seed` is non-zero the data is also migrated with that id seed.
@@ -64,14 +64,14 @@ struct Loaded {
 std::unique_ptr<Loaded> load(std::string_view bytes, json::Limits limits = {}, uint64_t migrate_seed = 0);
 
 // "code@line" for every diagnostic, comma-separated: a compact exact form for assertions.
-std::string diag_summary(const session::SessionData& data);
+std::string diag_summary(const model::SessionData& data);
 // The loader's diagnostics followed by the tree's (duplicate ids, parent cycles).
-std::vector<session::Diagnostic> all_diagnostics(const Loaded& l);
+std::vector<model::Diagnostic> all_diagnostics(const Loaded& l);
 std::string diag_summary(const Loaded& l);
 
 // The lines of a SessionData joined with '\n' plus a final '\n', after the byte-order mark the
 // file started with, if any (what a rewrite writes).
-std::string joined_lines(const session::SessionData& data);
+std::string joined_lines(const model::SessionData& data);
 
 // The ids a seeded generator hands out for entries, in order (no collisions assumed).
 std::vector<std::string> seeded_entry_ids(uint64_t seed, size_t n, bool skip_session_id = false);

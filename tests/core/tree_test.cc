@@ -5,7 +5,7 @@
 
 #include "test_util.h"
 
-namespace xs::session {
+namespace xs::model {
 namespace {
 
 using test::diag_summary;
@@ -249,4 +249,4 @@ TEST(Tree, AddIndexesAnAppendedEntryAndMovesTheLeaf) {
 }
 
 }  // namespace
-}  // namespace xs::session
+}  // namespace xs::model

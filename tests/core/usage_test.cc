@@ -3,10 +3,10 @@
 
 #include <string>
 
-#include "stats/usage.h"
+#include "views/usage.h"
 #include "test_util.h"
 
-namespace xs::stats {
+namespace xs::views {
 namespace {
 
 const std::string kHeader = R"({"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"})";
@@ -65,4 +65,4 @@ TEST(Usage, DuplicateUsageKeysLastWins) {
 }
 
 }  // namespace
-}  // namespace xs::stats
+}  // namespace xs::views

@@ -138,7 +138,7 @@ inline Template make_template(const Workload& w) {
     if (!l->status.ok()) continue;
     std::string id = l->data.header.id;
     t.damage[id] = all_diagnostics(*l).size();
-    for (const session::Entry& e : l->data.entries) t.acked.push_back({id, std::string(e.id), std::string(e.line)});
+    for (const model::Entry& e : l->data.entries) t.acked.push_back({id, std::string(e.id), std::string(e.line)});
   }
   return t;
 }

@@ -23,6 +23,7 @@
 #include "blobs/blob_store.h"
 #include "blobs/blob_upkeep.h"
 #include "reliability_util.h"
+#include "session/forks.h"
 #include "storage/faulty_fs.h"
 
 namespace xs::test::faults {
@@ -139,7 +140,7 @@ inline Status keep(Trial& r, Result<std::unique_ptr<Session>> opened, std::uniqu
 inline Status keep_made(Trial& r, Result<std::unique_ptr<Session>> made) {
   XS_RETURN_IF_ERROR(keep(r, std::move(made), &r.made));
   auto l = load(read_file(r.made->path()));
-  for (const session::Entry& e : l->data.entries) {
+  for (const model::Entry& e : l->data.entries) {
     auto line = r.made->entry_json(e.id);
     r.acked.push_back({r.made->header_info().id, std::string(e.id), line.ok() ? *line : "<missing>"});
   }
@@ -396,7 +397,7 @@ inline std::vector<Workload> workloads() {
 
   // --- new files from a session, and moving it ---
   w.push_back({"fork", base, open_base,
-               [](Trial& r) { return keep_made(r, r.s->fork(opts(r, false, false, kForkSeed))); },
+               [](Trial& r) { return keep_made(r, session::fork_session(*r.s, opts(r, false, false, kForkSeed))); },
                Target::kNewFile});
   w.push_back({"create_branched (a label on the path)",
                [](Trial& t) {
@@ -410,14 +411,14 @@ inline std::vector<Workload> workloads() {
                },
                open_base,
                [](Trial& r) {
-                 return keep_made(r, r.s->create_branched(std::nullopt, opts(r, false, false, kForkSeed)));
+                 return keep_made(r, session::create_branched(*r.s, std::nullopt, opts(r, false, false, kForkSeed)));
                },
                Target::kNewFile});
   w.push_back({"fork_from (into another directory)", base, nullptr,
                [](Trial& r) {
                  SessionOptions o = opts(r, false, false, kForkSeed);
                  o.cwd = "/elsewhere";
-                 return keep_made(r, Session::fork_from(r.fs, r.file(), r.root + "/other", o));
+                 return keep_made(r, session::fork_from(r.fs, r.file(), r.root + "/other", o));
                },
                Target::kNewFile});
   w.push_back({"move_to another directory (with the artifacts directory)",

@@ -1,10 +1,11 @@
-// Repair (the CLI's `xs repair`): what can be fixed without losing a byte.
+// What rewrites a session file in place: repair, and a move to another working directory.
 //
+// Repair (the CLI's `xs repair`) fixes what can be fixed without losing a byte.
 // Without quarantine, nothing a reader could miss changes: the final newline a torn tail lacks is
 // written, so the fragment becomes a complete (skipped, reported, kept) line and the next append
 // cannot be glued onto it.
 //
-// With quarantine, the lines that are not JSON (session/quarantine.h) leave the session, and no
+// With quarantine, the lines that are not JSON (upkeep/quarantine.h) leave the session, and no
 // byte is lost on the way. In order:
 //  1. everything that can run out of memory: the quarantine records, the new file's bytes, and
 //     the session as it will be, loaded from those bytes (so line numbers, offsets and diagnostics
@@ -22,14 +23,27 @@
 #include "format/header.h"
 #include "json/json_string.h"
 #include "json/line_scanner.h"
-#include "session/loader.h"
-#include "session/quarantine.h"
-#include "session/report_json.h"
+#include "json/object_edit.h"
+#include "model/loader.h"
+#include "upkeep/quarantine.h"
+#include "upkeep/report_json.h"
 #include "session/session.h"
 #include "format/side_files.h"
 #include "storage/atomic_file.h"
+#include "storage/path.h"
 
 namespace xs::session {
+
+using model::Diagnostic;
+using model::Line;
+using model::SessionData;
+using model::Tree;
+using model::kBom;
+using model::load_file;
+using upkeep::QuarantinedLine;
+using upkeep::append_problem;
+using upkeep::lines_to_quarantine;
+using upkeep::quarantine_record;
 
 namespace {
 
@@ -212,6 +226,76 @@ Result<std::string> Session::repair_by_quarantine(std::vector<Diagnostic> done,
   ++generation_;
   if (!st.ok()) return st.With(path() + " was repaired (its moved lines are in " + q.path + "), but");
   return report;
+}
+
+Status Session::move_to(const std::string& dir, const std::string& cwd) {
+  XS_RETURN_IF_ERROR(check_writable());
+  const Status& sticky = persistence_.sticky_error();
+  if (!sticky.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky.message());
+  if (!json::is_valid_utf8(cwd)) return Status::Invalid("cwd must be UTF-8");
+  std::string cwd_token;
+  json::append_quoted(cwd_token, cwd);
+  auto header = json::set_member(data_.header_bytes(), "cwd", cwd_token);
+  if (!header.ok()) return header.status();
+  std::string from = path();
+  std::string to = storage::join_path(dir, storage::base_name(from));
+  Line& hl = data_.lines[data_.header_line];
+  // The new header and cwd are made before anything moves; the header line goes back to the old
+  // bytes on every way out but success (an error, or running out of memory half-way).
+  std::string_view new_header = data_.arena.store(*header, json::kPadding);
+  std::string new_cwd = cwd;
+  struct RestoreHeader {
+    Line& line;
+    std::string_view old;
+    bool done = false;
+    ~RestoreHeader() {
+      if (!done) line.bytes = old;
+    }
+  } restore{hl, hl.bytes};
+  if (to == from || !persistence_.persisted()) {
+    // Two cwds can share a directory ("/a-b" and "/a/b" encode alike): then only the header
+    // changes. A session not on disk yet will simply be written in its new place.
+    if (to != from) XS_RETURN_IF_ERROR(persistence_.rename_unwritten(to));
+    hl.bytes = new_header;
+    XS_RETURN_IF_ERROR(persistence_.rewrite(data_));  // a no-op while nothing is on disk
+    restore.done = true;
+    data_.header.cwd.swap(new_cwd);
+    if (persistence_.persisted()) recount_file_size();
+    ++generation_;
+    return Status::Ok();
+  }
+  // The artifacts directory travels with its session (omp's moveTo). Only "not found" means there
+  // is none: any other failure to look stops the move before anything moved.
+  std::string artifacts_from = from.substr(0, from.size() - 6), artifacts_to = to.substr(0, to.size() - 6);
+  bool artifacts = false;
+  if (from.size() > 6 && from.compare(from.size() - 6, 6, ".jsonl") == 0) {
+    auto a = fs_->stat(artifacts_from);
+    if (!a.ok() && a.status().code() != Code::kNotFound) return a.status().With("looking for the artifacts directory");
+    artifacts = a.ok();
+  }
+  XS_RETURN_IF_ERROR(fs_->make_dirs(dir));
+  XS_RETURN_IF_ERROR(persistence_.move(to));
+  if (artifacts) {
+    Status st = fs_->rename_noreplace(artifacts_from, artifacts_to);
+    if (!st.ok()) {
+      persistence_.latch(persistence_.move(from));  // a failed move back leaves it misplaced: latched
+      if (st.code() != Code::kExists) st = persistence_.latch(st);
+      return st.With("moving the artifacts directory");
+    }
+  }
+  hl.bytes = new_header;
+  Status st = persistence_.rewrite(data_);
+  if (!st.ok()) {
+    // Undone step by step; a step that cannot be undone leaves the session elsewhere: latched.
+    if (artifacts) persistence_.latch(fs_->rename_noreplace(artifacts_to, artifacts_from));
+    persistence_.latch(persistence_.move(from));
+    return st;
+  }
+  restore.done = true;
+  data_.header.cwd.swap(new_cwd);
+  recount_file_size();
+  ++generation_;
+  return Status::Ok();
 }
 
 }  // namespace xs::session

@@ -1,4 +1,4 @@
-#include "session/migration.h"
+#include "model/migration.h"
 
 #include <cmath>
 #include <unordered_set>
@@ -7,9 +7,9 @@
 #include "json/line_scanner.h"
 #include "json/member_scanner.h"
 #include "json/object_edit.h"
-#include "session/loader.h"
+#include "model/loader.h"
 
-namespace xs::session {
+namespace xs::model {
 
 namespace {
 
@@ -115,4 +115,4 @@ Status migrate(SessionData* data, format::IdGenerator& ids, bool* changed) {
   return Status::Ok();
 }
 
-}  // namespace xs::session
+}  // namespace xs::model

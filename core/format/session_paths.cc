@@ -1,8 +1,8 @@
-#include "discovery/session_paths.h"
+#include "format/session_paths.h"
 
 #include "storage/path.h"
 
-namespace xs::discovery {
+namespace xs::format {
 
 std::string encode_cwd(std::string_view cwd) {
   if (!cwd.empty() && (cwd.front() == '/' || cwd.front() == '\\')) cwd.remove_prefix(1);
@@ -30,4 +30,4 @@ std::string session_file_name(std::string_view iso_timestamp, std::string_view s
   return name;
 }
 
-}  // namespace xs::discovery
+}  // namespace xs::format

@@ -1,4 +1,4 @@
-#include "session/loader.h"
+#include "model/loader.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,7 @@
 
 #include "util/join_all.h"
 
-namespace xs::session {
+namespace xs::model {
 
 namespace {
 
@@ -362,4 +362,4 @@ Status load_file(storage::PaddedBuffer image, const json::Limits& limits, Sessio
   return load_lines(data->buffers.back().view(), 0, limits, data);
 }
 
-}  // namespace xs::session
+}  // namespace xs::model

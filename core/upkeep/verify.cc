@@ -1,5 +1,5 @@
-// Verify (the CLI's `xs verify`): only reads. Everything wrong with the file as loaded is
-// reported with its line and offset; repair (session_repair.cc) fixes what it can.
+#include "upkeep/verify.h"
+
 #include <algorithm>
 #include <numeric>
 #include <unordered_set>
@@ -7,12 +7,15 @@
 #include "blobs/blob_refs.h"
 #include "format/header.h"
 #include "json/json_string.h"
-#include "session/report_json.h"
-#include "session/session.h"
+#include "upkeep/report_json.h"
 
-namespace xs::session {
+namespace xs::upkeep {
 
 namespace {
+
+using model::Diagnostic;
+using model::Entry;
+using model::Line;
 
 struct Problem {
   Diagnostic d;
@@ -21,46 +24,37 @@ struct Problem {
 
 }  // namespace
 
-void append_problem(std::string& out, const Diagnostic& d, std::optional<bool> fixable) {
-  out += "{\"line\":" + std::to_string(d.line) + ",\"offset\":" + std::to_string(d.offset) +
-         ",\"length\":" + std::to_string(d.length) + ",\"code\":";
-  json::append_quoted(out, d.code);
-  out += ",\"reason\":";
-  json::append_quoted_lossy(out, d.reason);
-  if (fixable) out += std::string(",\"fixable\":") + (*fixable ? "true" : "false");
-  out += '}';
-}
-
-std::string Session::verify_json() const {
+std::string verify_json(const model::SessionData& data, const model::Tree& tree, blobs::BlobStore* blobs,
+                        const FileFacts& file) {
   std::vector<Problem> problems;
-  for (const Diagnostic& d : data_.diagnostics) problems.push_back({d, d.code == "incomplete_tail"});
-  for (const Diagnostic& d : tree_.diagnostics()) problems.push_back({d, false});
-  if (read_links_ > 1) {
+  for (const Diagnostic& d : data.diagnostics) problems.push_back({d, d.code == "incomplete_tail"});
+  for (const Diagnostic& d : tree.diagnostics()) problems.push_back({d, false});
+  if (file.links > 1) {
     problems.push_back({{0, 0, 0, "multiple_names",
-                         "the file has " + std::to_string(read_links_) +
+                         "the file has " + std::to_string(file.links) +
                              " names (hard links, or a move to another directory that stopped half-way); no "
                              "writer opens it until the other name is removed"},
                         false});
   }
-  if (!data_.ends_with_newline && !data_.pending_tail && !data_.lines.empty()) {
-    const Line& last = data_.lines.back();
-    problems.push_back({{data_.lines.size(), last.offset, last.bytes.size(), "missing_newline",
+  if (!data.ends_with_newline && !data.pending_tail && !data.lines.empty()) {
+    const Line& last = data.lines.back();
+    problems.push_back({{data.lines.size(), last.offset, last.bytes.size(), "missing_newline",
                          "the last line has no newline (the next append writes one first)"},
                         true});
   }
   std::unordered_set<std::string_view> seen_blobs;
-  for (const Entry& e : data_.entries) {
-    const Line& line = data_.lines[e.line_no];
-    if (e.has_parent_id && tree_.find(e.parent_id) == kNone) {
+  for (const Entry& e : data.entries) {
+    const Line& line = data.lines[e.line_no];
+    if (e.has_parent_id && tree.find(e.parent_id) == model::kNone) {
       problems.push_back({{e.line_no + 1u, line.offset, line.bytes.size(), "orphan",
                            "entry " + std::string(e.id) + " names parent " + std::string(e.parent_id) +
                                ", which is not in the session; it is read as a root"},
                           false});
     }
-    if (!options_.blobs) continue;
+    if (!blobs) continue;
     for (std::string_view hash : blobs::find_blob_refs(e.line)) {
       if (!seen_blobs.insert(hash).second) continue;
-      Status st = options_.blobs->check(hash);
+      Status st = blobs->check(hash);
       if (st.ok()) continue;
       const char* code = st.code() == Code::kNotFound ? "missing_blob"
                          : st.code() == Code::kCorrupt ? "corrupt_blob"
@@ -77,15 +71,15 @@ std::string Session::verify_json() const {
     return problems[a].d.line != problems[b].d.line ? problems[a].d.line < problems[b].d.line : a < b;
   });
 
-  int file_version = file_version_ ? file_version_ : data_.header.version;
+  int file_version = file.version_read ? file.version_read : data.header.version;
   std::string out = "{\"path\":";
-  json::append_quoted_lossy(out, path());
+  json::append_quoted_lossy(out, file.path);
   out += ",\"id\":";
-  json::append_quoted(out, data_.header.id);
+  json::append_quoted(out, data.header.id);
   out += ",\"fileVersion\":" + std::to_string(file_version);
-  out += std::string(",\"needsMigration\":") + (migrated_in_memory_ && !rewritten_on_open_ ? "true" : "false");
-  out += ",\"lines\":" + std::to_string(data_.lines.size());
-  out += ",\"entries\":" + std::to_string(data_.entries.size());
+  out += std::string(",\"needsMigration\":") + (file.needs_migration ? "true" : "false");
+  out += ",\"lines\":" + std::to_string(data.lines.size());
+  out += ",\"entries\":" + std::to_string(data.entries.size());
   out += ",\"blobRefs\":" + std::to_string(seen_blobs.size());
   out += ",\"problems\":[";
   for (size_t i = 0; i < order.size(); ++i) {
@@ -96,4 +90,4 @@ std::string Session::verify_json() const {
   return out;
 }
 
-}  // namespace xs::session
+}  // namespace xs::upkeep

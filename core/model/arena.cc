@@ -1,8 +1,8 @@
-#include "session/arena.h"
+#include "model/arena.h"
 
 #include <cstring>
 
-namespace xs::session {
+namespace xs::model {
 
 std::string_view Arena::store(std::string_view s, size_t padding) {
   size_t need = s.size() + padding;
@@ -28,4 +28,4 @@ std::string_view Arena::store(std::string_view s, size_t padding) {
   return {dst, s.size()};
 }
 
-}  // namespace xs::session
+}  // namespace xs::model

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace xs::session {
+namespace xs::model {
 
 class IdIndex {
  public:
@@ -68,4 +68,4 @@ class IdIndex {
   size_t size_ = 0;
 };
 
-}  // namespace xs::session
+}  // namespace xs::model

@@ -1,4 +1,4 @@
-#include "stats/usage.h"
+#include "views/usage.h"
 
 #include <cstdlib>
 #include <vector>
@@ -6,7 +6,7 @@
 #include "json/js_number.h"
 #include "json/member_scanner.h"
 
-namespace xs::stats {
+namespace xs::views {
 
 namespace {
 
@@ -19,10 +19,10 @@ double number(const Member* m) {
 
 }  // namespace
 
-std::string usage_json(const session::SessionData& data) {
+std::string usage_json(const model::SessionData& data) {
   double input = 0, output = 0, cache_read = 0, cache_write = 0, premium = 0, cost = 0;
   uint64_t assistants = 0;
-  for (const session::Entry& e : data.entries) {
+  for (const model::Entry& e : data.entries) {
     if (!e.is_assistant()) continue;
     ++assistants;
     auto msg = json::members_of(e.message());
@@ -53,4 +53,4 @@ std::string usage_json(const session::SessionData& data) {
   return out;
 }
 
-}  // namespace xs::stats
+}  // namespace xs::views

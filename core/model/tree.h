@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "session/id_index.h"
-#include "session/session_data.h"
+#include "model/id_index.h"
+#include "model/session_data.h"
 
-namespace xs::session {
+namespace xs::model {
 
 struct LabelState {
   std::string_view target_id;
@@ -66,4 +66,4 @@ class Tree {
   bool has_assistant_ = false;
 };
 
-}  // namespace xs::session
+}  // namespace xs::model

@@ -23,12 +23,12 @@
 #include <vector>
 
 #include "json/limits.h"
-#include "session/session_data.h"
+#include "model/session_data.h"
 
-namespace xs::session {
+namespace xs::upkeep {
 
 struct QuarantinedLine {
-  uint32_t index = 0;   // into SessionData::lines
+  uint32_t index = 0;   // into model::SessionData::lines
   uint64_t offset = 0;  // where the line starts in the file as it is on disk now
   bool newline = true;  // a '\n' follows it in the file
   std::string code;     // as the loader reported it (what verify shows)
@@ -39,10 +39,10 @@ struct QuarantinedLine {
 // the file on disk ends in '\n' (else its last line has none). The lines are scanned again under
 // `limits` (the loader's), since a torn tail or a line before the header is reported under a
 // code of its own.
-std::vector<QuarantinedLine> lines_to_quarantine(const SessionData& data, bool ends_with_newline,
+std::vector<QuarantinedLine> lines_to_quarantine(const model::SessionData& data, bool ends_with_newline,
                                                  const json::Limits& limits);
 
 // The quarantine file's record of one moved line whose bytes are `bytes`, with its '\n'.
 std::string quarantine_record(const QuarantinedLine& q, std::string_view bytes);
 
-}  // namespace xs::session
+}  // namespace xs::upkeep

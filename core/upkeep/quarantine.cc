@@ -1,4 +1,4 @@
-#include "session/quarantine.h"
+#include "upkeep/quarantine.h"
 
 #include <openssl/evp.h>
 
@@ -7,7 +7,7 @@
 #include "json/json_string.h"
 #include "json/line_scanner.h"
 
-namespace xs::session {
+namespace xs::upkeep {
 
 namespace {
 
@@ -31,22 +31,22 @@ void append_base64(std::string& out, std::string_view bytes) {
 
 }  // namespace
 
-std::vector<QuarantinedLine> lines_to_quarantine(const SessionData& data, bool ends_with_newline,
+std::vector<QuarantinedLine> lines_to_quarantine(const model::SessionData& data, bool ends_with_newline,
                                                  const json::Limits& limits) {
   std::vector<QuarantinedLine> moved;
-  std::unordered_map<uint64_t, const Diagnostic*> reported;  // 1-based line -> the loader's report
+  std::unordered_map<uint64_t, const model::Diagnostic*> reported;  // 1-based line -> the loader's report
   json::LineScanner scanner(limits);
   json::LineFacts facts;
-  uint64_t offset = data.bom ? kBom.size() : 0;
+  uint64_t offset = data.bom ? model::kBom.size() : 0;
   for (uint32_t i = 0; i < data.lines.size(); ++i) {
-    const Line& l = data.lines[i];
+    const model::Line& l = data.lines[i];
     uint64_t at = offset;
     offset += l.bytes.size() + 1;
-    if (l.kind != LineKind::kBad || l.parsed) continue;
+    if (l.kind != model::LineKind::kBad || l.parsed) continue;
     // Lines live in padded buffers or arenas: the scanner may read past their end.
     if (scanner.scan(l.bytes, &facts) != json::LineVerdict::kBad || !is_not_json(scanner.code())) continue;
     if (reported.empty()) {
-      for (const Diagnostic& d : data.diagnostics) reported.emplace(d.line, &d);
+      for (const model::Diagnostic& d : data.diagnostics) reported.emplace(d.line, &d);
     }
     QuarantinedLine q;
     q.index = i;
@@ -79,4 +79,4 @@ std::string quarantine_record(const QuarantinedLine& q, std::string_view bytes) 
   return out;
 }
 
-}  // namespace xs::session
+}  // namespace xs::upkeep

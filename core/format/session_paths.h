@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace xs::discovery {
+namespace xs::format {
 
 // Drops one leading '/' or '\', then turns every '/', '\' and ':' into '-'. Different paths can
 // collide ("/a-b" and "/a/b"), which is why listing by cwd also checks the header's cwd.
@@ -17,4 +17,4 @@ std::string session_dir(std::string_view root, std::string_view cwd);
 // "<ISO timestamp with ':' and '.' as '-'>_<id>.jsonl"
 std::string session_file_name(std::string_view iso_timestamp, std::string_view session_id);
 
-}  // namespace xs::discovery
+}  // namespace xs::format

@@ -7,7 +7,7 @@
 
 #include "util/big_buffer.h"
 
-namespace xs::session {
+namespace xs::model {
 
 class Arena {
  public:
@@ -27,4 +27,4 @@ class Arena {
   size_t left_ = 0;
 };
 
-}  // namespace xs::session
+}  // namespace xs::model

@@ -8,10 +8,10 @@
 #include "json/limits.h"
 #include "json/line_scanner.h"
 #include "storage/fs.h"
-#include "session/session_data.h"
+#include "model/session_data.h"
 #include "util/status.h"
 
-namespace xs::session {
+namespace xs::model {
 
 // Parses `image` into `data` (which must be empty). On kNoHeader, `data` is unusable.
 Status load_file(storage::PaddedBuffer image, const json::Limits& limits, SessionData* data);
@@ -31,4 +31,4 @@ Status load_lines(std::string_view bytes, uint64_t base, const json::Limits& lim
 // Builds an entry from a scanned line; strings are copied into `arena`.
 Entry entry_from_facts(const json::LineFacts& facts, std::string_view line, Arena& arena);
 
-}  // namespace xs::session
+}  // namespace xs::model

@@ -4,12 +4,12 @@
 
 #include <string>
 
-#include "session/session_data.h"
+#include "model/session_data.h"
 
-namespace xs::stats {
+namespace xs::views {
 
 // {"input":N,"output":N,"cacheRead":N,"cacheWrite":N,"premiumRequests":N,"cost":X,
 //  "assistantMessages":N}; numbers as JavaScript writes them.
-std::string usage_json(const session::SessionData& data);
+std::string usage_json(const model::SessionData& data);
 
-}  // namespace xs::stats
+}  // namespace xs::views

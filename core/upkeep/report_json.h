@@ -5,10 +5,10 @@
 #include <optional>
 #include <string>
 
-#include "session/session_data.h"
+#include "model/session_data.h"
 
-namespace xs::session {
+namespace xs::upkeep {
 
-void append_problem(std::string& out, const Diagnostic& d, std::optional<bool> fixable);
+void append_problem(std::string& out, const model::Diagnostic& d, std::optional<bool> fixable);
 
-}  // namespace xs::session
+}  // namespace xs::upkeep

@@ -11,10 +11,10 @@
 
 #include "format/entry_type.h"
 #include "format/header.h"
-#include "session/arena.h"
+#include "model/arena.h"
 #include "storage/buffer.h"
 
-namespace xs::session {
+namespace xs::model {
 
 constexpr uint32_t kNone = 0xFFFFFFFFu;
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
@@ -96,4 +96,4 @@ struct SessionData {
   std::string_view header_bytes() const { return lines[header_line].bytes; }
 };
 
-}  // namespace xs::session
+}  // namespace xs::model

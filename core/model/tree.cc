@@ -1,4 +1,4 @@
-#include "session/tree.h"
+#include "model/tree.h"
 
 #include <algorithm>
 #include <climits>
@@ -6,7 +6,7 @@
 #include "format/clock.h"
 #include "util/room_for_one.h"
 
-namespace xs::session {
+namespace xs::model {
 
 void Tree::build() {
   by_id_.clear();
@@ -170,4 +170,4 @@ std::vector<const LabelState*> Tree::labels() const {
   return out;
 }
 
-}  // namespace xs::session
+}  // namespace xs::model

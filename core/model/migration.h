@@ -9,13 +9,13 @@
 #pragma once
 
 #include "format/ids.h"
-#include "session/session_data.h"
+#include "model/session_data.h"
 #include "util/status.h"
 
-namespace xs::session {
+namespace xs::model {
 
 // Migrates `data` to the current version. *changed tells whether any line changed (the file then
 // needs a rewrite when it is open for writing).
 Status migrate(SessionData* data, format::IdGenerator& ids, bool* changed);
 
-}  // namespace xs::session
+}  // namespace xs::model
