@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Runs xs_bench and prints the ratios the targets are stated in (issue 2, M4).
+"""Runs xs_bench and prints the ratios the targets are stated in (bench/README.md).
 
     bench/report.py [path/to/xs_bench] [extra benchmark flags...]
 
 Every ratio compares two benchmarks of the same run. With --benchmark_repetitions the medians
-are used. Targets are reported, never asserted: this machine is a shared VM and its numbers move.
+are used. Targets are reported, never asserted: on a shared machine even ratios move a little.
 """
 import json
 import subprocess

@@ -1,12 +1,13 @@
-// The engine's speed against the physical limits of the machine, measured in the same run
-// (DEVELOPERS: targets are ratios to a baseline, never absolute times). bench/report.py turns the
-// output into the ratios the issue asks for. Every file is read once before timing (warm cache).
+// The engine's speed against the physical limits of the machine, measured in the same run:
+// targets are ratios to a baseline, never absolute times, because a shared machine's times move
+// from run to run (bench/README.md). bench/report.py turns the output into those ratios. Every
+// file is read once before timing (warm cache).
 //
 //   open          vs  read()+memchr of the file, and a simdjson DOM parse of every line
 //   build_context vs  memcpy of the context's size
 //   append        vs  the library's own validation of the entry plus one raw write() of its line
-//                     (and that plus the stat() of the path every append must make, reliability.md
-//                     rule 3, since one syscall is a third of a write on this machine)
+//                     (and that plus the stat() of the path every append makes to check that the
+//                     path still names its file, docs/guarantees.md#rule-3)
 //   sync append   vs  raw write()+fdatasync of a line of the same size
 //   list          (prefix reads of a store of sessions of the given size)
 // Appends and lists run against sessions of 1k / 10k / 100k entries like the others.

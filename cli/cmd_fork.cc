@@ -1,5 +1,6 @@
-// xs fork SESSION [--at ID]: a new session copied from another (the source is only read). Whole,
-// like omp's fork; or with --at, only the path from the root to ID (createBranchedSession), so a
+// xs fork SESSION [--at ID]: a new session copied from another (the source is only read). Whole
+// (xs_session_fork: every entry, parentSession = the source's id); or with --at, only the path
+// from the root to ID (xs_session_create_branched, parentSession = the source's path), so a
 // branch can be carried on as a session of its own. Prints "<new id> <file>".
 #include "commands.h"
 

@@ -22,7 +22,7 @@ struct Globals {
   std::string color = "auto";  // --color
   int exit_code = 0;           // a command that found problems sets kExitProblems
 
-  // --root, else $XS_HOME, else ~/.xcsh/agent (the seed's location).
+  // --root, else $XS_HOME, else ~/.xcsh/agent (docs/format.md#store-layout).
   std::string root() const;
 };
 

@@ -11,7 +11,7 @@
 //    Corrupt only for a damaged blob or an image_url blob that is not UTF-8 text;
 //  - a present, intact blob referenced as an image block's data resolves to exactly its base64,
 //    and as an image_url to exactly its text; a damaged or missing one leaves its ref in place and
-//    is reported (never wrong bytes: G8).
+//    is reported: a blob is absent or exactly right, never wrong bytes (docs/guarantees.md#g8).
 #include <cstdint>
 #include <map>
 #include <string>
@@ -125,7 +125,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     b.stored = it != state.end();
     b.damaged = b.stored && it->second == 1;
   }
-  // get: exactly right or an error (G8).
+  // get: exactly right or an error.
   for (const Blob& b : blobs) {
     std::string got;
     xs::Status st = store.get(b.hash, &got);

@@ -8,13 +8,15 @@
 //  3. a writable open (migration rewrite or headerless preservation), an append, close, and a
 //     fresh read-only open plus a reload of the first reader.
 // Invariants (abort on violation):
-//  - a read-only open never changes the file (DECISIONS "Migration");
+//  - a read-only open never changes the file, not even to migrate it (docs/decisions.md#migration);
 //  - the writable open sees the same entries, leaf and context as the read-only open;
 //  - an acknowledged append survives close + reopen, with the same entries and the same context at
-//    the last entry, and the reopened leaf is that entry (DECISIONS "Handles and the leaf");
+//    the last entry, and the reopened leaf is that entry: the leaf is not stored, a reopen puts it
+//    at the last entry in file order (docs/decisions.md#handles-and-the-leaf);
 //  - a reader that reloads after the writer is done sees what the writer had;
 //  - every line the first open skipped or ignored (invalid, torn, extra header...) is still in the
-//    file, byte for byte, after the rewrite and the append, or in the preserved .corrupt copy (G6).
+//    file, byte for byte, after the rewrite and the append, or in the preserved .corrupt copy:
+//    nothing is destroyed silently (docs/guarantees.md#g6).
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -184,7 +186,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK_EQ((*ro)->entries_json(false), w_entries, "a reloaded reader sees other entries than the writer");
   }
 
-  // 6. Nothing the first open reported was destroyed (G6).
+  // 6. Nothing the first open reported was destroyed.
   std::string preserved;
   if (!ro.ok()) {
     // Headerless: the original bytes must have been kept as <file>.corrupt-<time>.

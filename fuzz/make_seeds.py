@@ -4,7 +4,8 @@ its SHA-1), from:
   - tests/conformance/cases/*.json: the session files they start from (input, input_raw,
     input_hex, write_file), the files they expect (check_file), the entries and messages they
     append (each line of those files too);
-  - ../shared/corpus/ (real sessions of pi and other agents), examples/store/ (v1, v2, branched,
+  - --corpus DIR (CMake passes ../shared/corpus/ beside the checkout: real sessions of pi and
+    other agents, not part of this repository; skipped when missing), examples/store/ (v1, v2, branched,
     compacted, torn, blob-referencing sessions): whole files up to 64 KiB, larger ones cut to
     their first 64 KiB at a line end, and their lines (each up to 16 KiB);
   - fuzz/seeds/<fuzzer>/: small hand-written seeds, copied as they are.

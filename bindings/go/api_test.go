@@ -9,7 +9,8 @@ import (
 	"testing"
 )
 
-// Every typed append, with every optional field, writes exactly the reference's bytes: this
+// Every typed append, with every optional field, writes exactly the expected bytes (each entry
+// type's key order, docs/format.md#entries): this
 // pins how each Go argument maps onto its C struct field (Hidden -> display:false, nil ->
 // absent, ClearLabel -> no label, ...).
 func TestTypedAppendsWriteExactBytes(t *testing.T) {

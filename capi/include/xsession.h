@@ -107,7 +107,7 @@ typedef int32_t xs_status;
 
 /** Runtime version of the library (compare with XS_VERSION_* of the header you built with).
  *  @param[out] major, minor, patch  each may be NULL.
- *  @thread any thread, any time.  @return nothing; cannot fail. */
+ *  @thread any thread.  @return nothing; cannot fail. */
 XS_API void xs_version(int *major, int *minor, int *patch);
 
 /** Static English name of a status code ("XS_ENOTFOUND: not found"); unknown codes give
@@ -137,7 +137,8 @@ XS_API xs_status xs_store_options_init(xs_store_options *opts, uint32_t version)
                                         never writes anything (not even a migration) */
 #define XS_SESSION_CREATE 0x2u       /* open(): a missing file becomes a new session at that path */
 #define XS_SESSION_NO_DEFER 0x4u     /* write the file at once instead of at the first assistant
-                                        message (the reference's default deferral) */
+                                        message (the default, so that a session that never got
+                                        a reply leaves no file) */
 #define XS_SESSION_SYNC 0x8u         /* fdatasync every append before returning (power-loss safe) */
 #define XS_SESSION_FIXED_CLOCK 0x10u /* timestamps are clock_start_ms, +clock_step_ms per use
                                         (tests that compare exact bytes) */
@@ -165,7 +166,7 @@ typedef struct xs_session_options {
 XS_API xs_status xs_session_options_init(xs_session_options *opts, uint32_t version);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Store: a root directory holding sessions/ (and later blobs/, terminal-sessions/).            */
+/* Store: a root directory holding sessions/, blobs/ and terminal-sessions/.                   */
 
 typedef struct xs_store xs_store;
 
@@ -179,7 +180,7 @@ XS_API XS_OWN xs_store *xs_store_new(void);
  *  @param root  directory path; ignored (may be NULL) with XS_STORE_IN_MEMORY.
  *  @param opts  NULL for defaults.
  *  @return XS_OK; XS_EINVAL (root NULL, or names a file); XS_EVERSION; XS_EMISUSE.
- *  @thread one call at a time per store (serialised internally). */
+ *  @thread serialised per store. */
 XS_API xs_status xs_store_open(xs_store *st, const char *root, const xs_store_options *opts);
 
 /** Releases the handle. Sessions opened from it stay valid (they keep the store's internals
@@ -237,7 +238,8 @@ typedef struct xs_gc_options {
   int64_t now_ms;   /* "now" for the age test; 0 = the system clock (tests pin it) */
 } xs_gc_options;
 
-/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.  @thread any. */
+/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
+ *  @thread any thread. */
 XS_API xs_status xs_gc_options_init(xs_gc_options *o, uint32_t version);
 
 /** Garbage-collects the blob store. Mark: every regular file under the store root (sessions,
@@ -268,7 +270,8 @@ typedef struct xs_list_options {
   const char *cwd;  /* NULL = every working directory */
 } xs_list_options;
 
-/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.  @thread any. */
+/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
+ *  @thread any thread. */
 XS_API xs_status xs_list_options_init(xs_list_options *o, uint32_t version);
 
 /** The store's sessions, newest (file mtime) first, as a JSON array of
@@ -338,23 +341,26 @@ XS_API xs_status xs_session_continue_recent(xs_store *st, const char *cwd, const
                                             const xs_session_options *opts, XS_OWN xs_session **out);
 
 /** Copies another session file (any version; migrated in memory) into a new session for
- *  `target_cwd` (omp's forkFrom): a new id, parentSession = the source's id, its title kept,
- *  written at once. The source is only read.
+ *  `target_cwd`: a new id, parentSession = the source's id, its title kept, written at once.
+ *  The source is only read.
  *  @param[out] out  receives an owned handle on the new session.
  *  @return XS_OK; XS_ENOTFOUND; XS_ENOHEADER (the source has no header); XS_EIO; XS_ENOSPC; XS_EINVAL.
  *  @thread serialised per store. */
 XS_API xs_status xs_session_fork_from(xs_store *st, const char *source_path, const char *target_cwd,
                                       const xs_session_options *opts, XS_OWN xs_session **out);
 
-/** A copy of this session under a new id beside it (omp's fork): every entry, parentSession = this
- *  session's id, the title kept, written at once. s stays open on the original file.
+/** A copy of this session under a new id beside it: every entry (skipped lines are not copied),
+ *  parentSession = this session's id, the title kept, written at once. s stays open on the
+ *  original file.
  *  @param[out] out  receives an owned handle on the new session. Errors are reported on s.
- *  @return XS_OK; XS_EIO; XS_ENOSPC; XS_ELOCKED; XS_EINVAL (opts).  @thread serialised per handle. */
+ *  @return XS_OK; XS_EIO; XS_ENOSPC; XS_ELOCKED; XS_EINVAL (opts).
+ *  @thread serialised per handle. */
 XS_API xs_status xs_session_fork(xs_session *s, const xs_session_options *opts, XS_OWN xs_session **out);
 
 /** A new session holding the path from the root to leaf_id (NULL: the current leaf), without label
- *  entries, plus fresh label entries for the labels of entries on that path (reference
- *  createBranchedSession); parentSession = this session's file path; written at once.
+ *  entries (an entry whose parent was a dropped label hangs under the entry before it), plus fresh
+ *  label entries, stamped now, for the labels of entries on that path; parentSession = this
+ *  session's file path; the title is not carried; written at once.
  *  @param[out] out  receives an owned handle on the new session. Errors are reported on s.
  *  @return XS_OK; XS_ENOTFOUND; XS_EIO; XS_ENOSPC; XS_EINVAL.  @thread serialised per handle. */
 XS_API xs_status xs_session_create_branched(xs_session *s, const char *leaf_id, const xs_session_options *opts,
@@ -392,7 +398,8 @@ XS_API XS_BORROWED const char *xs_session_errmsg(const xs_session *s);
 
 /** Makes everything appended so far durable (fdatasync). A deferred session that is not on disk
  *  yet has nothing to flush.
- *  @return XS_OK; XS_EIO; XS_EPOISONED (an earlier write failed).  @thread serialised per handle. */
+ *  @return XS_OK; XS_EIO; XS_EPOISONED (an earlier write failed).
+ *  @thread serialised per handle. */
 XS_API xs_status xs_session_flush(xs_session *s);
 
 /** Writes a deferred session to disk now (the whole session, atomically), ending the deferral.
@@ -407,23 +414,28 @@ XS_API xs_status xs_session_persist(xs_session *s);
 /* XS_EIO / XS_ENOSPC (the write failed: the session is now poisoned); XS_EPOISONED;           */
 /* XS_ECONFLICT (another process replaced the file; nothing written); XS_ELOCKED. A failed     */
 /* append leaves the session as it was.                                                        */
-/* Before an entry is written it goes through the size rules (reference behaviour §8): strings  */
-/* over 500,000 UTF-16 units are cut with a notice ("" for *Signature keys), partialJson and    */
-/* jsonlEvents members are dropped, base64 images of 1024+ chars in `content` arrays and image  */
-/* data URLs under `image_url` move to the store's blobs (refs "blob:sha256:<hex>"; contexts     */
-/* always show them resolved). Only the values these rules change are rewritten.               */
+/* Before an entry is written it goes through the size rules, which keep a transcript line from */
+/* growing without bound: strings over 500,000 UTF-16 units are cut with a notice ("" for       */
+/* *Signature keys), partialJson and jsonlEvents members are dropped, base64 images of 1024+    */
+/* chars in `content` arrays and image data URLs under `image_url` move to the store's blobs    */
+/* (refs "blob:sha256:<hex>"; contexts always show them resolved). Only the values these rules  */
+/* change are rewritten, and only at append time: lines already in a file are never changed by  */
+/* them, so a live session and the same session reopened hold the same bytes.                  */
 
 /** Appends a whole entry given as a JSON object with a string "type" (any type: unknown types
  *  are stored as given). The session adds "id" (unless the entry has one: 1-64 chars of
  *  [A-Za-z0-9_-], XS_EEXISTS if taken), "parentId" (the leaf; an entry may not carry one) and
- *  "timestamp" (unless given, as a string), in omp's key order; the other members keep the
- *  caller's order and bytes, minified. Known types are checked for their required fields
- *  ("message" must be an object, a label's target must exist: XS_ENOTFOUND).
+ *  "timestamp" (unless given, as a string). The line is "type", then id, parentId and
+ *  timestamp, then the caller's other members in their order and bytes, minified; "custom" and
+ *  "custom_message" put id, parentId and timestamp after the caller's members. Known types are
+ *  checked for their required fields ("message" must be an object, a label's target must exist:
+ *  XS_ENOTFOUND).
  *  @thread serialised per handle. */
 XS_API xs_status xs_append(xs_session *s, const char *entry_json, size_t len, char *id_out);
 
 /** Appends a "message" entry; message_json is the AgentMessage object (with a string "role").
- *  The first assistant message ends the deferral and writes the session.  @thread serialised. */
+ *  The first assistant message ends the deferral and writes the session.
+ *  @thread serialised per handle. */
 XS_API xs_status xs_append_message(xs_session *s, const char *message_json, size_t len, char *id_out);
 
 /** Appends a "thinking_level_change"; level NULL stores null.  @thread serialised per handle. */
@@ -450,7 +462,8 @@ typedef struct xs_compaction {
   size_t preserve_data_len;
 } xs_compaction;
 
-/** Fills *c with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.  @thread any. */
+/** Fills *c with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
+ *  @thread any thread. */
 XS_API xs_status xs_compaction_init(xs_compaction *c, uint32_t version);
 /** Appends a "compaction" entry.  @thread serialised per handle. */
 XS_API xs_status xs_append_compaction(xs_session *s, const xs_compaction *c, char *id_out);
@@ -469,21 +482,23 @@ typedef struct xs_custom_message {
   size_t content_len;
   const char *details_json; /* NULL = absent */
   size_t details_len;
-  const char *attribution;  /* NULL = "agent" (omp's default) */
+  const char *attribution;  /* NULL = "agent" */
 } xs_custom_message;
 
-/** Fills *m with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.  @thread any. */
+/** Fills *m with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
+ *  @thread any thread. */
 XS_API xs_status xs_custom_message_init(xs_custom_message *m, uint32_t version);
 /** Appends a "custom_message" entry (extension-provided; part of the context).
  *  @thread serialised per handle. */
 XS_API xs_status xs_append_custom_message(xs_session *s, const xs_custom_message *m, char *id_out);
 
-/** Appends a "label" entry for target_id (a label entry also moves the leaf, as in the
- *  reference). label NULL clears the target's label. Labels are global: the last one wins.
+/** Appends a "label" entry for target_id (a child of the leaf that moves the leaf, like every
+ *  other entry). label NULL clears the target's label. Labels are global: the last one wins.
  *  @return also XS_ENOTFOUND for an unknown target.  @thread serialised per handle. */
 XS_API xs_status xs_append_label(xs_session *s, const char *target_id, const char *label, char *id_out);
 
-/** Appends a "ttsr_injection"; rules_json is a JSON array of rule names.  @thread serialised. */
+/** Appends a "ttsr_injection"; rules_json is a JSON array of rule names.
+ *  @thread serialised per handle. */
 XS_API xs_status xs_append_ttsr_injection(xs_session *s, const char *rules_json, size_t len, char *id_out);
 
 #define XS_SESSION_INIT_VERSION 1
@@ -500,12 +515,14 @@ typedef struct xs_session_init {
   size_t output_schema_len;
 } xs_session_init;
 
-/** Fills *si with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.  @thread any. */
+/** Fills *si with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
+ *  @thread any thread. */
 XS_API xs_status xs_session_init_init(xs_session_init *si, uint32_t version);
 /** Appends a "session_init" entry.  @thread serialised per handle. */
 XS_API xs_status xs_append_session_init(xs_session *s, const xs_session_init *si, char *id_out);
 
-/** Appends a "mode_change" {mode, data?}; data_json NULL = absent.  @thread serialised. */
+/** Appends a "mode_change" {mode, data?}; data_json NULL = absent.
+ *  @thread serialised per handle. */
 XS_API xs_status xs_append_mode_change(xs_session *s, const char *mode, const char *data_json,
                                        size_t data_len, char *id_out);
 
@@ -521,7 +538,8 @@ XS_API xs_status xs_session_branch_with_summary(xs_session *s, const char *from_
  *  @return XS_OK; XS_ENOTFOUND; XS_EINVAL (id NULL).  @thread serialised per handle. */
 XS_API xs_status xs_session_branch(xs_session *s, const char *id);
 
-/** Sets the leaf to none: the next append starts a new root.  @return XS_OK.  @thread serialised. */
+/** Sets the leaf to none: the next append starts a new root.  @return XS_OK.
+ *  @thread serialised per handle. */
 XS_API xs_status xs_session_reset_leaf(xs_session *s);
 
 /** Sets the header's title (title NULL removes it): the file is rewritten atomically when on
@@ -590,8 +608,10 @@ XS_API xs_status xs_session_diagnostics(xs_session *s, char *buf, size_t cap, si
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_info(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
-/** Token and cost totals over every assistant message (omp's getUsageStatistics):
- *  {"input","output","cacheRead","cacheWrite","premiumRequests","cost","assistantMessages"}.
+/** Token and cost totals over every assistant message in the file, every branch included:
+ *  {"input","output","cacheRead","cacheWrite","premiumRequests","cost","assistantMessages"}, the
+ *  sums of each message's usage.input, .output, .cacheRead, .cacheWrite, .premiumRequests and
+ *  .cost.total (a member that is missing or not a number counts 0).
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_usage(xs_session *s, char *buf, size_t cap, size_t *out_len);
 

@@ -1,5 +1,5 @@
-// The append family through the C API: the exact line each call writes (omp's key order,
-// DECISIONS.md "Bytes we write"), ids through id_out, caller JSON stored minified token for
+// The append family through the C API: the exact line each call writes (each entry type's key
+// order, docs/format.md#entries), ids through id_out, caller JSON stored minified token for
 // token, generated strings escaped the way JSON.stringify does.
 #include <string>
 
@@ -328,7 +328,8 @@ TEST_F(Appends, GenericEntryUnknownTypeStoredAsGiven) {
 }
 
 TEST_F(Appends, GenericEntryKnownTypeInOmpKeyOrder) {
-  // Members given in another order come out in omp's: type, id, parentId, timestamp, payload.
+  // Members given in another order come out in the type's own order: type, id, parentId,
+  // timestamp, payload.
   std::string e = R"({"thinkingLevel":"low","type":"thinking_level_change"})";
   Simple(xs_append(s_, e.data(), e.size(), id_), id_, "thinking_level_change", R"("thinkingLevel":"low")");
   // custom: the envelope after the payload.

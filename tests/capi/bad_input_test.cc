@@ -91,8 +91,9 @@ TEST_F(BadInput, MalformedJsonMessageGrammar) {
   RefusedMessage(R"({"role":"user","n":NaN})", XS_EINVAL, "NaN");
   RefusedMessage(R"({"role":"user","c":"\x"})", XS_EINVAL, "bad escape");
   RefusedMessage(R"({"role":"user","c":"\u12"})", XS_EINVAL, "short \\u escape");
-  // Short escapes that begin like a surrogate (found by fuzz_blob_resolver: the first was accepted
-  // and written as a line JSON.parse rejects).
+  // Short escapes that begin like a surrogate: a surrogate half needs all four hex digits, so these
+  // are malformed and refused, never stored as a line JSON.parse rejects
+  // (fuzz/regressions/README.md).
   RefusedMessage(R"({"role":"user","content":"\ud8" n\udda"an"})", XS_EINVAL, "short surrogate escapes");
   RefusedMessage(R"({"role":"user","content":"\udc"})", XS_EINVAL, "short low surrogate escape");
   RefusedEntry(R"({"type":"custom","customType":"c","data":["\uDBF","\uDBFF"]})", XS_EINVAL, "short escape");

@@ -1,7 +1,7 @@
-// Blobs (xs_blob_put / xs_blob_get) and the size rules applied to appended entries (reference
-// behaviour §8): big base64 images and image data URLs move to the store's blobs, strings over
-// 500,000 UTF-16 units are cut with a notice, partialJson/jsonlEvents are dropped. Hashes below
-// were computed independently (Python hashlib).
+// Blobs (xs_blob_put / xs_blob_get) and the size rules applied to appended entries
+// (docs/format.md#size-rules): big base64 images and image data URLs move to the store's blobs,
+// strings over 500,000 UTF-16 units are cut with a notice, partialJson/jsonlEvents are dropped.
+// Hashes below were computed independently (Python hashlib).
 #include <string>
 
 #include "capi_test_util.h"

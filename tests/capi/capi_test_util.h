@@ -1,9 +1,9 @@
 // Shared helpers for the C API tests. These tests see the library only through xsession.h (and
 // the shared library): no engine header is included anywhere under tests/capi/.
 //
-// Expected values in the tests are derived from the contract (xsession.h, DECISIONS.md,
-// reference-behaviour.md), never from the library's own output: timestamps are computed here with
-// gmtime_r, ids are caller-chosen or read back through id_out, bytes are spelled out.
+// Expected values in the tests are derived from the contract (xsession.h and the rules of docs/),
+// never from the library's own output: timestamps are computed here with gmtime_r, ids are
+// caller-chosen or read back through id_out, bytes are spelled out.
 #pragma once
 
 #include <dirent.h>
@@ -29,7 +29,7 @@
 
 namespace xstest {
 
-// 2026-02-16T10:20:30.000Z, the timestamp used by DECISIONS.md's examples.
+// 2026-02-16T10:20:30.000Z, the timestamp of docs/format.md's examples.
 constexpr int64_t kT0 = 1771237230000;
 constexpr int64_t kStep = 1000;
 constexpr uint64_t kSeed = 42;
@@ -232,7 +232,8 @@ inline const std::string kAssistant2 =
     R"({"role":"assistant","content":[{"type":"text","text":"once more"}],"provider":"anthropic","model":"claude-x","timestamp":4})";
 inline const std::string kUser3 = R"({"role":"user","content":"another way","timestamp":5})";
 
-// The line of a non-custom entry written by the session, in omp's key order (DECISIONS.md).
+// The line of a non-custom entry written by the session: type, id, parentId, timestamp, then the
+// payload (docs/format.md#entries).
 inline std::string Line(const std::string& type, const std::string& id, const std::string& parent,
                         const std::string& ts, const std::string& payload) {
   std::string p = parent.empty() ? "null" : "\"" + parent + "\"";
@@ -257,7 +258,7 @@ inline std::string HeaderLine(const std::string& id, const std::string& ts, cons
 }
 
 // Session file names: "<ISO timestamp with ':' and '.' replaced by '-'>_<sessionId>.jsonl"
-// (reference-behaviour.md §9.1; DECISIONS.md "Ids, paths and threads").
+// (docs/format.md#store-layout).
 inline std::string FileName(const std::string& iso, const std::string& id) {
   std::string s = iso;
   for (char& c : s) {

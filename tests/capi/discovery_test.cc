@@ -1,6 +1,6 @@
 // Discovery through the store: xs_store_list, xs_store_resolve, xs_session_open by id,
-// breadcrumbs and xs_session_continue_recent (reference-behaviour.md §9, DECISIONS.md
-// "Discovery has no blind spot").
+// breadcrumbs and xs_session_continue_recent (docs/format.md#finding-sessions,
+// docs/decisions.md#4-discovery-has-no-blind-spot).
 #include <fcntl.h>
 #include <sys/stat.h>
 

@@ -235,7 +235,8 @@ TEST_F(CapiTest, ReadOnlyOpenOfGarbageOrEmptyFileIsEnoheader) {
 }
 
 TEST_F(CapiTest, HeaderAfterGarbageIsFound) {
-  // pi accepts a header that is not on physical line 1; the garbage line is reported.
+  // A header that is not on physical line 1 is still found (files pi wrote have them); the garbage
+  // line is reported.
   std::string path = root_ / "late-header.jsonl";
   std::string header = R"({"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"})";
   xstest::WriteFile(path, "garbage line\n" + header + "\n");

@@ -1,5 +1,5 @@
-// The read family: the context (reference-behaviour.md §6 in omp 13's shape plus leafId), entries,
-// branch paths, children, the tree, labels, diagnostics, info and usage.
+// The read family: the context (docs/context.md: oh-my-pi 13's shape plus leafId), entries, branch
+// paths, children, the tree, labels, diagnostics, info and usage.
 #include <string>
 
 #include "capi_test_util.h"

@@ -1,6 +1,6 @@
 // Calls that make, copy or move session files: xs_session_fork, xs_session_fork_from,
 // xs_session_create_branched, xs_session_move_to; and xs_session_reload for read-only handles
-// (reference-behaviour.md §7, DECISIONS.md "Reload").
+// (docs/format.md#new-files-from-old-ones, docs/decisions.md#reload).
 #include <string>
 #include <vector>
 
@@ -181,7 +181,8 @@ TEST_F(SessionFiles, CreateBranchedKeepsThePathAndItsLabels) {
   EXPECT_EQ(bpath, path_.substr(0, path_.rfind('/') + 1) + xstest::FileName(ts, "branched"));
   auto lines = xstest::SplitLines(xstest::ReadFile(bpath));
   ASSERT_EQ(lines.size(), 5u) << "header, u1, a1, u2, one fresh label";
-  // Reference §7.1: {type, version, id, timestamp, cwd, parentSession} (no title, unlike a fork).
+  // A branched session's header: {type, version, id, timestamp, cwd, parentSession = the source's
+  // path}, no title, unlike a fork (docs/format.md#new-files-from-old-ones).
   EXPECT_EQ(lines[0], xstest::HeaderLine("branched", ts, "/work/proj", ",\"parentSession\":\"" + path_ + "\""));
   auto orig = EntryLines(path_);
   EXPECT_EQ(lines[1], orig[0]);

@@ -1,5 +1,6 @@
-// Guarantees G3, G4 and G6 at every byte (reliability.md T3). A golden multi-branch session of more
-// than 64 KiB (golden_session.h) is damaged at every offset k, five ways, plus at every newline:
+// Guarantees G3, G4 and G6 at every byte (docs/guarantees.md#g3, #g4, #g6; technique #t3). A golden
+// multi-branch session of more than 64 KiB (golden_session.h) is damaged at every offset k, five
+// ways, plus at every newline:
 //   (a) truncate: the file is cut to its first k bytes;
 //   (b) zero-fill: cut at k, then 4 KiB of NUL bytes appended (a power loss that extended the file
 //       but never wrote the data);
@@ -24,7 +25,7 @@
 // + the '\n' a torn tail lacks (G4) + the new line: the damaged line stays byte for byte (G6), with
 // no copy or temp file beside it. Reopened read-only, every intact entry and the new one load and
 // the damaged line is reported again at the same place. A file whose header is damaged is not
-// truncated (DECISIONS.md "No silent data loss"): its exact bytes are kept as
+// truncated (docs/decisions.md#1-no-silent-data-loss-on-a-bad-file): its exact bytes are kept as
 // "<file>.corrupt-<timestamp>", reported, and a fresh session holds the new entry.
 // The writable round trip runs at every offset of (a) and (c) and every newline of (f), and at every
 // 8th offset of (b), (d) and (e) plus every offset of the header line and around every line
@@ -186,7 +187,7 @@ Case make_case(const Golden& g, Variant v, size_t k) {
     case Variant::kZeroFill:
       c.bytes = g.bytes.substr(0, k) + std::string(kZeroBytes, '\0');
       c.expect = expect_cut(g, k, kZeroBytes);
-      c.expect.code = "nul_byte";  // refused before any parsing (DECISIONS.md "Limits")
+      c.expect.code = "nul_byte";  // refused before any parsing (docs/guarantees.md#rule-8)
       break;
     case Variant::kFlip:
       c.bytes = g.bytes;
@@ -490,7 +491,8 @@ void sweep(Variant v) {
   totals->writable += t.writable + t.header_cases;
 }
 
-// The golden session is what T3 asks for, and loads whole with nothing to report.
+// The golden session holds what the sweep needs (a multi-branch session of more than 64 KiB with
+// every kind of entry and escape, golden_session.h), and loads whole with nothing to report.
 TEST(CorruptionSweep, GoldenSession) {
   const Golden& g = golden();
   EXPECT_GE(g.bytes.size(), 65536u);

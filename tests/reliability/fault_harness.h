@@ -1,5 +1,5 @@
 // What the fault matrix checks after every run of a workload (fault_workloads.h), whatever the
-// fault was (reliability.md T4; G1, G5, G8, G9, G11):
+// fault was (docs/guarantees.md#t4; it proves G1, G5, G8, G9 and G11 of that page):
 //  1. the result: OK only when no write, sync or rename failed, and then exactly the fault-free
 //     run's value and files (so a fault the operation absorbed left nothing wrong behind); a read
 //     that failed gives the fault-free value when repeated on a healthy seam;

@@ -1,10 +1,11 @@
-// Guarantees G9 and G11 (reliability.md T4, SQLite's ioerr loop) for every public operation that
-// touches the disk: opening for writing (new, existing, v1/v2 migration, header-less, torn tail),
-// every append kind, the first write and write_now, set_title, flush, close, repair, fork,
-// create_branched, fork_from, move_to, appends that put or touch a blob, the blob store's gc and
-// listings, and the reads (read-only open, the parallel loader, reload, context, entries and
-// verify with blobs) — fault_workloads.h. For each operation the test counts its seam calls in a
-// fault-free run, then reruns it once per call number N and fault kind, failing call N:
+// Guarantees G9 and G11 (docs/guarantees.md#g9, #g11; technique #t4, SQLite's ioerr loop) for every
+// public operation that touches the disk: opening for writing (new, existing, v1/v2 migration,
+// header-less, torn tail), every append kind, the first write and write_now, set_title, flush,
+// close, repair, fork, create_branched, fork_from, move_to, appends that put or touch a blob, the
+// blob store's gc and listings, and the reads (read-only open, the parallel loader, reload,
+// context, entries and verify with blobs) — fault_workloads.h. For each operation the test counts
+// its seam calls in a fault-free run, then reruns it once per call number N and fault kind, failing
+// call N:
 //  - EIO and ENOSPC, once or from then on (a persistent fault fails every later call that changes
 //    something, while lookups still answer: a device that refuses writes);
 //  - a torn write: the append writes half its bytes, then fails with EIO (at every append);
@@ -181,9 +182,9 @@ TEST(FaultInjection, EverySeamCallOfEveryOperation) {
   EXPECT_GT(faults, 0u);
 }
 
-// Found by the matrix (reload, "the file was replaced by a rewrite"): a reload that fails while
-// reading a replaced file again must leave the read-only handle as it was. It must not lose the
-// header line it had, which header() (xs_session_header) reads.
+// A reload that fails while it reads again a file that a rewrite replaced must leave the read-only
+// handle as it was: it must not lose the header line it had, which header() (xs_session_header)
+// reads.
 TEST(FaultInjection, AFailedReloadLeavesTheHandleAsItWas) {
   TempDir dir;
   Trial t;
@@ -215,7 +216,8 @@ TEST(FaultInjection, AFailedReloadLeavesTheHandleAsItWas) {
       ::testing::ExitedWithCode(0), "");
 }
 
-// Not visible to the matrix, which appends a plain message after a failure: G8 and G9 together.
+// Not visible to the matrix, which appends a plain message after a failure: blobs (G8) and sticky
+// errors (G9) together.
 // The entry that names a blob is written only once the blob is durable, and nothing is retried
 // into a false OK. When a put's directory sync fails, the blob file is already in place under its
 // name; a second put of the same bytes must not take it for durable and let the entry be written

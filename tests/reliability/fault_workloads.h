@@ -1,6 +1,7 @@
-// The workloads of the fault matrix (reliability.md T4, G9, G11): every public operation of
-// Session that touches the disk, and the blob store's upkeep. Shared by fault_injection_test.cc (a
-// seam call fails) and short_write_test.cc (a write(2) is interrupted, short, or writes nothing).
+// The workloads of the fault matrix (docs/guarantees.md#t4, proving #g9 and #g11): every public
+// operation of Session that touches the disk, and the blob store's upkeep. Shared by
+// fault_injection_test.cc (a seam call fails) and short_write_test.cc (a write(2) is interrupted,
+// short, or writes nothing).
 //
 // A workload has three steps. prepare() builds a template directory once, through a healthy seam;
 // every run starts from a fresh copy of it. setup() brings the run up to the operation (opens the

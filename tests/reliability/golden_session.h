@@ -1,4 +1,4 @@
-// The golden session of the corruption sweep (reliability.md T3): a multi-branch transcript of
+// The golden session of the corruption sweep (docs/guarantees.md#t3): a multi-branch transcript of
 // more than 64 KiB written through the engine on the in-memory seam with a fixed clock and id
 // seed, so its bytes are the same on every run. It holds what the loader must get exactly right
 // when a byte around it is damaged: three ~20 KB payloads, 2-, 3- and 4-byte UTF-8 (in the header

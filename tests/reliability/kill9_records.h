@@ -1,5 +1,5 @@
 // Records, the writer process and the file check of the kill -9 matrix (kill9_test.cc;
-// reliability.md T1, G1, G4).
+// docs/guarantees.md#t1, proving #g1 and #g4).
 //
 // A record is a user message whose content is one or more text blocks of at most 400,000 ASCII
 // letters (the size rules cut any string longer than 500,000 UTF-16 units, so one big string would
@@ -229,7 +229,7 @@ struct FileReport {
   size_t entries = 0;
   size_t unacked_present = 0;      // written whole by a writer killed before it reported the ack
   size_t torn = 0;                 // damaged lines: torn prefixes of single records
-  size_t after_torn_intact = 0;    // torn fragments whose next whole line is an exact entry (G4)
+  size_t after_torn_intact = 0;    // torn fragments whose next whole line is an exact entry
   size_t max_torn_payload = 0;     // of the torn records whose marker survived
   size_t bytes = 0;
 };
@@ -295,7 +295,8 @@ inline FileReport check_file(const FileLog& log) {
         return r;
       }
       r.unacked_present += !log.acked.count(*m.seq);
-      // G4: the record the restarted writer wrote after a torn fragment is whole (any line
+      // The next append never merges with a torn tail: the record the restarted writer wrote
+      // after a torn fragment is whole (any line
       // between them is itself a torn record of a later kill, checked like this one).
       r.after_torn_intact += torn_waiting;
       torn_waiting = 0;
@@ -304,7 +305,8 @@ inline FileReport check_file(const FileLog& log) {
       parent = m.id;
       continue;
     }
-    // A torn prefix of one record: only a record caught in flight by a kill may be torn (G1).
+    // A torn prefix of one record: only a record caught in flight by a kill may be torn, never an
+    // acknowledged one.
     if (m.seq && !log.in_flight.count(*m.seq)) {
       ADD_FAILURE() << at << ": torn record " << *m.seq
                     << (log.acked.count(*m.seq) ? " had been acknowledged" : " was never in flight at a kill");
@@ -347,7 +349,7 @@ inline FileReport check_file(const FileLog& log) {
     const Piece& p = *torn[k];
     const Diagnostic& g = (*diags)[k];
     // A fragment followed by the restarted writer's '\n' is a bad line; one at the end without
-    // its newline is an incomplete tail (DECISIONS.md "Torn tail").
+    // its newline is an incomplete tail (docs/decisions.md#torn-tail).
     EXPECT_EQ(g.line, p.line_no) << where << d;
     EXPECT_EQ(g.offset, p.offset) << where << d;
     EXPECT_EQ(g.length, p.length) << where << d;

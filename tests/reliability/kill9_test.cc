@@ -1,5 +1,5 @@
-// The kill -9 matrix (reliability.md T1; guarantees G1 and G4). One to four writer processes, each
-// on its own session file, append user messages whose payloads are log-uniform from 100 B to
+// The kill -9 matrix (docs/guarantees.md#t1; guarantees #g1 and #g4). One to four writer processes,
+// each on its own session file, append user messages whose payloads are log-uniform from 100 B to
 // 8 MiB (kill9_records.h). The parent SIGKILLs a random one 0-20 ms after the last (re)start and
 // restarts it on the same file, its sequence going on after the record the kill caught. A child
 // reports each record's seq before starting it, and again only once append_message returned OK
@@ -8,24 +8,24 @@
 // and byte for byte; records are in the order their writer wrote them; records present without an
 // acknowledgement are exact too; every damaged line is a torn prefix of a single record caught in
 // flight by a kill, never an acknowledged one, never two records glued, and there are no more of
-// them than kills; the engine's read-only view says exactly the same (entries_json byte for
-// byte, diagnostics_json line, offset, length and code). Then the file is deleted and its writer
-// goes on with a fresh one, so at most 4 files of < 72 MiB exist at once.
+// them than kills; the engine's read-only view says exactly the same (entries_json byte for byte,
+// diagnostics_json line, offset, length and code). Then the file is deleted and its writer goes on
+// with a fresh one, so at most 4 files of < 72 MiB exist at once.
 //
-// G4: a torn record is always followed by a whole entry written by the restarted writer. So that
-// this holds for every torn record, a file whose last kill left a fragment at its end gets one
-// more append (by the parent, through the same writable open a restarted writer does) before its
-// check.
+// G4, the next append never merges with a torn tail: a torn record is always followed by a whole
+// entry written by the restarted writer. So that this holds for every torn record, a file whose
+// last kill left a fragment at its end gets one more append (by the parent, through the same
+// writable open a restarted writer does) before its check.
 //
 // The kill moment is taken from the last restart, not from each child's own start: an 8 MiB append
 // spends ~100 ms in the engine (validation, size rules) before its single write(), so if every
-// child lived at most 20 ms nothing above ~1.5 MiB would ever be written, and the case T1 is
-// about, SIGKILL tearing one large write(), could not happen. With 2-4 writers a child not picked
-// keeps writing. The 0-20 ms are counted from the moment the restarted child has opened its file
-// (loading tens of MiB takes longer than the window), except for one restart in 16, whose kill
-// may land inside Session::open. While the parent waits for that open or checks a file, the other writers are
-// stopped (SIGSTOP): their run time is the kill windows, not the parent's bookkeeping, otherwise
-// the bytes written (and the time to check them) would grow with the load of the machine.
+// child lived at most 20 ms nothing above ~1.5 MiB would ever be written, and the case this matrix
+// is about, SIGKILL tearing one large write(), could not happen. With 2-4 writers a child not
+// picked keeps writing. The 0-20 ms are counted from the moment the restarted child has opened its
+// file (loading tens of MiB takes longer than the window), except for one restart in 16, whose kill
+// may land inside Session::open. While the parent waits for that open or checks a file, the other
+// writers are stopped (SIGSTOP): their run time is the kill windows, not the parent's bookkeeping,
+// otherwise the bytes written (and the time to check them) would grow with the load of the machine.
 // The process count cycles 1, 2, 3, 4 every 20 kills; dropping writers kills them (counted).
 //
 // XS_KILL9_KILLS: number of kills (default 1000, the CI count; the long run uses 10000).
@@ -314,7 +314,7 @@ class Fleet {
   }
 
   // The last kill left a fragment at the end of the file: append the next record as a restarted
-  // writer would, so that this torn record too is checked to be followed by a whole entry (G4).
+  // writer would, so that this torn record too is checked to be followed by a whole entry.
   bool append_after_torn_tail(int w) {
     Slot& s = slots_[w];
     auto writer = Session::open(storage::make_posix_fs(), s.file->path, options(false, true));

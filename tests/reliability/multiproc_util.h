@@ -36,15 +36,15 @@ inline session::SessionOptions exact_writer(bool create, uint64_t id_seed, const
   return o;
 }
 
-// The header line the engine writes for a new session made with exact_writer (DECISIONS.md
-// 'Bytes we write': type, version, id, timestamp, cwd).
+// The header line the engine writes for a new session made with exact_writer (type, version, id,
+// timestamp, cwd: docs/format.md#the-header).
 inline std::string header_line(const std::string& session_id) {
   return "{\"type\":\"session\",\"version\":3,\"id\":\"" + session_id + "\",\"timestamp\":\"" + fixed_iso() +
          "\",\"cwd\":\"/work\"}";
 }
 
-// The line append_message writes (without its '\n'): envelope keys in omp's order, the caller's
-// message JSON token for token.
+// The line append_message writes (without its '\n'): type, id, parentId, timestamp, then the
+// caller's message JSON token for token (docs/format.md#entries).
 inline std::string message_line(const std::string& id, const std::optional<std::string>& parent,
                                 const std::string& message_json) {
   return "{\"type\":\"message\",\"id\":\"" + id + "\",\"parentId\":" + (parent ? "\"" + *parent + "\"" : "null") +

@@ -1,4 +1,4 @@
-// The allocation hook of the allocation-failure matrix (oom_test.cc, reliability.md T5): the
+// The allocation hook of the allocation-failure matrix (oom_test.cc, docs/guarantees.md#t5): the
 // test program replaces operator new, and while a library call is armed the N-th allocation
 // throws std::bad_alloc (nothrow forms return NULL), once or from then on. Defined in oom_test.cc.
 #pragma once

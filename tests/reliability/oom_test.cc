@@ -1,8 +1,8 @@
-// Allocation failure at every allocation of every C API call (reliability.md T5, G10, G11; SQLite's
-// OOM loop). The whole library is linked into this program (xsession_static), and this program
-// replaces the global operator new: while a call is armed, the N-th allocation throws
-// std::bad_alloc, once (transient) or from then on (persistent). For every workload the test counts
-// the allocations its calls make in a fault-free run, then reruns it once per N and mode.
+// Allocation failure at every allocation of every C API call (docs/guarantees.md#t5, proving #g10
+// and #g11; SQLite's OOM loop). The whole library is linked into this program (xsession_static),
+// and this program replaces the global operator new: while a call is armed, the N-th allocation
+// throws std::bad_alloc, once (transient) or from then on (persistent). For every workload the test
+// counts the allocations its calls make in a fault-free run, then reruns it once per N and mode.
 //
 // Only the library calls of a workload are armed, never the test's own bookkeeping, so a failure
 // always happens inside the library. Each run must show:

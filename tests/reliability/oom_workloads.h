@@ -1,4 +1,4 @@
-// The workloads of the allocation-failure matrix (oom_test.cc, reliability.md T5): C API
+// The workloads of the allocation-failure matrix (oom_test.cc, docs/guarantees.md#t5): C API
 // operations, each with a setup (unarmed, must succeed) and the operation, whose library calls
 // are armed through armed() (oom_hook.h). A run records what the library acknowledged (entry ids
 // and their lines) and the operation's value, for the checks in oom_test.cc.

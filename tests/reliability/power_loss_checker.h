@@ -1,5 +1,6 @@
 // The checks of the power-loss test (power_loss_test.cc) on one crash state: what a session file
-// must show after a power loss, given what the workload wrote (power_loss_workloads.h).
+// must show after a power loss, given what the workload wrote (power_loss_workloads.h). The failure
+// messages name the guarantee a check proves (G2-G8 of docs/guarantees.md).
 #pragma once
 
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
-// Guarantees G2, G3, G4, G5 and G8 under simulated power loss (reliability.md T2). Each workload
+// Guarantees G2, G3, G4, G5 and G8 of docs/guarantees.md under simulated power loss (technique
+// docs/guarantees.md#t2). Each workload
 // (power_loss_workloads.h: appends buffered, appends sync, migration rewrite, blob put) runs once
 // through a recording seam (storage/crash_fs.h); then, for every crash point of its trace, disks a
 // power loss may leave behind are built under the persistence model documented in crash_fs.h (the

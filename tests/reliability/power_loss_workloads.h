@@ -1,6 +1,7 @@
 // The workloads of the power-loss test (power_loss_test.cc), each run once through a recording seam
 // (storage/crash_fs.h) with a fixed clock and id seed, and what each wrote: every line of every
-// session file and the crash point from which it must survive a power loss (G2).
+// session file and the crash point from which it must survive a power loss (a durable append
+// survives power loss: docs/guarantees.md#g2).
 #pragma once
 
 #include <gtest/gtest.h>

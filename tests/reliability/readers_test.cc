@@ -1,6 +1,6 @@
-// Readers beside a writer in another process (reliability.md T6a/T6c; guarantees G1, G3, G5;
-// DECISIONS 'Write path': readers take no lock, a reader never repairs, migration rewrites only
-// on writable opens).
+// Readers beside a writer in another process (docs/guarantees.md#t6; guarantees #g1, #g3, #g5):
+// readers take no lock, a reader never repairs (docs/decisions.md#reload), migration rewrites only
+// on writable opens (docs/decisions.md#migration).
 //
 //  - During appends: a child appends entries of 100 B - 2 MiB (content derived from the sequence
 //    number; files of 16 entries; buffered or sync durability, whole or piecewise write()s, by

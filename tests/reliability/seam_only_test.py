@@ -4,7 +4,8 @@
 The fault matrix, the power-loss simulation and the allocation-failure matrix inject their faults
 at the seam: a call that bypassed it (a raw write(2), rename(2), fopen, std::ofstream...) would
 never be failed or recorded, and the guarantees they prove would silently not cover it. This
-static check (reliability.md T4's "calls that bypass the seam", without the LD_PRELOAD shim) fails
+static check (part of docs/guarantees.md#t4: calls that bypass the seam, found without an
+LD_PRELOAD shim) fails
 when a file of core/ or capi/ other than the seam's implementations names one.
 
 usage: seam_only_test.py SOURCE_DIR

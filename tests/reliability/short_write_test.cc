@@ -1,8 +1,8 @@
-// Short writes and EINTR below the write loop (reliability.md T4, G9; DECISIONS.md "Write path"):
-// an interrupted or partial write() is continued until the whole line is written — never an error
-// by itself, never a false OK, never a byte doubled or lost — and a write that stops for good
-// (writes nothing, disk full, file size limit) is an error that poisons the session while
-// everything acknowledged before stays readable.
+// Short writes and EINTR below the write loop (docs/guarantees.md#t4 and #g9;
+// docs/decisions.md#acknowledged-means-handed-to-the-kernel): an interrupted or partial write() is
+// continued until the whole line is written — never an error by itself, never a false OK, never a
+// byte doubled or lost — and a write that stops for good (writes nothing, disk full, file size
+// limit) is an error that poisons the session while everything acknowledged before stays readable.
 //
 // ShortWrites.EveryWriteOfEveryOperation runs every operation of fault_workloads.h that writes
 // through make_posix_fs(write_fn) and makes its N-th write(2), for every N, return -1/EINTR, write

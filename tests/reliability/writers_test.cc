@@ -1,5 +1,6 @@
-// One writer per session file (DECISIONS 'Write path'; reliability.md T6c, guarantees G1, G4, G5),
-// with real processes wherever the issue says "process":
+// One writer per session file (docs/decisions.md#one-writer-per-file; docs/guarantees.md#t6,
+// guarantees #g1, #g4, #g5), with real processes wherever another process is what is guarded
+// against:
 //  - a second writable open is refused with kLocked, in another process as in this one, and writes
 //    nothing, while readers are always allowed; the lock dies with its holder (SIGKILL), and a
 //    writer in a new process then gets it;
@@ -227,9 +228,10 @@ TEST(Writers, ForeignAppendLandsBeforeOurLaterAppendsAndMakesTheNextRewriteAConf
   foreign_append_case(false);
 }
 
-// G4 for a foreign writer: omp appends to the same files without our lock, and a foreign process
-// killed mid-append leaves a fragment without '\n'. Our next acknowledged line must not be glued
-// onto it (that would make both unreadable): the fragment stays and is reported, ours loads.
+// G4 (docs/guarantees.md#g4) for a foreign writer: omp appends to the same files without our lock,
+// and a foreign process killed mid-append leaves a fragment without '\n'. Our next acknowledged
+// line must not be glued onto it (that would make both unreadable): the fragment stays and is
+// reported, ours loads.
 TEST(Writers, ForeignTornAppendIsNotGluedToOurNextAppend) {
   TempDir dir;
   std::string path = dir.file("s.jsonl");
@@ -254,8 +256,8 @@ TEST(Writers, ForeignTornAppendIsNotGluedToOurNextAppend) {
   EXPECT_EQ((*reader)->diagnostic_count(), 1u) << (*reader)->diagnostics_json();
 }
 
-// DECISIONS 'Temp files': only a writable, locked open removes leftovers, and only ours (omp's
-// ".<name>.<snowflake>.tmp" may belong to a live omp process).
+// Only a writable, locked open removes leftovers, and only ours (docs/decisions.md#temp-files):
+// omp's ".<name>.<snowflake>.tmp" may belong to a live omp process.
 TEST(Writers, OnlyAWritableOpenRemovesOurLeftoverTempFiles) {
   TempDir dir;
   std::string path = dir.file("s.jsonl");

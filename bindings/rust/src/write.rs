@@ -198,7 +198,8 @@ impl Session {
     }
 
     /// Appends a `label` entry for `target_id` (`None` clears its label). Labels are global: the
-    /// last one wins. A label entry also moves the leaf, as in the reference.
+    /// last one wins. A label entry is a child of the leaf and moves the leaf, like every other
+    /// entry.
     pub fn append_label(&self, target_id: &str, label: Option<&str>) -> Result<String> {
         let target = c_string(target_id, "target id")?;
         let label = opt_c_string(label, "label")?;

@@ -62,7 +62,8 @@ def header(sid, tick, cwd, title=None, parent=None):
 
 
 def entry(type_, id_, parent, tick_or_ts, **payload):
-    """An entry line in omp's envelope order: type, id, parentId, timestamp, payload."""
+    """An entry line with the envelope first: type, id, parentId, timestamp, payload
+    (docs/format.md#entries)."""
     stamp = ts(tick_or_ts) if isinstance(tick_or_ts, int) else tick_or_ts
     e = {"type": type_, "id": id_, "parentId": parent, "timestamp": stamp}
     e.update(payload)

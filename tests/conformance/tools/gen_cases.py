@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Writes tests/conformance/cases/*.json.
 
-Each case below states its steps and its expected bytes by hand, from DECISIONS.md and
-reference-behaviour.md (cited per case); nothing here runs the engine. Run this script after
-editing a case and commit both the script and the JSON it writes:
+Each case below states its steps and its expected bytes by hand, from the rules in docs/
+(format.md, context.md, decisions.md; each description names the section it proves); nothing here
+runs the engine. Run this script after editing a case and commit both the script and the JSON it
+writes:
 
     python3 tests/conformance/tools/gen_cases.py
+
+--check writes nothing and exits 1 when the committed cases differ from what this script writes
+(a case edited by hand, or the script edited without regenerating).
 """
 import json
 import os
@@ -44,7 +48,8 @@ ids = Ids(1)
 sid, e1, e2, e3 = ids.session(), ids.entry(), ids.entry(), ids.entry()
 case("01_deferred_until_first_assistant",
      "Nothing is written until the first assistant message; then header and every buffered entry "
-     "are written together and later entries are appended (reference §5, DECISIONS 'Write path').",
+     "are written together and later entries are appended "
+     "(docs/decisions.md#deferred-first-write).",
      options=opts(1),
      steps=[
          {"op": "create", "cwd": "/work/app"},
@@ -121,9 +126,9 @@ typed_lines = [
           fromExtension=True),
 ]
 case("04_typed_appends_key_order",
-     "Every typed append writes omp's key order (DECISIONS 'Bytes we write'): envelope first, except "
-     "custom and custom_message whose id/parentId/timestamp follow the payload; optional fields only "
-     "when given; custom_message gets omp's default attribution \"agent\".",
+     "Every typed append writes its entry type's key order (docs/format.md#entries): envelope "
+     "first, except custom and custom_message whose id/parentId/timestamp follow the payload; "
+     "optional fields only when given; custom_message's attribution defaults to \"agent\".",
      options=opts(4, flags=["no_defer"]),
      steps=[
          {"op": "create", "cwd": "/w"},
@@ -157,9 +162,9 @@ RAW_MSG_IN = ('{ "role" : "user",\n "content" : "a\\u0041\\/b \\"q\\" \u00e9 \U0
 RAW_MSG_OUT = ('{"role":"user","content":"a\\u0041\\/b \\"q\\" \u00e9 \U0001F600","n":[1.0,1e2,-0,0.5E-3,'
                '18446744073709551616],"nested":{"k":[true,false,null]}}')
 case("05_caller_json_minified_token_for_token",
-     "Caller JSON is validated and stored minified with every token kept byte for byte: escapes "
-     "as written (\\u0041, \\/), numbers as written (1.0, 1e2, -0, 2^64); the context splices the "
-     "stored bytes (DECISIONS 'Caller JSON is stored minified, token for token').",
+     "Caller JSON is validated and stored minified with every token kept byte for byte: escapes as "
+     "written (\\u0041, \\/), numbers as written (1.0, 1e2, -0, 2^64); the context splices the "
+     "stored bytes (docs/format.md#caller-json).",
      options=opts(5, flags=["no_defer"]),
      steps=[
          {"op": "create", "cwd": "/w"},
@@ -199,9 +204,10 @@ sid = ids.session()
 g = [ids.entry() for _ in range(6)]
 G_USER = J({"role": "user", "content": "q"})
 case("07_generic_append_any_type",
-     "xs_append adds id, parentId and timestamp in omp's order around the caller's members (kept "
-     "in their order, minified); unknown types are stored and ignored by the context; omp's "
-     "service_tier_change and mcp_tool_selection feed the context (DECISIONS 'Context').",
+     "xs_append writes type, then id, parentId and timestamp, then the caller's members (kept in "
+     "their order, minified; custom and custom_message put the envelope after them); unknown types "
+     "are stored and ignored by the context; service_tier_change and mcp_tool_selection feed the "
+     "context (docs/format.md#entries, docs/context.md#state).",
      options=opts(7, flags=["no_defer"]),
      steps=[
          {"op": "create", "cwd": "/w"},
@@ -319,9 +325,9 @@ n10 = ids.entry()
 A10B = J({"role": "assistant", "content": "three"})
 case("10_load_skips_and_reports_bad_lines",
      "Lines that cannot be entries are skipped and reported with line, byte offset and a code "
-     "(invalid JSON, invalid UTF-8, NUL byte, not an object, no type, no id in v3, a second header); "
-     "blank lines are ignored; the entries around them load; a writable open and an append keep "
-     "every skipped line byte for byte (DECISIONS 'What we accept on read', 'do better' 2).",
+     "(invalid JSON, invalid UTF-8, NUL byte, not an object, no type, no id in v3, a second "
+     "header); blank lines are ignored; the entries around them load; a writable open and an "
+     "append keep every skipped line byte for byte (docs/decisions.md#2-report-do-not-just-skip).",
      options=opts(10),
      input_hex=bytes10.hex(),
      steps=[
@@ -340,8 +346,8 @@ case("10_load_skips_and_reports_bad_lines",
 H11 = J({"type": "session", "version": 3, "id": "s11", "timestamp": ts(0), "cwd": "/w"})
 U11 = entry("message", "u1", None, 1, message={"role": "user", "content": "x"})
 case("11_garbage_before_header",
-     "A header that is not on physical line 1 is still found, as pi does (reference §2.2); the "
-     "unparseable lines before it are reported as before_header.",
+     "A header that is not on physical line 1 is still found, as pi finds it; the unparseable "
+     "lines before it are reported as before_header (docs/format.md#reading-a-file).",
      input=["garbage, not json", "", H11, U11],
      steps=[
          {"op": "open", "flags": ["read_only"]},
@@ -366,8 +372,9 @@ ids = Ids(13)
 sid13 = ids.session()
 case("13_no_header_writable_preserves_bytes",
      "A writable open of a file without a header first preserves its bytes as "
-     "<file>.corrupt-<time>, then writes a fresh session there (reference §2.3 truncates instead; "
-     "DECISIONS 'do better' 1). The copy takes the first clock tick, the new header the second.",
+     "<file>.corrupt-<time>, then writes a fresh session there (the agents overwrite it instead: "
+     "docs/decisions.md#1-no-silent-data-loss-on-a-bad-file). The copy takes the first clock tick, "
+     "the new header the second.",
      options=opts(13),
      input_raw=RAW13,
      steps=[
@@ -400,8 +407,8 @@ ids = Ids(15)
 n15 = ids.entry()
 case("15_torn_tail_gets_a_newline_before_the_next_append",
      "A last line without a newline is reported as an incomplete tail; the next append writes "
-     "'\\n' first so the new entry is never glued onto the fragment, which stays in the file "
-     "(reference §5 golden 13; DECISIONS 'Torn tail').",
+     "'\\n' first so the new entry is never glued onto the fragment (which would lose both), and "
+     "the fragment stays in the file (docs/decisions.md#torn-tail).",
      options=opts(15),
      input_raw=RAW15,
      steps=[
@@ -423,7 +430,7 @@ M16B = '{"role":"assistant","content":"x\\ud800y","n":-1e999,"digits":%s}' % ("9
 case("16_lone_surrogates_and_huge_numbers_are_valid",
      "Lone-surrogate escapes (which JSON.stringify writes) and numbers of any magnitude (2^64, "
      "1e400, 1e-400: JSON.parse accepts them) are valid JSON: such lines load, contexts keep their "
-     "bytes, and the API accepts them too (DECISIONS 'What we accept on read').",
+     "bytes, and the API accepts them too (docs/decisions.md#what-we-accept-on-read).",
      options=opts(16),
      input=[H16, L16],
      steps=[
@@ -443,8 +450,8 @@ A17a = entry("message", "a1", "u1", 2, message={"role": "assistant", "content": 
 A17b = entry("message", "a1", "u1", 3, message={"role": "assistant", "content": "second"})
 U17b = entry("message", "u2", "a1", 4, message={"role": "user", "content": "more"})
 case("17_duplicate_ids_later_wins",
-     "A later entry with an id already seen replaces it in the index (reference §2.4 byId); both "
-     "lines stay in the file and the duplicate is reported.",
+     "A later entry with an id already seen replaces the earlier one in the id lookup; both lines "
+     "stay in the file and the duplicate is reported (docs/format.md#reading-a-file).",
      input=[H17, U17, A17a, A17b, U17b],
      steps=[
          {"op": "open", "flags": ["read_only"]},
@@ -523,9 +530,9 @@ L20 = {
     "r2": entry("message", "r2", None, 5, message={"role": "user", "content": "new root"}),
 }
 case("20_branch_reset_and_several_roots",
-     "Appends go under the leaf; branch moves the leaf only; reset_leaf makes the next append a new "
-     "root (reference §4, §4.1, golden 04). Reopening puts the leaf at the last entry in file order "
-     "(golden 03).",
+     "Appends go under the leaf; branch moves the leaf only; reset_leaf makes the next append a "
+     "new root, so a file can hold several roots. Reopening puts the leaf at the last entry in "
+     "file order: the leaf is not stored (docs/decisions.md#handles-and-the-leaf).",
      options=opts(20, flags=["no_defer"]),
      steps=[
          {"op": "create", "cwd": "/w"},
@@ -556,8 +563,9 @@ case("20_branch_reset_and_several_roots",
      ])
 
 case("21_unknown_ids_are_not_found",
-     "Every call that names an entry answers XS_ENOTFOUND for an unknown id, and changes nothing "
-     "(reference §4: branch and labels throw; DECISIONS: an unknown explicit leaf is not found).",
+     "Every call that names an entry answers XS_ENOTFOUND for an unknown id, and changes nothing; "
+     "an unknown explicit leaf for the context too, where the agents fall back to the last entry "
+     "(docs/decisions.md#9-an-unknown-leaf-is-not-found).",
      options=opts(21, flags=["no_defer"]),
      steps=[
          {"op": "create", "cwd": "/w"},
@@ -578,8 +586,9 @@ ids = Ids(22)
 sid22, b1, b2 = ids.session(), ids.entry(), ids.entry()
 U22 = entry("message", "u1", None, 1, message={"role": "user", "content": "q"})
 case("22_branch_with_summary",
-     "branch_with_summary from null writes a root summary with fromId \"root\"; from an entry it is "
-     "that entry's child. An empty summary is written but produces no context message (golden 05).",
+     "branch_with_summary from null writes a root summary with fromId \"root\"; from an entry it "
+     "is that entry's child. An empty summary is written but produces no context message "
+     "(docs/context.md#messages).",
      options=opts(22, flags=["no_defer"]),
      steps=[
          {"op": "create", "cwd": "/w"},
@@ -621,9 +630,9 @@ LABELS23 = J([{"targetId": "u1", "label": "again", "timestamp": ts(7)},
               {"targetId": "a1", "label": "back", "timestamp": ts(9)}])
 case("23_labels_global_last_wins",
      "Labels are global: the last label entry in file order wins, a falsy label (absent or \"\") "
-     "clears, a cleared and re-set label moves to the end of the insertion order (JavaScript Map). A "
-     "label entry is a child of the leaf and moves it; labels never reach the context (reference "
-     "§2.4, §4).",
+     "clears, a cleared and re-set label moves to the end of the insertion order (JavaScript Map). "
+     "A label entry is a child of the leaf and moves it; labels never reach the context "
+     "(docs/format.md#reading-a-file).",
      options=opts(23, flags=["no_defer"]),
      steps=[{"op": "create", "cwd": "/w"},
             {"op": "append", "entry": gmsg("u1", "user", "q"), "expect_id": "u1"},
@@ -649,8 +658,8 @@ C24 = {
 }
 case("24_tree_children_sorted_by_time",
      "The tree lists children oldest first by their timestamp (Date order, so a +01:00 offset "
-     "counts), ties keeping file order (a stable sort); an unparseable timestamp sorts first. "
-     "Children (getChildren) stay in file order (reference §4.1).",
+     "counts), ties keeping file order (a stable sort); an unparseable timestamp sorts first. The "
+     "direct children (xs_session_children) stay in file order.",
      input=[H24, R24] + list(C24.values()),
      steps=[
          {"op": "open", "flags": ["read_only"]},
@@ -673,8 +682,9 @@ for ln in L25:
     off25.append(off25[-1] + len(ln) + 1)
 case("25_orphans_and_parent_cycles",
      "An entry whose parent is missing is an orphan root; its context is its own path "
-     "(reference §6 'orphaned entries'). A parent cycle (and a self-parent) would make the "
-     "reference loop: the link that closes it is cut, the entry becomes a root, and it is reported.",
+     "(docs/context.md#the-path). A parent cycle (and a self-parent) would make a walk up the "
+     "parents loop for ever: the link that closes it is cut, the entry becomes a root, and it is "
+     "reported (docs/decisions.md#6-parent-cycles-are-cut).",
      input=[H25] + L25,
      steps=[
          {"op": "open", "flags": ["read_only"]},
@@ -696,7 +706,7 @@ L26 = [header(sid26, 0, "/w"),
        entry("message", v26, u26, 3, message={"role": "user", "content": "edited question"})]
 case("26_reopen_gives_the_same_session",
      "What was written reads back identically: entries, header, and the leaf at the last entry in "
-     "file order (the in-memory leaf is not persisted, reference §2.4).",
+     "file order (the in-memory leaf is not persisted: docs/decisions.md#handles-and-the-leaf).",
      options=opts(26),
      steps=[
          {"op": "create", "cwd": "/w"},
@@ -715,7 +725,7 @@ case("26_reopen_gives_the_same_session",
      ])
 
 # ------------------------------------------------------------------------------------------------
-# Migrations v1 -> v2 -> v3 (reference §3)
+# Migrations v1 -> v2 -> v3 (docs/format.md#migration)
 # ------------------------------------------------------------------------------------------------
 
 V1H = {"type": "session", "id": "v1-session", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/w"}
@@ -726,7 +736,7 @@ ids = Ids(27)
 i1, i2 = ids.entry(), ids.entry()
 case("27_v1_migrates_in_memory_on_a_read_only_open",
      "A read-only open migrates v1 in memory (ids and a linear parent chain; version 3) and writes "
-     "nothing (DECISIONS 'Migration').",
+     "nothing: a viewer never changes what it views (docs/decisions.md#migration).",
      options=opts(27),
      input=[J(V1H), J(V1U), J(V1A)],
      steps=[
@@ -759,10 +769,11 @@ MIGRATED28 = [J(dict(H28, version=3)), J(dict(U28, id=m[0], parentId=None)), J(d
               BAD28, J(dict(HK28_OUT, id=m[2], parentId=m[1])), J(dict(TL28, id=m[3], parentId=m[2])), J(C28_OUT),
               J(dict(U28b, id=m[5], parentId=m[4]))]
 case("28_v1_migration_rewrites_on_a_writable_open",
-     "A writable open rewrites a migrated file at once, atomically. Changed entries keep their keys "
-     "in order and get id, parentId (and firstKeptEntryId) appended; firstKeptEntryIndex counts the "
-     "header as index 0 and only parsed lines; hookMessage becomes custom; the header gets version "
-     "3 at the end; the unparseable line stays byte for byte (reference §3, golden 11/12; DECISIONS).",
+     "A writable open rewrites a migrated file at once, atomically. Changed entries keep their "
+     "keys in order and get id, parentId (and firstKeptEntryId) appended; firstKeptEntryIndex "
+     "counts the header as index 0 and only parsed lines; hookMessage becomes custom; the header "
+     "gets version 3 at the end; the unparseable line stays byte for byte "
+     "(docs/format.md#migration).",
      options=opts(28),
      input=[J(H28), J(U28), J(A28), BAD28, J(HK28), J(TL28), J(C28), J(U28b)],
      steps=[
@@ -802,10 +813,10 @@ for k, e in enumerate(V29):
         o["firstKeptEntryId"] = n29[0]
     out29.append(J(o))
 case("29_v1_first_kept_entry_index_edges",
-     "firstKeptEntryIndex becomes firstKeptEntryId only when it is a whole number naming an earlier "
-     "entry (index 0 is the header; past the end, forward, fractional and negative indices name "
-     "nothing) and is removed whenever it is a number; a non-numeric value is left alone "
-     "(reference §3).",
+     "firstKeptEntryIndex becomes firstKeptEntryId only when it is a whole number naming an "
+     "earlier entry (index 0 is the header; past the end, forward, fractional and negative indices "
+     "name nothing) and is removed whenever it is a number; a non-numeric value is left alone "
+     "(docs/format.md#migration).",
      options=opts(29),
      input=[J({"type": "session", "id": "s29", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/w"})] + [J(e) for e in V29],
      steps=[
@@ -820,10 +831,10 @@ HK30 = ('{"type":"message","id":"h1","parentId":"u1","timestamp":"2025-06-01T00:
 HK30_OUT = ('{"type":"message","id":"h1","parentId":"u1","timestamp":"2025-06-01T00:00:02.000Z",'
             '"message":{"role" : "custom","customType":"ci","content":"green","display":false}}')
 case("30_v2_to_v3_changes_only_what_it_must",
-     "v2 -> v3 renames the hookMessage role to custom (that value only: the other bytes of the line, "
-     "spacing included, stay) and sets the header's existing version to 3 in place; untouched lines "
-     "keep their exact bytes (reference §3; DECISIONS 'A rewrite re-serialises only entries whose "
-     "content changed').",
+     "v2 -> v3 renames the hookMessage role to custom (that value only: the other bytes of the "
+     "line, spacing included, stay) and sets the header's existing version to 3 in place; "
+     "untouched lines keep their exact bytes: a rewrite re-serialises only what changed "
+     "(docs/format.md#migration).",
      input=[H30, U30, HK30],
      steps=[
          {"op": "open"},
@@ -844,7 +855,7 @@ case("31_current_files_are_not_rewritten",
      ])
 
 # ------------------------------------------------------------------------------------------------
-# The context (reference §6, DECISIONS 'Context')
+# The context (docs/context.md)
 # ------------------------------------------------------------------------------------------------
 
 EMPTY = ctx(None, [])
@@ -886,8 +897,9 @@ steps33 = [
 MSGS33 = [J({"role": "user", "content": "q"}), J(A33)]
 case("33_thinking_level_and_models",
      "thinkingLevel comes from the last change on the path (null means \"off\"); models from "
-     "model_change (role defaults to \"default\"; pi's provider/modelId form too) and from assistant "
-     "messages (provider/model), later ones overriding earlier ones (reference §6 step 4, golden 08).",
+     "model_change (role defaults to \"default\"; pi's provider/modelId form too) and from "
+     "assistant messages (provider/model), later ones overriding earlier ones "
+     "(docs/context.md#state).",
      options=opts(33, flags=["no_defer"]),
      steps=[{"op": "create", "cwd": "/w"}] + [{"op": "append", "entry": gen(e), "expect_id": i} for i, e in steps33] + [
          {"op": "check_context", "context": ctx("t3", MSGS33, thinking='"medium"',
@@ -934,7 +946,8 @@ ids.session()
 c34 = ids.entry()
 case("34_compaction_keeps_from_first_kept_entry",
      "With a compaction on the path the context is its summary, then the path from "
-     "firstKeptEntryId up to the compaction, then everything after it (reference §6 step 7).",
+     "firstKeptEntryId up to the compaction, then everything after it "
+     "(docs/context.md#compaction).",
      options=opts(34, flags=["no_defer"]),
      steps=[{"op": "create", "cwd": "/w"}, um("u1", "q1"), am("a1", "r1"), um("u2", "q2"), am("a2", "r2"),
             {"op": "append_compaction", "summary": "S1", "first_kept_entry_id": "u2", "tokens_before": 500,
@@ -950,7 +963,7 @@ c1, c2, c3 = ids.entry(), ids.entry(), ids.entry()
 case("35_latest_compaction_wins_and_bogus_kept_ids",
      "Only the last compaction on the path counts; earlier ones vanish even inside the kept range. "
      "A firstKeptEntryId that is not on the path keeps nothing before the compaction. A leaf on a "
-     "branch from before the compaction sees the full history (golden 07).",
+     "branch from before the compaction sees the full history (docs/context.md#compaction).",
      options=opts(35, flags=["no_defer"]),
      steps=[{"op": "create", "cwd": "/w"}, um("u1", "q1"), am("a1", "r1"), um("u2", "q2"), am("a2", "r2"),
             {"op": "append_compaction", "summary": "first summary", "short_summary": "fs", "first_kept_entry_id": "a1",
@@ -978,7 +991,8 @@ cm36, cu36, si36 = ids.entry(), ids.entry(), ids.entry()
 case("36_constructed_messages",
      "custom_message entries become role \"custom\" messages whether displayed or not; "
      "branch_summary entries with a non-empty summary become role \"branchSummary\"; custom and "
-     "session_init entries never reach the context (reference §6 step 5, §6.1 omp key orders).",
+     "session_init entries never reach the context (docs/context.md#messages; key orders in "
+     "docs/context.md#constructed-messages).",
      options=opts(36, flags=["no_defer"]),
      steps=[{"op": "create", "cwd": "/w"}, um("u1", "q"),
             {"op": "append_custom_message", "custom_type": "note", "content": '"plain"', "display": False,
@@ -1005,10 +1019,10 @@ ids = Ids(37)
 ids.session()
 t1_, t2_, m1_, m2_ = ids.entry(), ids.entry(), ids.entry(), ids.entry()
 case("37_ttsr_rules_mode_service_tier_mcp",
-     "injectedTtsrRules collects unique rule names in first-seen order; mode and modeData come from "
-     "the last mode_change (no data: no modeData); serviceTier from the last service_tier_change "
-     "(null unsets it); an mcp_tool_selection sets selectedMCPToolNames and "
-     "hasPersistedMCPToolSelection (omp 13; DECISIONS 'Context').",
+     "injectedTtsrRules collects unique rule names in first-seen order; mode and modeData come "
+     "from the last mode_change (no data: no modeData); serviceTier from the last "
+     "service_tier_change (null unsets it); an mcp_tool_selection sets selectedMCPToolNames and "
+     "hasPersistedMCPToolSelection (docs/context.md#state).",
      options=opts(37, flags=["no_defer"]),
      steps=[{"op": "create", "cwd": "/w"}, um("u1", "q"),
             {"op": "append_ttsr_injection", "rules": '["a","b"]', "expect_id": t1_},
@@ -1033,7 +1047,7 @@ PRESERVE38 = '{"openaiRemoteCompaction":{"provider":"openai","replacementHistory
 case("38_openai_remote_compaction",
      "A compaction whose preserveData.openaiRemoteCompaction has a non-empty provider and a "
      "replacementHistory array carries them as providerPayload and keeps nothing before it; an "
-     "empty provider is ignored (omp 13, reference §6 step 7).",
+     "empty provider is ignored (docs/context.md#compaction).",
      options=opts(38, flags=["no_defer"]),
      steps=[{"op": "create", "cwd": "/w"}, um("u1", "q1"), am("a1", "r1"), um("u2", "q2"),
             {"op": "append_compaction", "summary": "remote", "first_kept_entry_id": "u1", "tokens_before": 9,
@@ -1056,8 +1070,8 @@ L39 = [entry_after("custom_message", "c1", None, "yesterday", customType="t", co
                    display=True)]
 case("39_timestamps_of_constructed_messages",
      "Constructed messages carry Date.parse(entry.timestamp) in ms: seconds without a fraction and "
-     "±hh:mm offsets parse; anything else is NaN, which JSON.stringify writes as null (reference §6 "
-     "step 8).",
+     "±hh:mm offsets parse; anything else is NaN, which JSON.stringify writes as null "
+     "(docs/context.md#constructed-messages).",
      input=[H39] + L39,
      steps=[
          {"op": "open", "flags": ["read_only"]},
@@ -1074,7 +1088,7 @@ sid40b, u40, a40 = ids.session(), ids.entry(), ids.entry()
 case("40_set_title_rewrites_the_header",
      "set_title rewrites the file atomically with only the header changed: a new title goes before "
      "parentSession, an existing one is replaced in place, null removes it. Before the first write "
-     "the title simply lands in the header that is written later (omp setSessionName).",
+     "the title simply lands in the header that is written later (docs/format.md#the-header).",
      options=opts(40),
      steps=[
          {"op": "create", "cwd": "/w", "parent_session": "p-1", "flags": ["no_defer"]},
@@ -1106,8 +1120,8 @@ U41 = {"role": "user", "content": "z", "usage": {"input": 1000}}
 A41c = {"role": "assistant", "content": "no usage"}
 case("41_usage_statistics",
      "Usage totals add input, output, cacheRead, cacheWrite, premiumRequests and cost.total over "
-     "every assistant message in the file, on every branch (omp getUsageStatistics); numbers are "
-     "written as JavaScript writes them (0.1 + 0.2).",
+     "every assistant message in the file, on every branch; numbers are written as JavaScript "
+     "writes them (0.1 + 0.2).",
      options=opts(41, flags=["no_defer"]),
      steps=[{"op": "create", "cwd": "/w"}, um("u1", "q"),
             {"op": "append", "entry": J({"type": "message", "id": "a1", "message": A41a}), "expect_id": "a1"},
@@ -1151,8 +1165,9 @@ PI = [entry("model_change", "aaaa0001", None, 1, provider="anthropic", modelId="
       entry("session_info", "aaaa0006", "aaaa0005", 6, name="  Second name  ")]
 case("43_pi_forms",
      "pi's forms are read: model_change {provider, modelId}, roles such as bashExecution and "
-     "toolResult, UUID session ids, and session_info names (the last one, trimmed) as the title when "
-     "the header has none (reference §1.2, §4; DECISIONS 'What we accept on read').",
+     "toolResult, UUID session ids, and session_info names (the last one, trimmed) as the title "
+     "when the header has none (docs/format.md#pi-and-oh-my-pi, "
+     "docs/decisions.md#what-we-accept-on-read).",
      input=[PIH] + PI,
      steps=[
          {"op": "open", "flags": ["read_only"]},
@@ -1181,8 +1196,8 @@ case("44_message_that_is_not_an_object",
 ids = Ids(45)
 sid45, u45, v45 = ids.session(), ids.entry(), ids.entry()
 case("45_persist_ends_the_deferral",
-     "xs_session_persist writes a deferred session at once (omp's ensureOnDisk); later entries are "
-     "appended as they come.",
+     "xs_session_persist writes a deferred session at once; later entries are appended as they "
+     "come (docs/format.md#writing).",
      options=opts(45),
      steps=[
          {"op": "create", "cwd": "/w"},
@@ -1198,7 +1213,7 @@ case("45_persist_ends_the_deferral",
 
 
 # ------------------------------------------------------------------------------------------------
-# Size rules and blobs (reference §8, DECISIONS 'do better' 3)
+# Size rules and blobs (docs/format.md#size-rules, docs/decisions.md#3-blobs)
 # ------------------------------------------------------------------------------------------------
 
 import base64  # noqa: E402
@@ -1225,10 +1240,11 @@ STORED46 = ['{"role":"toolResult","toolCallId":"t","content":[{"type":"text","te
             '","details":{"thinkingSignature":"","nested":{"keep":true}},"output":{"content":"', rep("l\\n", 249976),
             "l" + NOTICE + '","lineCount":249979},"other":{"content":"x","lineCount":7}}']
 case("46_size_rules_truncate_and_strip",
-     "Before an entry is written: strings over 500,000 UTF-16 units keep 499,953 units (never half a "
-     "surrogate pair; escapes kept as written) plus the notice; *Signature keys become \"\"; "
-     "partialJson and jsonlEvents members go; an object that changed recomputes lineCount; a string "
-     "of exactly 500,000 units and unchanged objects stay as they are (reference §8).",
+     "Before an entry is written: strings over 500,000 UTF-16 units keep 499,953 units (never half "
+     "a surrogate pair; escapes kept as written) plus the notice; *Signature keys become \"\"; "
+     "partialJson and jsonlEvents members go; an object that changed recomputes lineCount; a "
+     "string of exactly 500,000 units and unchanged objects stay as they are "
+     "(docs/format.md#size-rules).",
      options=opts(46, flags=["no_defer"]),
      steps=[
          {"op": "create", "cwd": "/w"},
@@ -1258,9 +1274,9 @@ LINE47 = '{"type":"message","id":"%s","parentId":null,"timestamp":"%s","message"
 case("47_images_move_to_blobs",
      "A base64 image of 1024+ chars in a `content` array is stored in the blob store under the "
      "SHA-256 of its decoded bytes and referenced as blob:sha256:<hex>; an image data URL under "
-     "image_url is stored whole; small images and images under other keys stay inline (omp 13). "
-     "Entries read as stored show the refs; the context, and entries read with "
-     "XS_READ_RESOLVE_BLOBS, show the original data (DECISIONS 'Blobs').",
+     "image_url is stored whole; small images and images under other keys stay inline "
+     "(docs/format.md#size-rules). Entries read as stored show the refs; the context, and entries "
+     "read with XS_READ_RESOLVE_BLOBS, show the original data (docs/format.md#blob-refs).",
      options=opts(47, flags=["no_defer"]),
      steps=[
          {"op": "create", "cwd": "/w"},
@@ -1287,7 +1303,7 @@ M48 = J({"role": "user", "content": [{"type": "image", "data": "blob:sha256:" + 
 case("48_missing_and_damaged_blobs_are_reported",
      "A blob that is missing, or whose bytes do not match its name, leaves its ref in place in the "
      "context and is reported (missing_blob, corrupt_blob); reading goes on and the session is not "
-     "poisoned (DECISIONS 'do better' 3).",
+     "poisoned (docs/decisions.md#3-blobs).",
      input=[H48, '{"type":"message","id":"m1","parentId":null,"timestamp":"%s","message":%s}' % (ts(1), M48)],
      steps=[
          {"op": "write_file", "path": "blobs/" + H_BAD, "raw": BADBYTES.decode()},
@@ -1308,15 +1324,16 @@ case("49_blob_put_is_content_addressed",
      ])
 
 # ------------------------------------------------------------------------------------------------
-# New files from old ones (reference §7) and moving
+# New files from old ones and moving (docs/format.md#new-files-from-old-ones)
 # ------------------------------------------------------------------------------------------------
 
 ids = Ids(50)
 sid50, u50, a50 = ids.session(), ids.entry(), ids.entry()
 L50 = [entry("message", u50, None, 1, message=json.loads(USER)), entry("message", a50, u50, 2, message=json.loads(ASSISTANT))]
 case("50_fork",
-     "fork writes a copy with a new id beside the original: the header keeps cwd and title and gets "
-     "parentSession = the old session id; every entry is kept as it was (omp fork()).",
+     "fork writes a copy with a new id beside the original: the header keeps cwd and title and "
+     "gets parentSession = the old session id; every entry is kept as it was "
+     "(docs/format.md#new-files-from-old-ones).",
      options=opts(50),
      steps=[
          {"op": "create", "cwd": "/w", "title": "Plan"},
@@ -1334,10 +1351,11 @@ lab51, lab51b = branched51.entry(), branched51.entry()
 U51 = entry("message", "u1", None, 1, message={"role": "user", "content": "q1"})
 A51 = entry("message", "a1", "u1", 2, message={"role": "assistant", "content": "r1"})
 case("51_create_branched_session",
-     "createBranchedSession(leaf) writes the path from the root to the leaf without its label "
-     "entries, then fresh label entries for labels of entries on that path (stamped now, as omp 13); "
-     "parentSession is the old file's path. An entry whose parent was a dropped label is re-linked "
-     "to the entry before it (the reference leaves it orphaned, which cuts the context short).",
+     "create_branched(leaf) writes the path from the root to the leaf without its label entries, "
+     "then fresh label entries for labels of entries on that path (stamped now); parentSession is "
+     "the old file's path. An entry whose parent was a dropped label is re-linked to the entry "
+     "before it, so its context is not cut short "
+     "(docs/decisions.md#7-a-branched-session-keeps-its-chain).",
      options=opts(51, flags=["no_defer"]),
      steps=[
          {"op": "create", "cwd": "/w"},
@@ -1365,8 +1383,9 @@ V52 = [{"type": "message", "timestamp": "2025-01-01T00:00:01.000Z", "message": {
 mig52 = Ids(52)
 m52 = [mig52.entry(), mig52.entry()]
 case("52_fork_from_another_file",
-     "forkFrom(source, cwd) copies another session file, migrated in memory, into a new session for "
-     "cwd: new id, parentSession = the source's id, title kept (omp); the source is not touched.",
+     "fork_from(source, cwd) copies another session file, migrated in memory, into a new session "
+     "for cwd: new id, parentSession = the source's id, title kept; the source is not touched "
+     "(docs/format.md#new-files-from-old-ones).",
      options=opts(52),
      steps=[
          {"op": "write_file", "path": "elsewhere/src.jsonl", "lines": [J(H52)] + [J(v) for v in V52]},
@@ -1381,8 +1400,8 @@ ids = Ids(53)
 sid53, u53 = ids.session(), ids.entry()
 NAME53 = "%s_%s.jsonl" % (ts(0).replace(":", "-").replace(".", "-"), sid53)
 case("53_move_to_another_cwd",
-     "moveTo(cwd) renames the file into the new cwd's session directory and rewrites the header's "
-     "cwd in place; later appends go to the moved file (omp moveTo).",
+     "move_to(cwd) renames the file into the new cwd's session directory and rewrites the header's "
+     "cwd in place; later appends go to the moved file (docs/format.md#new-files-from-old-ones).",
      options=opts(53, flags=["no_defer"]),
      steps=[
          {"op": "create", "cwd": "/a"},
@@ -1402,8 +1421,8 @@ A54 = entry("message", "a1", "u1", 2, message={"role": "assistant", "content": "
 A54b = entry("message", "a2", "a1", 3, message={"role": "assistant", "content": "more"})
 case("54_reload_picks_up_the_new_tail",
      "A read-only handle reloads what another process appended, reading only the new bytes; a last "
-     "line still being written is reported as an incomplete tail and read again next time; the leaf "
-     "moves to the last entry (DECISIONS 'Reload').",
+     "line still being written is reported as an incomplete tail and read again next time; the "
+     "leaf moves to the last entry (docs/decisions.md#reload).",
      input=[H54, U54],
      steps=[
          {"op": "open", "flags": ["read_only"]},
@@ -1423,9 +1442,9 @@ case("54_reload_picks_up_the_new_tail",
      ])
 
 case("55_list_and_resolve",
-     "Listing reads each file's header and first prompt; with a cwd only sessions whose header names "
-     "it are listed. An id, file name or id prefix resolves case-insensitively to one file; a prefix "
-     "of several is ambiguous (reference §9.4).",
+     "Listing reads each file's header and first prompt; with a cwd only sessions whose header "
+     "names it are listed. An id, file name or id prefix resolves case-insensitively to one file; "
+     "a prefix of several is ambiguous (docs/format.md#finding-sessions).",
      options=opts(55, flags=["no_defer"]),
      steps=[
          {"op": "create", "cwd": "/p", "session_id": "alpha-1", "title": "First"},
@@ -1448,8 +1467,9 @@ case("55_list_and_resolve",
      ])
 
 case("56_continue_recent_prefers_the_terminal",
-     "continue-recent opens the session this terminal last used (its breadcrumb, when it names this "
-     "cwd and an existing file), else the newest for the cwd, else a new session (omp continueRecent).",
+     "continue-recent opens the session this terminal last used (its breadcrumb, when it names "
+     "this cwd and an existing file), else the newest for the cwd, else a new session "
+     "(docs/format.md#finding-sessions).",
      options=opts(56, flags=["no_defer"]),
      steps=[
          {"op": "create", "cwd": "/p", "session_id": "older"},
@@ -1464,16 +1484,39 @@ case("56_continue_recent_prefers_the_terminal",
      ])
 
 
+def case_text(c):
+    return json.dumps(c, indent=1, ensure_ascii=False) + "\n"
+
+
+def check(out):
+    """The case files that differ from what main() would write, or are extra or missing."""
+    on_disk = {n[:-5] for n in os.listdir(out) if n.endswith(".json")}
+    differ = sorted(on_disk ^ set(CASES))
+    for name, c in CASES.items():
+        if name in on_disk:
+            with open(os.path.join(out, name + ".json"), encoding="utf-8") as f:
+                if f.read() != case_text(c):
+                    differ.append(name)
+    return differ
+
+
 def main():
     out = os.path.join(os.path.dirname(__file__), "..", "cases")
+    if sys.argv[1:] == ["--check"]:
+        differ = check(out)
+        for name in differ:
+            print("differs from gen_cases.py: %s.json" % name)
+        print("%d cases checked, %d differ" % (len(CASES), len(differ)))
+        sys.exit(1 if differ else 0)
+    if sys.argv[1:]:
+        sys.exit("usage: gen_cases.py [--check]")
     os.makedirs(out, exist_ok=True)
     for old in os.listdir(out):
         if old.endswith(".json"):
             os.remove(os.path.join(out, old))
     for name, c in CASES.items():
         with open(os.path.join(out, name + ".json"), "w", encoding="utf-8") as f:
-            json.dump(c, f, indent=1, ensure_ascii=False)
-            f.write("\n")
+            f.write(case_text(c))
     print("wrote %d cases to %s" % (len(CASES), os.path.normpath(out)))
 
 

@@ -6,7 +6,8 @@ internal import CXSession
 public struct Compaction: Sendable, Hashable {
     public var summary: String
     public var shortSummary: String?
-    /// Not checked against the tree (the reference accepts any id).
+    /// Not checked against the tree: an id that is not on the path keeps nothing before the
+    /// compaction in contexts.
     public var firstKeptEntryID: String
     public var tokensBefore: Int64
     public var details: JSONText?
@@ -46,7 +47,7 @@ public struct CustomMessage: Sendable, Hashable {
     public var content: JSONText
     public var display: Bool
     public var details: JSONText?
-    /// nil = "agent" (omp's default).
+    /// nil = "agent".
     public var attribution: String?
 
     public init(customType: String, content: JSONText, display: Bool = true, details: JSONText? = nil,

@@ -51,7 +51,8 @@ extension Session {
         try appending(record: message.cStruct, xs_append_custom_message)
     }
 
-    /// Appends a "label" entry for `targetID` (it also moves the leaf, as in the reference);
+    /// Appends a "label" entry for `targetID` (a child of the leaf that moves the leaf, like every
+    /// other entry);
     /// nil clears the target's label. `.notFound` for an unknown target.
     @discardableResult
     public func appendLabel(_ label: String?, for targetID: String) throws -> String {

@@ -32,7 +32,8 @@ public struct SessionInfo: Sendable, Hashable, Decodable {
 }
 
 /// Token and cost totals over every assistant message (xs_session_usage). The sums are
-/// JavaScript numbers in the reference, hence Double.
+/// added up as doubles and written as JavaScript writes numbers (they may be fractional),
+/// hence Double.
 public struct Usage: Sendable, Hashable, Decodable {
     public let input: Double
     public let output: Double
