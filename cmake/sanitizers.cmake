@@ -1,4 +1,4 @@
-# Sanitizer builds (issue 8, docs: tests/RELIABILITY.md, scripts/test-sanitizers).
+# Sanitizer builds (technique T8 of docs/guarantees.md#t8; figures in tests/RELIABILITY.md; run by scripts/test-sanitizers).
 #
 #   XS_SANITIZE=""                   no sanitizer (default)
 #   XS_SANITIZE="address,undefined"  ASan + LSan + UBSan: the whole suite (build-asan)

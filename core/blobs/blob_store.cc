@@ -43,7 +43,7 @@ Status BlobStore::put(std::string_view bytes, std::string* hash_out) {
   if (existing.ok() && existing->size == bytes.size()) {
     // Already there: refresh its age for the collector's grace period, unless it was damaged.
     storage::PaddedBuffer on_disk;
-    // Its name must be durable too before an entry may point at it (G8): the put that made it may
+    // Its name must be durable too before an entry may point at it (docs/guarantees.md#g8): the put that made it may
     // have failed at its directory sync (or crashed before it), so sync the directory again.
     if (fs_->read_file(path, bytes.size(), &on_disk).ok() && on_disk.view() == bytes) {
       XS_RETURN_IF_ERROR(fs_->touch(path));

@@ -1,5 +1,5 @@
-// Content-addressed blobs: <root>/blobs/<sha256 hex> holds the raw bytes (DECISIONS 'do better' 3,
-// reliability.md G8). A blob is either absent or exactly right:
+// Content-addressed blobs: <root>/blobs/<sha256 hex> holds the raw bytes (docs/decisions.md#3-blobs,
+// docs/guarantees.md#g8). A blob is either absent or exactly right:
 //  - put is atomic (temp + fsync + rename + directory fsync) and idempotent; putting an existing
 //    blob refreshes its mtime, so the garbage collector's grace period restarts;
 //  - get verifies the SHA-256 and reports corruption instead of returning wrong bytes;

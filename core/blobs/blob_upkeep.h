@@ -5,7 +5,7 @@
 // any of them mentions. If any file cannot be read, nothing is deleted: a sweep after an
 // incomplete mark could delete a blob a session still needs. Sweep deletes unreferenced blobs,
 // and leftover temp files of interrupted puts, only when older than the grace period
-// (DECISIONS.md 'do better' 3: default 1 hour), so a put whose entry is not appended yet survives.
+// (default 1 hour, docs/decisions.md#3-blobs), so a put whose entry is not appended yet survives.
 #pragma once
 
 #include <cstdint>

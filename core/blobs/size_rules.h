@@ -1,5 +1,5 @@
 // What keeps a transcript line from growing without bound: omp's prepareEntryForPersistence
-// (reference-behaviour.md §8), applied to an entry line before it is written.
+// (docs/format.md#size-rules), applied to an entry line before it is written.
 //
 //  - a string longer than 500,000 UTF-16 code units is cut to 499,953 units (one less if that
 //    would end in a high surrogate) plus the notice "\n\n[Session persistence truncated large

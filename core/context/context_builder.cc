@@ -212,7 +212,7 @@ class Emitter {
       case EntryType::kBranchSummary: {
         auto m = json::members_of(e.line);
         const Member* summary = json::find_member(m, "summary");
-        if (!json::is_truthy(summary)) return;  // an empty summary is skipped (golden 05)
+        if (!json::is_truthy(summary)) return;  // an empty summary is skipped (pi)
         start();
         out_ += "{\"role\":\"branchSummary\",\"summary\":";
         out_ += summary->value;
@@ -313,7 +313,7 @@ std::string build_context(const model::SessionData& data, const model::Tree& tre
     auto kept = json::string_value(json::find_member(m, "firstKeptEntryId"));
     if (!remote && kept) {
       // Keep from the first path entry with that id up to the compaction; a kept id that is not
-      // on the path (another branch, or bogus) keeps nothing (golden 07).
+      // on the path (another branch, or bogus) keeps nothing (docs/context.md#compaction).
       for (size_t p = 0; p < st.compaction; ++p) {
         if (entries[path[p]].id == *kept) {
           for (size_t q = p; q < st.compaction; ++q) emit.entry(entries[path[q]]);

@@ -1,5 +1,5 @@
-// What the model sees: buildSessionContext (reference-behaviour.md §6) in the output shape of
-// DECISIONS.md "Context".
+// What the model sees: pi's buildSessionContext (docs/context.md) in the output shape of
+// docs/context.md#output.
 //
 // The path from the leaf to the root is walked once through resolved parent indices, state is
 // folded from the few small entries that carry it, and every `message` value is copied into the

@@ -1,4 +1,4 @@
-// Finding sessions in a store (reference §9, DECISIONS 'Ids, paths and threads'):
+// Finding sessions in a store (docs/format.md#finding-sessions, docs/decisions.md#ids-paths-and-threads):
 // listing per working directory or across the store, newest first; resolving an id or id prefix
 // to a file; and the terminal breadcrumbs that let continue-recent prefer the session this terminal
 // was using over whichever file was modified last.

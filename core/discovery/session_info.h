@@ -1,6 +1,6 @@
 // What a session file is, learned cheaply: the header and the first user prompt from a bounded
-// prefix (reference §9.3: omp reads 4096 bytes), without the blind spot for longer headers
-// (DECISIONS 'do better' 4: the read grows up to the first newline, bounded by the line limit).
+// prefix (4096 bytes, as oh-my-pi reads), without the blind spot for longer headers: the read
+// grows up to the first newline, bounded by the line limit (docs/decisions.md#4-discovery-has-no-blind-spot).
 // A full summary loads the whole file for counts, as pi's list() does.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Entry lines as omp writes them: the envelope (type, id, parentId, timestamp) around a payload,
-// in the key order of DECISIONS.md "Bytes we write".
+// in the key order of docs/format.md#entries.
 #pragma once
 
 #include <cstdint>

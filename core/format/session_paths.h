@@ -1,4 +1,4 @@
-// Where sessions live under a store root (seed 000, DECISIONS.md "Ids, paths and threads"):
+// Where sessions live under a store root (docs/format.md#store-layout):
 //   <root>/sessions/--<cwd-encoded>--/<timestamp>_<sessionId>.jsonl
 #pragma once
 

@@ -1,5 +1,5 @@
 // JSON handed to the API: validated under the session's limits, then minified token for token
-// (DECISIONS.md "Caller JSON is stored minified"): whitespace between tokens goes, every string,
+// (docs/format.md#caller-json): whitespace between tokens goes, every string,
 // number and literal keeps its exact bytes.
 #pragma once
 

@@ -1,6 +1,6 @@
 // JSON string tokens: writing them the way JSON.stringify does, and decoding raw tokens.
 //
-// Two directions, two rules (DECISIONS.md "Bytes we write"):
+// Two directions, two rules (docs/format.md#escaping):
 //  - strings we generate (ids, timestamps, summaries handed to us as text) are escaped exactly as
 //    JSON.stringify escapes them, so our lines are byte-identical to the reference agents';
 //  - tokens we read are decoded by decode_string_token, which accepts lone-surrogate escapes

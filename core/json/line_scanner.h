@@ -1,13 +1,13 @@
 // One physical line of a session file -> the handful of facts the index needs.
 //
-// This is the loader's hot path (ARCHITECTURE.md "field_scan"). Each line is validated in full by
+// This is the loader's hot path (docs/architecture.md#the-loaders-hot-path). Each line is validated in full by
 // simdjson's DOM parser (runtime-dispatched SIMD, UTF-8 checked), and only the fields the tree and
 // the context need are pulled out: type, id, parentId, timestamp, the header's version, a
 // label's target, a message's role/provider/model, and the byte span of the `message` value so
 // a context can splice it without parsing it again. Lines simdjson refuses for reasons JSON.parse
 // would not (lone surrogate escapes, huge numbers) are re-validated by the lenient RapidJSON
 // member_scanner, so the verdict on every line is JSON.parse's, plus our limits and the
-// UTF-8/NUL rules of DECISIONS.md.
+// UTF-8/NUL rules of docs/decisions.md#what-we-accept-on-read.
 #pragma once
 
 #include <simdjson.h>

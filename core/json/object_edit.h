@@ -1,6 +1,7 @@
 // Surgical edits of one member of a JSON object text, leaving every other byte as it was.
-// A rewrite must change only what it means to change (DECISIONS.md: "A rewrite re-serialises
-// only entries whose content changed"; inside such an entry, untouched values keep their tokens).
+// A rewrite must change only what it means to change: only entries whose content changed are
+// serialised again, and inside such an entry untouched values keep their tokens
+// (docs/decisions.md#10-rewrites-keep-what-they-did-not-mean-to-change).
 #pragma once
 
 #include <string>

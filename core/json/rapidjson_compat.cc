@@ -38,8 +38,8 @@ bool hex(char c) { return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <
 
 // 1 for a high-surrogate escape (\uD800-\uDBFF) at `at`, 2 for a low one (\uDC00-\uDFFF), else 0.
 // All four hex digits are required: "\ud8" followed by a quote is a malformed escape for RapidJSON
-// to refuse, and replacing it would overwrite the quote and let invalid JSON through (found by
-// fuzz_blob_resolver: xs_append accepted `"\ud8" n\udda"an"` and wrote a line JSON.parse rejects).
+// to refuse; replacing it would overwrite the quote and let invalid JSON through
+// (fuzz/regressions/README.md).
 int surrogate_half(std::string_view t, size_t at) {
   if (at + 5 >= t.size() || t[at] != '\\' || t[at + 1] != 'u' || (t[at + 2] != 'd' && t[at + 2] != 'D')) return 0;
   if (!hex(t[at + 4]) || !hex(t[at + 5])) return 0;

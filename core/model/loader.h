@@ -1,4 +1,4 @@
-// File image -> SessionData: the lenient loader of reference-behaviour.md §2 plus diagnostics.
+// File image -> SessionData: the lenient loader of docs/format.md#reading-a-file, plus diagnostics.
 //
 // Every line is kept as bytes. Lines that cannot be entries are skipped *and reported* (line,
 // offset, reason) and survive rewrites untouched. The header is the first line that parses; if

@@ -1,4 +1,4 @@
-// v1 -> v2 -> v3, in memory, exactly as reference-behaviour.md §3 (DECISIONS.md "Migration").
+// v1 -> v2 -> v3, in memory, exactly as pi migrates (docs/format.md#migration, docs/decisions.md#migration).
 //
 // v1 -> v2: every entry gets a fresh 8-hex id and the previous entry as parent (a linear chain);
 // a compaction's numeric firstKeptEntryIndex (an index that counts the header as 0) becomes

@@ -1,5 +1,5 @@
 // The entry tree over SessionData: id lookup, resolved parents, labels and the movable leaf
-// (reference-behaviour.md §2.4 and §4). Append-only: entries are added, never removed.
+// (docs/format.md#reading-a-file, docs/glossary.md#tree). Append-only: entries are added, never removed.
 #pragma once
 
 #include <string>

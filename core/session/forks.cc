@@ -96,7 +96,7 @@ Result<std::unique_ptr<Session>> create_branched(const Session& from, std::optio
     }
     last = e.id;
   }
-  // The labels of entries on the path, re-created after it in label order (omp 13: stamped now).
+  // The labels of entries on the path, re-created after it in label order, stamped now (as oh-my-pi).
   std::deque<std::string> label_lines;
   std::string parent(last);
   for (const LabelState* l : from.tree().labels()) {

@@ -109,7 +109,7 @@ Status Persistence::check_same_file() {
   }
   if (now->size != expected_.size && now->size > 0) {
     // Another process wrote to the file without our lock (an older agent, a killed one): if it left
-    // a torn line, our record must not be glued to it (G4), so look at the last byte it wrote.
+    // a torn line, our record must not be glued to it (docs/guarantees.md#g4), so look at the last byte it wrote.
     storage::PaddedBuffer last;
     XS_RETURN_IF_ERROR(fs_->read_range(path_, now->size - 1, 1, &last));
     if (last.view() != "\n") needs_newline_ = true;

@@ -1,4 +1,5 @@
-// How a session reaches the disk (DECISIONS.md "Write path", reliability.md G1-G5, G9).
+// How a session reaches the disk (docs/decisions.md#write-path; guarantees G1-G5 and G9 of
+// docs/guarantees.md).
 //
 //  - Deferred first write: until the first assistant message a new session lives in memory only
 //    (the seed's rule, so sessions that never got a reply leave no file); then the whole session

@@ -345,7 +345,7 @@ Status Session::load_whole() {
   return load(std::move(bytes), read);
 }
 
-// DECISIONS.md "No silent data loss on a bad file": the reference truncates a file whose header
+// docs/decisions.md#1-no-silent-data-loss-on-a-bad-file: the reference truncates a file whose header
 // it cannot find. We first keep its bytes beside it, then start the fresh session in its place.
 Status Session::recover_headerless(const storage::PaddedBuffer& original, const storage::FileInfo& read) {
   std::string preserved;

@@ -1,4 +1,4 @@
-// All-or-nothing file replacement (guarantee G5): temp file in the same directory -> fsync ->
+// All-or-nothing file replacement (docs/guarantees.md#g5): temp file in the same directory -> fsync ->
 // freshness check -> rename -> fsync of the directory. After a crash at any point the path holds
 // the complete old file or the complete new one, never a mix and never nothing.
 #pragma once
@@ -51,7 +51,7 @@ void remove_stale_temps(Fs& fs, const std::string& path);
 
 // A file being made (a temp file, a preserved copy) that is removed on every way out, an error or
 // running out of memory (create_new may throw after it made the file), unless keep() says it is
-// complete or not ours. Removal is best effort and never throws (G11: no leftover).
+// complete or not ours. Removal is best effort and never throws (docs/guarantees.md#g11: no leftover).
 class RemoveUnlessKept {
  public:
   RemoveUnlessKept(Fs& fs, const std::string& path) : fs_(fs), path_(path) {}

@@ -1,4 +1,4 @@
-// Simulated power loss through the seam (reliability.md T2: SQLite's crash VFS, src/test6.c, and
+// Simulated power loss through the seam (docs/guarantees.md#t2: SQLite's crash VFS, src/test6.c, and
 // ALICE's replay of a system-call trace into every crash state the file system may leave).
 //
 // CrashFs runs a workload in memory (like memory_fs: parent directories must exist, a rename over a

@@ -1,4 +1,4 @@
-// A file-system seam that fails on command (reliability.md T4, SQLite's ioerr loop): it wraps a
+// A file-system seam that fails on command (docs/guarantees.md#t4, SQLite's ioerr loop): it wraps a
 // real seam, numbers every call (including calls on the files it opened), and makes the chosen
 // call fail with the chosen error, once (transient) or from then on (persistent). A failing
 // write can first pass half its bytes through, which is what a torn write looks like on disk.

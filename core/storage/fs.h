@@ -1,7 +1,7 @@
 // The file-system seam: every open, read, write, sync, rename and lock the engine performs goes
 // through this interface (SQLite's VFS, RocksDB's Env). Production uses posix_fs; the in-memory
 // store uses memory_fs; tests plug in fault-injecting or recording implementations to prove the
-// storage guarantees (reliability.md §2). Nothing above this layer calls the OS directly.
+// storage guarantees (docs/guarantees.md). Nothing above this layer calls the OS directly.
 //
 // Implementations must be safe to call from several threads at once: distinct session handles
 // share one Fs and may be used concurrently.

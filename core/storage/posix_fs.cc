@@ -158,7 +158,7 @@ Status rename_without_replacing(const std::string& from, const std::string& to) 
 }
 
 // Owns a descriptor until it is released to its keeper: running out of memory between the open
-// and the hand-over (the keeper's allocation, a buffer) must not leak it (G11).
+// and the hand-over (the keeper's allocation, a buffer) must not leak it (docs/guarantees.md#g11).
 class UniqueFd {
  public:
   explicit UniqueFd(int fd) : fd_(fd) {}

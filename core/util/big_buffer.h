@@ -1,8 +1,7 @@
 // Memory for big buffers: whole session files read at open and the arena's blocks. From 2 MiB up
 // it is 2 MiB-aligned and advised into transparent huge pages, so the first touch costs one page
-// fault per 2 MiB instead of one per 4 KiB. On this VM that took opening the 100k-entry bench
-// session from 200 ms to 155 ms. The advice is only advice: without transparent huge
-// pages (or on macOS) the memory is ordinary pages.
+// fault per 2 MiB instead of one per 4 KiB (measured: bench/README.md). The advice is only
+// advice: without transparent huge pages (or on macOS) the memory is ordinary pages.
 #pragma once
 
 #include <cstddef>
