@@ -49,7 +49,8 @@ xs_status xs_store_list(xs_store* st, const xs_list_options* opts, char* buf, si
     xs::discovery::ListQuery q;
     std::string key = "all";
     if (opts) {
-      if (opts->version != XS_LIST_OPTIONS_VERSION) return Status(Code::kVersion, "unsupported xs_list_options version");
+      if (opts->version != XS_LIST_OPTIONS_VERSION)
+        return Status(Code::kVersion, "unsupported xs_list_options version");
       if (opts->flags & ~XS_LIST_FULL) return Status::Invalid("unknown bits in xs_list_options.flags");
       if (opts->cwd) q.cwd = std::string(opts->cwd);
       q.limit = opts->limit;

@@ -1,25 +1,20 @@
 // Library-level calls: version, status names, option-struct initialisers.
 #include "handles.h"
 
-static_assert(XS_OK == static_cast<int>(xs::Code::kOk) && XS_ERROR == static_cast<int>(xs::Code::kError) &&
-                  XS_ENOMEM == static_cast<int>(xs::Code::kNoMem) &&
-                  XS_EINVAL == static_cast<int>(xs::Code::kInvalid) &&
-                  XS_EMISUSE == static_cast<int>(xs::Code::kMisuse) &&
-                  XS_ENOTFOUND == static_cast<int>(xs::Code::kNotFound) &&
-                  XS_EEXISTS == static_cast<int>(xs::Code::kExists) &&
-                  XS_EBUFS == static_cast<int>(xs::Code::kBufs) &&
-                  XS_ECORRUPT == static_cast<int>(xs::Code::kCorrupt) &&
-                  XS_EIO == static_cast<int>(xs::Code::kIo) && XS_ELOCKED == static_cast<int>(xs::Code::kLocked) &&
-                  XS_EVERSION == static_cast<int>(xs::Code::kVersion) &&
-                  XS_ENOSPC == static_cast<int>(xs::Code::kNoSpace) &&
-                  XS_EREADONLY == static_cast<int>(xs::Code::kReadOnly) &&
-                  XS_ECONFLICT == static_cast<int>(xs::Code::kConflict) &&
-                  XS_ELIMIT == static_cast<int>(xs::Code::kLimit) &&
-                  XS_ENOHEADER == static_cast<int>(xs::Code::kNoHeader) &&
-                  XS_EPOISONED == static_cast<int>(xs::Code::kPoisoned) &&
-                  XS_EAMBIGUOUS == static_cast<int>(xs::Code::kAmbiguous) &&
-                  XS_EINTERNAL == static_cast<int>(xs::Code::kInternal),
-              "xs_status codes and xs::Code must agree");
+static_assert(
+    XS_OK == static_cast<int>(xs::Code::kOk) && XS_ERROR == static_cast<int>(xs::Code::kError) &&
+        XS_ENOMEM == static_cast<int>(xs::Code::kNoMem) && XS_EINVAL == static_cast<int>(xs::Code::kInvalid) &&
+        XS_EMISUSE == static_cast<int>(xs::Code::kMisuse) && XS_ENOTFOUND == static_cast<int>(xs::Code::kNotFound) &&
+        XS_EEXISTS == static_cast<int>(xs::Code::kExists) && XS_EBUFS == static_cast<int>(xs::Code::kBufs) &&
+        XS_ECORRUPT == static_cast<int>(xs::Code::kCorrupt) && XS_EIO == static_cast<int>(xs::Code::kIo) &&
+        XS_ELOCKED == static_cast<int>(xs::Code::kLocked) && XS_EVERSION == static_cast<int>(xs::Code::kVersion) &&
+        XS_ENOSPC == static_cast<int>(xs::Code::kNoSpace) && XS_EREADONLY == static_cast<int>(xs::Code::kReadOnly) &&
+        XS_ECONFLICT == static_cast<int>(xs::Code::kConflict) && XS_ELIMIT == static_cast<int>(xs::Code::kLimit) &&
+        XS_ENOHEADER == static_cast<int>(xs::Code::kNoHeader) &&
+        XS_EPOISONED == static_cast<int>(xs::Code::kPoisoned) &&
+        XS_EAMBIGUOUS == static_cast<int>(xs::Code::kAmbiguous) &&
+        XS_EINTERNAL == static_cast<int>(xs::Code::kInternal),
+    "xs_status codes and xs::Code must agree");
 
 extern "C" {
 

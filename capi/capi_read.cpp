@@ -82,8 +82,7 @@ xs_status xs_session_branch_path(xs_session* s, const char* id, uint32_t flags, 
   });
 }
 
-xs_status xs_session_children(xs_session* s, const char* id, uint32_t flags, char* buf, size_t cap,
-                              size_t* out_len) {
+xs_status xs_session_children(xs_session* s, const char* id, uint32_t flags, char* buf, size_t cap, size_t* out_len) {
   return read(s, kChildren, key_of(id, flags), check_flags(flags, id, "id"), buf, cap, out_len,
               [&](xs::session::Session& x) { return x.children_json(id, resolve(flags)); });
 }

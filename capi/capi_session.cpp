@@ -25,7 +25,8 @@ Status check_tri_state(int32_t v, const char* name) {
 }
 
 Status check_struct_version(uint32_t got, uint32_t known, const char* name) {
-  if (got != known) return Status(Code::kVersion, std::string(name) + " version " + std::to_string(got) + " is not supported");
+  if (got != known)
+    return Status(Code::kVersion, std::string(name) + " version " + std::to_string(got) + " is not supported");
   return Status::Ok();
 }
 
@@ -84,9 +85,8 @@ xs_status xs_append_message(xs_session* s, const char* message_json, size_t len,
 }
 
 xs_status xs_append_thinking_level(xs_session* s, const char* level, char* id_out) {
-  return append(s, id_out, [&](xs::session::Session& x, std::string* id) {
-    return x.append_thinking_level(opt_text(level), id);
-  });
+  return append(s, id_out,
+                [&](xs::session::Session& x, std::string* id) { return x.append_thinking_level(opt_text(level), id); });
 }
 
 xs_status xs_append_model_change(xs_session* s, const char* model, const char* role, char* id_out) {
@@ -171,8 +171,7 @@ xs_status xs_append_session_init(xs_session* s, const xs_session_init* si, char*
   });
 }
 
-xs_status xs_append_mode_change(xs_session* s, const char* mode, const char* data_json, size_t data_len,
-                                char* id_out) {
+xs_status xs_append_mode_change(xs_session* s, const char* mode, const char* data_json, size_t data_len, char* id_out) {
   return append(s, id_out, [&](xs::session::Session& x, std::string* id) -> Status {
     if (!mode) return null_arg("mode");
     return x.append_mode_change(mode, opt_span(data_json, data_len), id);

@@ -8,8 +8,8 @@ using xs::capi::null_arg;
 
 namespace {
 
-constexpr uint32_t kKnownSessionFlags = XS_SESSION_READ_ONLY | XS_SESSION_CREATE | XS_SESSION_NO_DEFER |
-                                        XS_SESSION_SYNC | XS_SESSION_FIXED_CLOCK;
+constexpr uint32_t kKnownSessionFlags =
+    XS_SESSION_READ_ONLY | XS_SESSION_CREATE | XS_SESSION_NO_DEFER | XS_SESSION_SYNC | XS_SESSION_FIXED_CLOCK;
 
 }  // namespace
 

@@ -82,8 +82,8 @@ xs_status xs_session_verify(xs_session* s, char* buf, size_t cap, size_t* out_le
 xs_status xs_session_repair(xs_session* s, uint32_t flags, char* buf, size_t cap, size_t* out_len) {
   return guarded(s, [&]() -> Status {
     if (flags & ~XS_REPAIR_QUARANTINE) return Status::Invalid("unknown bits in the repair flags");
-    auto mode = flags & XS_REPAIR_QUARANTINE ? xs::session::RepairMode::kQuarantine
-                                             : xs::session::RepairMode::kKeepLines;
+    auto mode =
+        flags & XS_REPAIR_QUARANTINE ? xs::session::RepairMode::kQuarantine : xs::session::RepairMode::kKeepLines;
     // The flags are the key: only the retry of the same call copies the kept report.
     return fill_once(s, kRepair, std::to_string(flags), buf, cap, out_len, [&]() { return s->impl->repair(mode); });
   });

@@ -46,7 +46,7 @@ struct OutputCache {
 // xs_store_free, so finalisers in garbage-collected bindings may run in any order.
 struct xs_store {
   std::mutex mu;
-  uint64_t calls = 0;  // calls made on the handle (a retry is the call right after a size query)
+  uint64_t calls = 0;                       // calls made on the handle (a retry is the call right after a size query)
   std::shared_ptr<xs::store::Store> store;  // null until xs_store_open
   xs::capi::ErrorSlot err;
   xs::capi::OutputCache cache;
@@ -137,8 +137,8 @@ Status fill(OutputCache& cache, int fn, std::string_view key, uint64_t generatio
       cache.generation = generation;
       cache.data = std::move(fresh);
     }
-    return Status(Code::kBufs, "the output needs " + std::to_string(*out_len) + " bytes; the buffer has " +
-                                   std::to_string(cap));
+    return Status(Code::kBufs,
+                  "the output needs " + std::to_string(*out_len) + " bytes; the buffer has " + std::to_string(cap));
   }
   if (!result->empty()) std::memcpy(buf, result->data(), result->size());
   cache.valid = false;

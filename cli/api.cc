@@ -19,8 +19,8 @@ void Session::check(xs_status st, const std::string& context) const {
   if (st != XS_OK) throw ApiError(st, name_ + ": " + context + ": " + xs_session_errmsg(s_));
 }
 
-#define XS_CLI_READER(method, call)                                                      \
-  std::string Session::method const {                                                   \
+#define XS_CLI_READER(method, call)                                                                     \
+  std::string Session::method const {                                                                   \
     return read_text([&](char* b, size_t c, size_t* n) { return call; }, [this] { return message(); }); \
   }
 

@@ -71,8 +71,10 @@ void add_append(CLI::App& app, Globals& g) {
     Store store(g.root());
     Session s = open_writable(store, a->session);
     char id[XS_ID_BUFSIZE];
-    if (!a->message.empty()) s.check(xs_append_message(s.get(), json.data(), json.size(), id), "append");
-    else s.check(xs_append(s.get(), json.data(), json.size(), id), "append");
+    if (!a->message.empty())
+      s.check(xs_append_message(s.get(), json.data(), json.size(), id), "append");
+    else
+      s.check(xs_append(s.get(), json.data(), json.size(), id), "append");
     s.check(xs_session_flush(s.get()), "append");
     print_id(id);
   });
@@ -85,14 +87,16 @@ void add_branch(CLI::App& app, Globals& g) {
   cmd->add_option("SESSION", a->session, "a session file, id or id prefix")->required();
   cmd->add_option("ID", a->id, "the entry to branch from")->required();
   cmd->add_option("--summary", a->summary, "what the abandoned branch did (shown to the model)");
-  cmd->footer("The leaf itself is not stored in the file; the branch_summary entry is the durable\n"
-              "record of the branch. Without --summary its summary is empty (not shown to the model).");
+  cmd->footer(
+      "The leaf itself is not stored in the file; the branch_summary entry is the durable\n"
+      "record of the branch. Without --summary its summary is empty (not shown to the model).");
   cmd->callback([a, &g] {
     Store store(g.root());
     Session s = open_writable(store, a->session);
     char id[XS_ID_BUFSIZE];
-    s.check(xs_session_branch_with_summary(s.get(), a->id.c_str(), a->summary.data(), a->summary.size(),
-                                                   nullptr, 0, XS_UNSET, id), "branch");
+    s.check(xs_session_branch_with_summary(s.get(), a->id.c_str(), a->summary.data(), a->summary.size(), nullptr, 0,
+                                           XS_UNSET, id),
+            "branch");
     s.check(xs_session_flush(s.get()), "branch");
     print_id(id);
   });

@@ -86,8 +86,8 @@ void gc(const Store& store, const BlobsArgs& a) {
   }
   JsonDoc doc = parse_json(text);
   Json d = doc.root();
-  std::string out = "scanned " + counted(num(d, "filesScanned"), "file") + ": " +
-                    counted(num(d, "referenced"), "blob") + " in use\n";
+  std::string out =
+      "scanned " + counted(num(d, "filesScanned"), "file") + ": " + counted(num(d, "referenced"), "blob") + " in use\n";
   const char* verb = a.dry_run ? "would delete" : "deleted";
   for (Json f : items(d, "deleted")) {
     out += std::string(verb) + " " + std::string(str(f, "name")) + " (" + human_size(num(f, "size")) + ")\n";

@@ -141,8 +141,9 @@ void print_table(Json list, const std::vector<Checked>& checked, const LsArgs& a
                     relative_time(num(s, "modified"), now).c_str(), human_size(num(s, "size")).c_str(),
                     static_cast<long long>(c->messages), flags_of(s, c).c_str());
     } else {
-      std::snprintf(buf, sizeof buf, "%-16s  %-10s  %-5s  %-5s  ", id.c_str(), relative_time(num(s, "modified"), now).c_str(),
-                    human_size(num(s, "size")).c_str(), flags_of(s, c).c_str());
+      std::snprintf(buf, sizeof buf, "%-16s  %-10s  %-5s  %-5s  ", id.c_str(),
+                    relative_time(num(s, "modified"), now).c_str(), human_size(num(s, "size")).c_str(),
+                    flags_of(s, c).c_str());
     }
     out += buf;
     out += one_line(title, 60);
@@ -167,8 +168,9 @@ void add_ls(CLI::App& app, Globals& g) {
   cmd->add_option("--limit", a->limit, "at most N sessions (the newest)");
   cmd->add_flag("--check", a->check, "open and verify every file: message counts, problems (flag D)");
   cmd->add_flag("--json", a->json, "one JSON array (the library's listing)");
-  cmd->footer("Flags: M needs migration (xs migrate), C a .corrupt-* copy was kept, D verify found\n"
-              "problems (xs verify; with --check).");
+  cmd->footer(
+      "Flags: M needs migration (xs migrate), C a .corrupt-* copy was kept, D verify found\n"
+      "problems (xs verify; with --check).");
   cmd->callback([a, &g] {
     Store store(g.root());
     require_root(store);
@@ -185,8 +187,10 @@ void add_ls(CLI::App& app, Globals& g) {
     }
     std::vector<Checked> checked;
     if (a->check) checked = check_all(store, d.root());
-    if (a->json) std::printf("%s\n", checked_json(d.root(), checked).c_str());
-    else print_table(d.root(), checked, *a, Style(g.color, STDOUT_FILENO));
+    if (a->json)
+      std::printf("%s\n", checked_json(d.root(), checked).c_str());
+    else
+      print_table(d.root(), checked, *a, Style(g.color, STDOUT_FILENO));
   });
 }
 

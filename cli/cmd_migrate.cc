@@ -30,8 +30,9 @@ void add_migrate(CLI::App& app, Globals& g) {
   cmd->add_flag("--write", a->write, "rewrite the files (atomically); without it nothing is written");
   cmd->add_flag("-v,--verbose", a->verbose, "list every file, also those already at version 3");
   cmd->add_flag("--json", a->json, "[{\"path\",\"fileVersion\",\"needsMigration\",\"migrated\"}]");
-  cmd->footer("Paths are shown relative to the store root. Of several files, those already at version 3\n"
-              "are counted, not listed, unless -v.");
+  cmd->footer(
+      "Paths are shown relative to the store root. Of several files, those already at version 3\n"
+      "are counted, not listed, unless -v.");
   cmd->callback([a, &g] {
     Store store(g.root());
     Style style(g.color, 1);
@@ -58,8 +59,8 @@ void add_migrate(CLI::App& app, Globals& g) {
       } catch (const ApiError& e) {
         ++failed;
         if (a->json) {
-          out += (i ? "," : "") + std::string("{\"path\":") + json_quoted(files[i]) + ",\"error\":" +
-                 json_quoted(e.what()) + "}";
+          out += (i ? "," : "") + std::string("{\"path\":") + json_quoted(files[i]) +
+                 ",\"error\":" + json_quoted(e.what()) + "}";
         } else {
           out += style.red("failed") + ": " + shown_error(store, files[i], e.what()) + "\n";
         }
@@ -68,12 +69,13 @@ void add_migrate(CLI::App& app, Globals& g) {
       pending += needs && !done;
       migrated += done;
       if (a->json) {
-        out += (i ? "," : "") + std::string("{\"path\":") + json_quoted(path) + ",\"fileVersion\":" +
-               std::to_string(version) + ",\"needsMigration\":" + (needs && !done ? "true" : "false") +
+        out += (i ? "," : "") + std::string("{\"path\":") + json_quoted(path) +
+               ",\"fileVersion\":" + std::to_string(version) +
+               ",\"needsMigration\":" + (needs && !done ? "true" : "false") +
                ",\"migrated\":" + (done ? "true" : "false") + "}";
       } else if (done) {
-        out += shown_path(store, path) + ": version " + std::to_string(version) + " -> 3, " +
-               style.green("rewritten") + "\n";
+        out += shown_path(store, path) + ": version " + std::to_string(version) + " -> 3, " + style.green("rewritten") +
+               "\n";
       } else if (needs) {
         out += shown_path(store, path) + ": version " + std::to_string(version) + " -> 3 " +
                style.yellow("(would rewrite)") + "\n";

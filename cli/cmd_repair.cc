@@ -211,11 +211,12 @@ void add_repair(CLI::App& app, Globals& g) {
   cmd->add_flag("--json", a->json, "{\"backup\", \"repair\", \"verify\"}: the library's reports");
   cmd->add_flag("--keep-lines", a->keep_lines,
                 "leave lines that are not JSON in the file (a torn last line only gets its newline)");
-  cmd->footer("Fixes: lines that are not JSON (a torn last line, garbage, glued writes) move to\n"
-              "<file>.quarantine-<time>.jsonl, one record each with its line, byte offset and exact bytes;\n"
-              "a v1/v2 file is rewritten as v3; a file without a header is kept as <file>.corrupt-<time>\n"
-              "and replaced by a fresh session. Everything else is listed for a person. The original is\n"
-              "first copied to <file>.bak-<time>, with the original's permissions.");
+  cmd->footer(
+      "Fixes: lines that are not JSON (a torn last line, garbage, glued writes) move to\n"
+      "<file>.quarantine-<time>.jsonl, one record each with its line, byte offset and exact bytes;\n"
+      "a v1/v2 file is rewritten as v3; a file without a header is kept as <file>.corrupt-<time>\n"
+      "and replaced by a fresh session. Everything else is listed for a person. The original is\n"
+      "first copied to <file>.bak-<time>, with the original's permissions.");
   cmd->callback([a, &g] {
     Store store(g.root());
     Style style(g.color, 1);

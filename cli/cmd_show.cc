@@ -66,7 +66,8 @@ void print_plain(const Session& s, Json info, const Style& style) {
 void add_show(CLI::App& app, Globals& g) {
   auto ref = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("show", "a session at a glance: header, counts, tokens, leaf, labels, skipped lines");
+  CLI::App* cmd =
+      app.add_subcommand("show", "a session at a glance: header, counts, tokens, leaf, labels, skipped lines");
   cmd->add_option("SESSION", *ref, "file path, session id or id prefix")->required();
   cmd->add_flag("--json", *json, "one JSON object {info, usage, labels, diagnostics} (counts: info.entryTypes)");
   cmd->callback([ref, json, &g] {
@@ -74,8 +75,8 @@ void add_show(CLI::App& app, Globals& g) {
     Session s = open_read_only(store, *ref);
     std::string info_text = s.info();
     if (*json) {
-      std::string out = "{\"info\":" + info_text + ",\"usage\":" + s.usage() + ",\"labels\":" + s.labels() + ",\"diagnostics\":" +
-                        s.diagnostics() + "}\n";
+      std::string out = "{\"info\":" + info_text + ",\"usage\":" + s.usage() + ",\"labels\":" + s.labels() +
+                        ",\"diagnostics\":" + s.diagnostics() + "}\n";
       std::fwrite(out.data(), 1, out.size(), stdout);
       return;
     }

@@ -97,7 +97,8 @@ class TreePrinter {
       stack.push_back({kids[0], prefix, "", level});
       return;
     }
-    for (size_t i = kids.size(); i-- > 0;) stack.push_back({kids[i], prefix, i + 1 == kids.size() ? "└─ " : "├─ ", level});
+    for (size_t i = kids.size(); i-- > 0;)
+      stack.push_back({kids[i], prefix, i + 1 == kids.size() ? "└─ " : "├─ ", level});
   }
 
   // A message with no label and not the leaf: the kind of entry a fold may hide.

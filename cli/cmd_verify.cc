@@ -46,14 +46,16 @@ std::string report_text(Json r, const std::string& path, const Style& style) {
 
 void add_verify(CLI::App& app, Globals& g) {
   auto a = std::make_shared<VerifyArgs>();
-  CLI::App* cmd = app.add_subcommand("verify", "check session files: skipped lines, torn tails, duplicate ids, "
-                                               "orphans, missing or damaged blobs (never writes)");
+  CLI::App* cmd = app.add_subcommand("verify",
+                                     "check session files: skipped lines, torn tails, duplicate ids, "
+                                     "orphans, missing or damaged blobs (never writes)");
   cmd->add_option("PATH", a->paths, "session files, ids or directories (default: the whole store)");
   cmd->add_flag("-v,--verbose", a->verbose, "list every file, also those without problems");
   cmd->add_flag("--json", a->json, "one JSON array of the library's reports");
-  cmd->footer("Paths are shown relative to the store root. Of several files, those without problems are\n"
-              "counted, not listed, unless -v.\n"
-              "Exit status: 0 all clean, 1 problems found, 2 a file could not be read.");
+  cmd->footer(
+      "Paths are shown relative to the store root. Of several files, those without problems are\n"
+      "counted, not listed, unless -v.\n"
+      "Exit status: 0 all clean, 1 problems found, 2 a file could not be read.");
   cmd->callback([a, &g] {
     Store store(g.root());
     Style style(g.color, 1);
@@ -97,9 +99,8 @@ void add_verify(CLI::App& app, Globals& g) {
         bool others = t.unlisted != files.size();
         out += counted(t.unlisted, others ? "other file" : "file") + " without problems (-v lists them)\n";
       }
-      out += counted(files.size(), "file") + ": " +
-             std::to_string(t.clean) + " clean, " + std::to_string(t.dirty) + " with problems, " +
-             std::to_string(t.unreadable) + " unreadable\n";
+      out += counted(files.size(), "file") + ": " + std::to_string(t.clean) + " clean, " + std::to_string(t.dirty) +
+             " with problems, " + std::to_string(t.unreadable) + " unreadable\n";
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
     g.exit_code = t.unreadable ? kExitError : t.dirty ? kExitProblems : 0;

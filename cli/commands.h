@@ -18,7 +18,7 @@ constexpr int kExitError = 2;
 
 // Options every command shares.
 struct Globals {
-  std::string root_option;   // --root
+  std::string root_option;     // --root
   std::string color = "auto";  // --color
   int exit_code = 0;           // a command that found problems sets kExitProblems
 

@@ -43,10 +43,12 @@ std::string message_heading(Json m) {
   std::string_view role = str(m, "role", "?");
   if (role == "assistant") {
     std::string_view provider = str(m, "provider"), model = str(m, "model");
-    if (!model.empty()) return "assistant (" + (provider.empty() ? "" : std::string(provider) + "/") + std::string(model) + ")";
+    if (!model.empty())
+      return "assistant (" + (provider.empty() ? "" : std::string(provider) + "/") + std::string(model) + ")";
     return "assistant";
   }
-  if (role == "toolResult") return "tool result (" + std::string(str(m, "toolName", "?")) + (flag(m, "isError") ? ", error)" : ")");
+  if (role == "toolResult")
+    return "tool result (" + std::string(str(m, "toolName", "?")) + (flag(m, "isError") ? ", error)" : ")");
   if (role == "compactionSummary") return "compaction summary";
   if (role == "branchSummary") return "branch summary";
   if (role == "custom") return "custom (" + std::string(str(m, "customType", "?")) + ")";

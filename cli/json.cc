@@ -46,8 +46,8 @@ JsonDoc::JsonDoc(const std::string& text) : parser_(std::make_unique<simdjson::d
   err = parser_->parse(rewritten).get(root_);
   if (err == simdjson::MEMALLOC) throw std::bad_alloc();
   if (err != simdjson::SUCCESS) {
-    throw ApiError(XS_EINTERNAL, std::string("the library returned JSON that does not parse: ") +
-                                     simdjson::error_message(err));
+    throw ApiError(XS_EINTERNAL,
+                   std::string("the library returned JSON that does not parse: ") + simdjson::error_message(err));
   }
 }
 
@@ -149,26 +149,16 @@ void write_json(JsonWriter& w, Json v) {
       }
       w.EndObject();
       return;
-    case simdjson::dom::element_type::INT64:
-      w.Int64(v.get_int64().value_unsafe());
-      return;
-    case simdjson::dom::element_type::UINT64:
-      w.Uint64(v.get_uint64().value_unsafe());
-      return;
-    case simdjson::dom::element_type::DOUBLE:
-      w.Double(v.get_double().value_unsafe());
-      return;
+    case simdjson::dom::element_type::INT64: w.Int64(v.get_int64().value_unsafe()); return;
+    case simdjson::dom::element_type::UINT64: w.Uint64(v.get_uint64().value_unsafe()); return;
+    case simdjson::dom::element_type::DOUBLE: w.Double(v.get_double().value_unsafe()); return;
     case simdjson::dom::element_type::STRING: {
       std::string_view s = text_of(v);
       w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
       return;
     }
-    case simdjson::dom::element_type::BOOL:
-      w.Bool(v.get_bool().value_unsafe());
-      return;
-    case simdjson::dom::element_type::NULL_VALUE:
-      w.Null();
-      return;
+    case simdjson::dom::element_type::BOOL: w.Bool(v.get_bool().value_unsafe()); return;
+    case simdjson::dom::element_type::NULL_VALUE: w.Null(); return;
   }
 }
 

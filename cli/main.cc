@@ -80,7 +80,9 @@ void add_global_options(CLI::App& app, Globals& g) {
 
 }  // namespace
 
-Session open_read_only(const Store& store, const std::string& ref) { return open_with(store, ref, XS_SESSION_READ_ONLY); }
+Session open_read_only(const Store& store, const std::string& ref) {
+  return open_with(store, ref, XS_SESSION_READ_ONLY);
+}
 
 Session open_writable(const Store& store, const std::string& ref) { return open_with(store, ref, 0); }
 
@@ -118,8 +120,10 @@ std::vector<std::string> session_files(const Store& store, const std::vector<std
     return out;
   }
   for (const std::string& p : paths) {
-    if (std::filesystem::is_directory(p)) find_jsonl(p, &out);
-    else out.push_back(p);  // a file, or an id the library resolves (a missing one is reported there)
+    if (std::filesystem::is_directory(p))
+      find_jsonl(p, &out);
+    else
+      out.push_back(p);  // a file, or an id the library resolves (a missing one is reported there)
   }
   return out;
 }

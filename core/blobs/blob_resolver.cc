@@ -57,13 +57,9 @@ Result<std::string> resolve_blobs(std::string_view json, BlobStore& blobs, std::
   };
   Status st = json::walk_tokens(json, [&](const Token& t) {
     switch (t.kind) {
-      case Token::kKey:
-        frames.back().member_key = std::string(t.text);
-        return true;
+      case Token::kKey: frames.back().member_key = std::string(t.text); return true;
       case Token::kStartObject:
-      case Token::kStartArray:
-        frames.push_back(Frame{t.kind == Token::kStartObject, context_key()});
-        return true;
+      case Token::kStartArray: frames.push_back(Frame{t.kind == Token::kStartObject, context_key()}); return true;
       case Token::kEndObject: {
         Frame f = std::move(frames.back());
         frames.pop_back();
@@ -74,9 +70,7 @@ Result<std::string> resolve_blobs(std::string_view json, BlobStore& blobs, std::
         }
         return true;
       }
-      case Token::kEndArray:
-        frames.pop_back();
-        return true;
+      case Token::kEndArray: frames.pop_back(); return true;
       case Token::kString: {
         std::string key = context_key();
         if (!frames.empty() && frames.back().object) {
@@ -95,7 +89,7 @@ Result<std::string> resolve_blobs(std::string_view json, BlobStore& blobs, std::
           if (!json::is_valid_utf8(bytes)) {
             if (problems) {
               problems->push_back({std::string(hash), Status::Corrupt("blob " + std::string(hash) +
-                                                                     " is not the UTF-8 text of a data URL")});
+                                                                      " is not the UTF-8 text of a data URL")});
             }
             return true;
           }
@@ -105,8 +99,7 @@ Result<std::string> resolve_blobs(std::string_view json, BlobStore& blobs, std::
         }
         return true;
       }
-      default:
-        return true;
+      default: return true;
     }
   });
   XS_RETURN_IF_ERROR(st);

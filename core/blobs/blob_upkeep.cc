@@ -28,8 +28,10 @@ void append_file(std::string& out, const BlobFile& f, const char* name_key, bool
   out += ",\"size\":" + std::to_string(f.size) + ",\"mtimeMs\":" + std::to_string(f.mtime_ms);
   if (with_problem) {
     out += ",\"problem\":";
-    if (f.problem.empty()) out += "null";
-    else json::append_quoted_lossy(out, f.problem);
+    if (f.problem.empty())
+      out += "null";
+    else
+      json::append_quoted_lossy(out, f.problem);
   }
   out += '}';
 }

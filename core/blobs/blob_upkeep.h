@@ -44,11 +44,11 @@ struct GcOptions {
 };
 
 struct GcReport {
-  uint64_t files_scanned = 0;          // files read by the mark phase
-  uint64_t referenced = 0;             // distinct hashes they mention that are in the store
-  std::vector<BlobFile> deleted;       // (would be, on a dry run) deleted
-  std::vector<BlobFile> young;         // unreferenced but within the grace period: kept
-  std::vector<std::string> missing;    // referenced but not in the store (reported, sorted)
+  uint64_t files_scanned = 0;        // files read by the mark phase
+  uint64_t referenced = 0;           // distinct hashes they mention that are in the store
+  std::vector<BlobFile> deleted;     // (would be, on a dry run) deleted
+  std::vector<BlobFile> young;       // unreferenced but within the grace period: kept
+  std::vector<std::string> missing;  // referenced but not in the store (reported, sorted)
   bool dry_run = false;
 };
 

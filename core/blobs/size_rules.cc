@@ -78,9 +78,7 @@ std::optional<std::string> base64_decode(std::string_view b64) {
   return out;
 }
 
-std::string ref_token(const std::string& hash) {
-  return "\"" + std::string(kRefPrefix) + hash + "\"";
-}
+std::string ref_token(const std::string& hash) { return "\"" + std::string(kRefPrefix) + hash + "\""; }
 
 struct Edit {
   size_t start, end;
@@ -89,10 +87,10 @@ struct Edit {
 
 struct Frame {
   bool object;
-  std::string key;     // the key this container sits under ("" for the root)
-  size_t edits_mark;   // edits made before this container began
+  std::string key;       // the key this container sits under ("" for the root)
+  size_t edits_mark;     // edits made before this container began
   bool dropped = false;  // inside a member the rules remove: nothing in it goes to the blob store
-  size_t kept = 0;     // members kept so far (objects)
+  size_t kept = 0;       // members kept so far (objects)
   // The member being read (objects): its key, where it starts, the edits made before it.
   std::string member_key;
   size_t member_start = 0;
@@ -125,8 +123,8 @@ class Rewriter {
       }
       case Token::kStartObject:
       case Token::kStartArray: {
-        bool dropped = !frames_.empty() && (frames_.back().dropped || (frames_.back().object &&
-                                                                      is_transient_key(frames_.back().member_key)));
+        bool dropped = !frames_.empty() && (frames_.back().dropped ||
+                                            (frames_.back().object && is_transient_key(frames_.back().member_key)));
         frames_.push_back(Frame{t.kind == Token::kStartObject, context_key(), edits_.size()});
         frames_.back().dropped = dropped;
         return true;
@@ -143,9 +141,7 @@ class Rewriter {
         string_value(t);
         value_done(t.start, t.end);
         return status_.ok();
-      default:
-        value_done(t.start, t.end);
-        return true;
+      default: value_done(t.start, t.end); return true;
     }
   }
 
@@ -250,8 +246,8 @@ class Rewriter {
         edits_.push_back({comma - 1, end, std::string()});
       } else {
         size_t after = end;
-        while (after < text_.size() && (text_[after] == ' ' || text_[after] == '\n' || text_[after] == '\t' ||
-                                        text_[after] == '\r')) {
+        while (after < text_.size() &&
+               (text_[after] == ' ' || text_[after] == '\n' || text_[after] == '\t' || text_[after] == '\r')) {
           ++after;
         }
         if (after < text_.size() && text_[after] == ',') end = after + 1;

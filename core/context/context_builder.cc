@@ -77,9 +77,7 @@ void fold(const Entry& e, size_t pos, State& st) {
         m.value.clear();
       }
       return;
-    case EntryType::kThinkingLevelChange:
-      st.thinking = &e;
-      return;
+    case EntryType::kThinkingLevelChange: st.thinking = &e; return;
     case EntryType::kModelChange: {
       auto m = json::members_of(e.line);
       std::optional<std::string> model = json::string_value(json::find_member(m, "model"));
@@ -96,9 +94,7 @@ void fold(const Entry& e, size_t pos, State& st) {
       }
       return;
     }
-    case EntryType::kCompaction:
-      st.compaction = pos;
-      return;
+    case EntryType::kCompaction: st.compaction = pos; return;
     case EntryType::kTtsrInjection: {
       auto m = json::members_of(e.line);
       const Member* rules = json::find_member(m, "injectedRules");
@@ -112,17 +108,10 @@ void fold(const Entry& e, size_t pos, State& st) {
       }
       return;
     }
-    case EntryType::kModeChange:
-      st.mode = &e;
-      return;
-    case EntryType::kServiceTierChange:
-      st.service_tier = &e;
-      return;
-    case EntryType::kMcpToolSelection:
-      st.mcp_tools = &e;
-      return;
-    default:
-      return;
+    case EntryType::kModeChange: st.mode = &e; return;
+    case EntryType::kServiceTierChange: st.service_tier = &e; return;
+    case EntryType::kMcpToolSelection: st.mcp_tools = &e; return;
+    default: return;
   }
 }
 
@@ -222,8 +211,7 @@ class Emitter {
         out_ += '}';
         return;
       }
-      default:
-        return;  // custom, label, state changes, session_init, unknown types: not messages
+      default: return;  // custom, label, state changes, session_init, unknown types: not messages
     }
   }
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "format/session_paths.h"
 #include "format/ids.h"
+#include "format/session_paths.h"
 #include "format/side_files.h"
 #include "storage/atomic_file.h"
 #include "storage/path.h"
@@ -138,7 +138,8 @@ Result<std::string> Finder::resolve(const std::string& query, const std::optiona
 std::optional<std::string> Finder::breadcrumb(const std::string& terminal_id, const std::string& cwd) const {
   if (!format::is_valid_new_id(terminal_id)) return std::nullopt;
   storage::PaddedBuffer b;
-  if (!fs_->read_file(storage::join_path(storage::join_path(root_, "terminal-sessions"), terminal_id), 1 << 20, &b).ok()) {
+  if (!fs_->read_file(storage::join_path(storage::join_path(root_, "terminal-sessions"), terminal_id), 1 << 20, &b)
+           .ok()) {
     return std::nullopt;
   }
   std::string_view text = b.view();
@@ -165,7 +166,8 @@ Status Finder::write_breadcrumb(const std::string& terminal_id, const std::strin
   std::string file = storage::join_path(dir, terminal_id);
   std::string text = cwd + "\n" + path + "\n";
   auto now = fs_->stat(file);
-  return storage::atomic_replace(*fs_, file, {text}, now.ok() ? storage::Expected::Of(*now) : storage::Expected::None());
+  return storage::atomic_replace(*fs_, file, {text},
+                                 now.ok() ? storage::Expected::Of(*now) : storage::Expected::None());
 }
 
 }  // namespace xs::discovery

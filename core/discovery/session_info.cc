@@ -120,8 +120,8 @@ std::string summary_json(const SessionSummary& s) {
   out += ",\"corruptCopies\":" + std::to_string(s.corrupt_copies);
   json::append_optional_member(out, "firstMessage", s.first_message);
   if (s.full) {
-    out += ",\"messageCount\":" + std::to_string(s.message_count) + ",\"entryCount\":" +
-           std::to_string(s.entry_count) + ",\"diagnostics\":" + std::to_string(s.diagnostics);
+    out += ",\"messageCount\":" + std::to_string(s.message_count) + ",\"entryCount\":" + std::to_string(s.entry_count) +
+           ",\"diagnostics\":" + std::to_string(s.diagnostics);
   }
   out += '}';
   return out;

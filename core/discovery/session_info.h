@@ -20,14 +20,14 @@ struct SessionSummary {
   std::string path;
   std::string id;
   std::string cwd;
-  std::string timestamp;  // the header's (creation time)
+  std::string timestamp;    // the header's (creation time)
   int64_t modified_ms = 0;  // file mtime
   uint64_t size = 0;
   std::optional<std::string> title;
   std::optional<std::string> parent_session;
   int version = 1;
   std::optional<std::string> first_message;  // text of the first user message with text
-  uint64_t corrupt_copies = 0;  // "<file>.corrupt-*" copies beside it (set by the lister)
+  uint64_t corrupt_copies = 0;               // "<file>.corrupt-*" copies beside it (set by the lister)
   // Full summaries only:
   bool full = false;
   uint64_t message_count = 0;

@@ -68,10 +68,9 @@ std::string iso_from_ms(int64_t ms) {
   civil_from_days(days, &y, &mo, &d);
   if (y < 0 || y > 9999) {
     char buf[96];
-    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ",
-                  static_cast<long long>(y), mo, d, static_cast<long long>(rem / 3600000),
-                  static_cast<long long>(rem / 60000 % 60), static_cast<long long>(rem / 1000 % 60),
-                  static_cast<long long>(rem % 1000));
+    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ", static_cast<long long>(y), mo, d,
+                  static_cast<long long>(rem / 3600000), static_cast<long long>(rem / 60000 % 60),
+                  static_cast<long long>(rem / 1000 % 60), static_cast<long long>(rem % 1000));
     return buf;
   }
   // Every appended entry takes a timestamp; snprintf was a twentieth of an append.
@@ -91,8 +90,8 @@ std::string iso_from_ms(int64_t ms) {
 
 std::optional<int64_t> parse_iso_ms(std::string_view s) {
   int year, month, day;
-  if (!digits(s, 0, 4, &year) || s.size() < 10 || s[4] != '-' || !digits(s, 5, 2, &month) ||
-      s[7] != '-' || !digits(s, 8, 2, &day)) {
+  if (!digits(s, 0, 4, &year) || s.size() < 10 || s[4] != '-' || !digits(s, 5, 2, &month) || s[7] != '-' ||
+      !digits(s, 8, 2, &day)) {
     return std::nullopt;
   }
   if (month < 1 || month > 12 || day < 1 || static_cast<unsigned>(day) > days_in_month(year, month)) {
@@ -103,8 +102,7 @@ std::optional<int64_t> parse_iso_ms(std::string_view s) {
   if (pos == s.size()) return ms;
   if (s[pos] != 'T') return std::nullopt;
   int hh, mm, ss = 0;
-  if (!digits(s, pos + 1, 2, &hh) || pos + 3 >= s.size() || s[pos + 3] != ':' ||
-      !digits(s, pos + 4, 2, &mm)) {
+  if (!digits(s, pos + 1, 2, &hh) || pos + 3 >= s.size() || s[pos + 3] != ':' || !digits(s, pos + 4, 2, &mm)) {
     return std::nullopt;
   }
   pos += 6;

@@ -28,8 +28,6 @@ EntryType entry_type_from_name(std::string_view name);
 std::string_view entry_type_name(EntryType t);  // "" for kUnknown
 
 // custom and custom_message put id, parentId and timestamp after their payload (omp's order).
-inline bool envelope_after_payload(EntryType t) {
-  return t == EntryType::kCustom || t == EntryType::kCustomMessage;
-}
+inline bool envelope_after_payload(EntryType t) { return t == EntryType::kCustom || t == EntryType::kCustomMessage; }
 
 }  // namespace xs::format

@@ -46,8 +46,7 @@ std::string IdGenerator::session_id() { return hex(next(), 16); }
 bool is_valid_new_id(std::string_view id) {
   if (id.empty() || id.size() > kMaxNewIdLength) return false;
   for (char c : id) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '-';
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
     if (!ok) return false;
   }
   return true;

@@ -106,8 +106,8 @@ bool decode_string_token(std::string_view tok, std::string& out) {
         i += 4;
         if (u >= 0xD800 && u <= 0xDBFF) {
           unsigned lo;
-          if (i + 6 <= s.size() && s[i] == '\\' && s[i + 1] == 'u' && read_hex4(s, i + 2, &lo) &&
-              lo >= 0xDC00 && lo <= 0xDFFF) {
+          if (i + 6 <= s.size() && s[i] == '\\' && s[i + 1] == 'u' && read_hex4(s, i + 2, &lo) && lo >= 0xDC00 &&
+              lo <= 0xDFFF) {
             append_utf8(out, 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00));
             i += 6;
           } else {
@@ -120,8 +120,7 @@ bool decode_string_token(std::string_view tok, std::string& out) {
         }
         break;
       }
-      default:
-        return false;
+      default: return false;
     }
   }
   return true;
@@ -215,13 +214,17 @@ void append_optional_member(std::string& out, std::string_view key, const std::o
   out += ",\"";
   out += key;
   out += "\":";
-  if (value) append_quoted(out, *value);
-  else out += "null";
+  if (value)
+    append_quoted(out, *value);
+  else
+    out += "null";
 }
 
 void append_quoted_lossy(std::string& out, std::string_view s) {
-  if (is_valid_utf8(s)) append_quoted(out, s);
-  else append_quoted(out, to_valid_utf8(s));
+  if (is_valid_utf8(s))
+    append_quoted(out, s);
+  else
+    append_quoted(out, to_valid_utf8(s));
 }
 
 }  // namespace xs::json

@@ -30,18 +30,10 @@ Field dom_field(simdjson::dom::element v) {
       out.kind = Kind::kNumber;
       out.num = v.get_double().value_unsafe();
       break;
-    case simdjson::dom::element_type::BOOL:
-      out.kind = v.get_bool().value_unsafe() ? Kind::kTrue : Kind::kFalse;
-      break;
-    case simdjson::dom::element_type::NULL_VALUE:
-      out.kind = Kind::kNull;
-      break;
-    case simdjson::dom::element_type::ARRAY:
-      out.kind = Kind::kArray;
-      break;
-    case simdjson::dom::element_type::OBJECT:
-      out.kind = Kind::kObject;
-      break;
+    case simdjson::dom::element_type::BOOL: out.kind = v.get_bool().value_unsafe() ? Kind::kTrue : Kind::kFalse; break;
+    case simdjson::dom::element_type::NULL_VALUE: out.kind = Kind::kNull; break;
+    case simdjson::dom::element_type::ARRAY: out.kind = Kind::kArray; break;
+    case simdjson::dom::element_type::OBJECT: out.kind = Kind::kObject; break;
   }
   return out;
 }
@@ -93,8 +85,8 @@ LineScanner::Parsed LineScanner::parse(std::string_view text, simdjson::dom::ele
   while (i < text.size() && is_ws(text[i])) ++i;
   if (i == text.size()) return Parsed::kBlank;
   if (text.size() > limits_.max_line_bytes) {
-    bad("too_long", std::to_string(text.size()) + " bytes exceed the limit of " +
-                        std::to_string(limits_.max_line_bytes));
+    bad("too_long",
+        std::to_string(text.size()) + " bytes exceed the limit of " + std::to_string(limits_.max_line_bytes));
     return Parsed::kBad;
   }
   if (const void* nul = std::memchr(text.data(), 0, text.size())) {
@@ -112,9 +104,7 @@ LineScanner::Parsed LineScanner::parse(std::string_view text, simdjson::dom::ele
   switch (err) {
     case simdjson::MEMALLOC:  // growing the parser for a longer line failed
       throw std::bad_alloc();
-    case simdjson::SUCCESS:
-      parsed_ = true;
-      return Parsed::kDom;
+    case simdjson::SUCCESS: parsed_ = true; return Parsed::kDom;
     case simdjson::STRING_ERROR:  // lone surrogate escapes: valid for JSON.parse
     case simdjson::NUMBER_ERROR:  // 1e400, 2^64 and friends: valid JSON text
     case simdjson::NUMBER_OUT_OF_RANGE: {
@@ -128,15 +118,11 @@ LineScanner::Parsed LineScanner::parse(std::string_view text, simdjson::dom::ele
       lenient_object_ = is_object;
       return Parsed::kLenient;
     }
-    case simdjson::UTF8_ERROR:
-      bad("invalid_utf8", "invalid UTF-8");
-      return Parsed::kBad;
+    case simdjson::UTF8_ERROR: bad("invalid_utf8", "invalid UTF-8"); return Parsed::kBad;
     case simdjson::DEPTH_ERROR:
       bad("too_deep", "nesting deeper than " + std::to_string(limits_.max_depth));
       return Parsed::kBad;
-    default:
-      bad("invalid_json", std::string("invalid JSON: ") + simdjson::error_message(err));
-      return Parsed::kBad;
+    default: bad("invalid_json", std::string("invalid JSON: ") + simdjson::error_message(err)); return Parsed::kBad;
   }
 }
 
@@ -145,17 +131,13 @@ LineVerdict LineScanner::scan(std::string_view line, LineFacts* f) {
   simdjson::dom::element root;
   bool ok;
   switch (parse(line, &root)) {
-    case Parsed::kBlank:
-      return LineVerdict::kBlank;
-    case Parsed::kBad:
-      return LineVerdict::kBad;
+    case Parsed::kBlank: return LineVerdict::kBlank;
+    case Parsed::kBad: return LineVerdict::kBad;
     case Parsed::kDom:
       ok = root.is_object() ? extract_dom(line, root, f) : bad("not_object", "not a JSON object");
       break;
     case Parsed::kLenient:
-    default:
-      ok = lenient_object_ ? extract_lenient(line, f) : bad("not_object", "not a JSON object");
-      break;
+    default: ok = lenient_object_ ? extract_lenient(line, f) : bad("not_object", "not a JSON object"); break;
   }
   return ok ? LineVerdict::kObject : LineVerdict::kBad;
 }
@@ -164,20 +146,20 @@ LineVerdict LineScanner::scan_value(std::string_view text, Kind* kind, LineFacts
   *f = LineFacts{};
   simdjson::dom::element root;
   switch (parse(text, &root)) {
-    case Parsed::kBlank:
-      bad("empty", "empty JSON text");
-      return LineVerdict::kBad;
-    case Parsed::kBad:
-      return LineVerdict::kBad;
+    case Parsed::kBlank: bad("empty", "empty JSON text"); return LineVerdict::kBad;
+    case Parsed::kBad: return LineVerdict::kBad;
     case Parsed::kDom:
       *kind = dom_field(root).kind;
       if (*kind == Kind::kObject) {
         simdjson::dom::object object = root.get_object().value_unsafe();
         for (auto member : object) {
           std::string_view key = member.key;
-          if (key == "role") f->role = dom_field(member.value);
-          else if (key == "provider") f->provider = dom_field(member.value);
-          else if (key == "model") f->model = dom_field(member.value);
+          if (key == "role")
+            f->role = dom_field(member.value);
+          else if (key == "provider")
+            f->provider = dom_field(member.value);
+          else if (key == "model")
+            f->model = dom_field(member.value);
         }
       }
       return LineVerdict::kObject;
@@ -186,8 +168,13 @@ LineVerdict LineScanner::scan_value(std::string_view text, Kind* kind, LineFacts
       size_t i = 0;
       while (is_ws(text[i])) ++i;
       char c = text[i];
-      *kind = c == '{' ? Kind::kObject : c == '[' ? Kind::kArray : c == '"' ? Kind::kString
-              : c == 't' ? Kind::kTrue : c == 'f' ? Kind::kFalse : c == 'n' ? Kind::kNull : Kind::kNumber;
+      *kind = c == '{'   ? Kind::kObject
+              : c == '[' ? Kind::kArray
+              : c == '"' ? Kind::kString
+              : c == 't' ? Kind::kTrue
+              : c == 'f' ? Kind::kFalse
+              : c == 'n' ? Kind::kNull
+                         : Kind::kNumber;
       if (*kind == Kind::kObject) message_facts_lenient(members_, f);
       return LineVerdict::kObject;
     }
@@ -204,13 +191,20 @@ bool LineScanner::extract_dom(std::string_view line, simdjson::dom::element root
     std::string_view key = member.key;
     Field value = dom_field(member.value);
     message_last = false;
-    if (key == "type") f->type = value;
-    else if (key == "id") f->id = value;
-    else if (key == "parentId") f->parent_id = value;
-    else if (key == "timestamp") f->timestamp = value;
-    else if (key == "version") f->version = value;
-    else if (key == "targetId") f->target_id = value;
-    else if (key == "label") f->label = value;
+    if (key == "type")
+      f->type = value;
+    else if (key == "id")
+      f->id = value;
+    else if (key == "parentId")
+      f->parent_id = value;
+    else if (key == "timestamp")
+      f->timestamp = value;
+    else if (key == "version")
+      f->version = value;
+    else if (key == "targetId")
+      f->target_id = value;
+    else if (key == "label")
+      f->label = value;
     else if (key == "message") {
       f->message_kind = value.kind;
       message = member.value;
@@ -223,12 +217,14 @@ bool LineScanner::extract_dom(std::string_view line, simdjson::dom::element root
   simdjson::dom::object message_object = message.get_object().value_unsafe();
   for (auto member : message_object) {
     std::string_view key = member.key;
-    if (key == "role") f->role = dom_field(member.value);
-    else if (key == "provider") f->provider = dom_field(member.value);
-    else if (key == "model") f->model = dom_field(member.value);
+    if (key == "role")
+      f->role = dom_field(member.value);
+    else if (key == "provider")
+      f->provider = dom_field(member.value);
+    else if (key == "model")
+      f->model = dom_field(member.value);
   }
-  if (!(message_last && message_fast &&
-        fast_message_span(line, &f->message_offset, &f->message_length))) {
+  if (!(message_last && message_fast && fast_message_span(line, &f->message_offset, &f->message_length))) {
     message_span_from_members(line, f);
   }
   return true;

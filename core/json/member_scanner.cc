@@ -104,8 +104,7 @@ class SpanHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, SpanH
 
 }  // namespace
 
-Status scan_members(std::string_view text, const Limits& limits, std::vector<Member>* out,
-                    bool* is_object) {
+Status scan_members(std::string_view text, const Limits& limits, std::vector<Member>* out, bool* is_object) {
   if (out) out->clear();
   // A NUL would end RapidJSON's input early and hide whatever follows it.
   if (std::memchr(text.data(), 0, text.size())) return Status::Invalid("NUL byte in JSON text");
@@ -114,8 +113,8 @@ Status scan_members(std::string_view text, const Limits& limits, std::vector<Mem
   rapidjson::MemoryStream stream(input.data(), input.size());
   SpanHandler handler(stream, text, limits.max_depth, out);
   rapidjson::Reader reader;
-  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag |
-                              rapidjson::kParseNumbersAsStringsFlag;
+  constexpr unsigned kFlags =
+      rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag | rapidjson::kParseNumbersAsStringsFlag;
   rapidjson::ParseResult r = reader.Parse<kFlags>(stream, handler);
   if (handler.depth_exceeded()) {
     return Status::Limit("nesting deeper than " + std::to_string(limits.max_depth));
@@ -161,16 +160,13 @@ bool is_truthy(const Member* m) {
   switch (m->kind) {
     case Kind::kAbsent:
     case Kind::kNull:
-    case Kind::kFalse:
-      return false;
-    case Kind::kString:
-      return m->value.size() > 2;
+    case Kind::kFalse: return false;
+    case Kind::kString: return m->value.size() > 2;
     case Kind::kNumber:
       // As JavaScript sees the number: zero in any spelling, and anything that underflows to zero
       // (1e-400), is falsy; 1e400 is Infinity, truthy.
       return std::strtod(std::string(m->value).c_str(), nullptr) != 0;
-    default:
-      return true;
+    default: return true;
   }
 }
 

@@ -31,8 +31,7 @@ struct Member {
 // Validates `text` as one JSON value within `limits` and lists its top-level members in order:
 // an object's members (duplicates included; callers take the last one, as JSON.parse does) or an
 // array's elements (with empty keys). *is_object tells which. Errors carry a reason.
-Status scan_members(std::string_view text, const Limits& limits, std::vector<Member>* out,
-                    bool* is_object);
+Status scan_members(std::string_view text, const Limits& limits, std::vector<Member>* out, bool* is_object);
 
 // The members of a stored object text (validated before): empty when it is not an object.
 std::vector<Member> members_of(std::string_view object_text);

@@ -92,7 +92,9 @@ std::optional<std::string> rapidjson_compatible_copy(std::string_view text) {
       // Only a well-formed number is replaced (by a small one of the same length); anything else
       // is left for RapidJSON to reject.
       if (is_json_number(token)) {
-        std::string small = token.size() == 1 ? "0" : token.size() == 2 ? "10" : "1." + std::string(token.size() - 2, '0');
+        std::string small = token.size() == 1   ? "0"
+                            : token.size() == 2 ? "10"
+                                                : "1." + std::string(token.size() - 2, '0');
         if (small != token) put(i, small);
       }
       i = end - 1;

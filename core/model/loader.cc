@@ -80,7 +80,6 @@ void on_threads(size_t n, F&& work) {
   }
 }
 
-
 // Lines after the header, scanned on their own: indices inside are local to the run until merge.
 struct Run {
   std::vector<Line> lines;        // Line::entry indexes entries
@@ -259,8 +258,8 @@ Status load_lines(std::string_view all, uint64_t base, const json::Limits& limit
   return Status::Ok();
 }
 
-Result<bool> load_file_parallel(storage::Fs& fs, const std::string& path, const json::Limits& limits,
-                                SessionData* data, storage::FileInfo* read) {
+Result<bool> load_file_parallel(storage::Fs& fs, const std::string& path, const json::Limits& limits, SessionData* data,
+                                storage::FileInfo* read) {
   auto info = fs.stat(path);
   if (!info.ok() || !info->is_regular || info->size < kParallelBytes) return false;
   // The header, from a prefix that holds its whole line (it is almost always line 1).

@@ -7,8 +7,8 @@
 
 #include "json/limits.h"
 #include "json/line_scanner.h"
-#include "storage/fs.h"
 #include "model/session_data.h"
+#include "storage/fs.h"
 #include "util/status.h"
 
 namespace xs::model {
@@ -20,8 +20,8 @@ Status load_file(storage::PaddedBuffer image, const json::Limits& limits, Sessio
 // memory costs as much as parsing it). Returns false, with `data` to be discarded, when that does
 // not apply: a small file, a header that is not in the first line(s), or a file that changed
 // while it was read; the caller then reads it the plain way.
-Result<bool> load_file_parallel(storage::Fs& fs, const std::string& path, const json::Limits& limits,
-                                SessionData* data, storage::FileInfo* read);
+Result<bool> load_file_parallel(storage::Fs& fs, const std::string& path, const json::Limits& limits, SessionData* data,
+                                storage::FileInfo* read);
 
 // Parses the lines of `bytes` (which start at file offset `base` and live in one of
 // data->buffers) after those already in `data`: a reload's new tail. A last line without a newline

@@ -22,7 +22,7 @@ constexpr std::string_view kBom = "\xEF\xBB\xBF";
 enum class LineKind : uint8_t {
   kHeader,
   kEntry,
-  kBad,      // skipped and reported; kept byte for byte by rewrites
+  kBad,  // skipped and reported; kept byte for byte by rewrites
   kBlank,
   kIgnored,  // valid JSON that is not an entry (a second session header): kept, reported
 };
@@ -31,7 +31,7 @@ struct Line {
   std::string_view bytes;  // without the '\n'
   uint64_t offset = 0;     // where the line starts in the file
   LineKind kind = LineKind::kBad;
-  bool parsed = false;     // valid JSON (v1 migration counts these in firstKeptEntryIndex)
+  bool parsed = false;  // valid JSON (v1 migration counts these in firstKeptEntryIndex)
   uint32_t entry = kNone;
 };
 
@@ -40,8 +40,8 @@ enum : uint8_t { kBlobRefUnknown, kBlobRefNo, kBlobRefYes };
 struct Entry {
   std::string_view line;  // the entry's bytes as stored (no newline)
   std::string_view id;
-  std::string_view parent_id;  // meaningful when has_parent_id
-  std::string_view timestamp;  // decoded; empty when absent or not a string
+  std::string_view parent_id;              // meaningful when has_parent_id
+  std::string_view timestamp;              // decoded; empty when absent or not a string
   std::string_view role, provider, model;  // message entries (empty when absent)
   std::string_view target_id, label;       // label entries
   uint32_t parent = kNone;                 // resolved parent entry, kNone for roots and orphans
@@ -74,8 +74,8 @@ struct Diagnostic {
   uint64_t line = 0;    // 1-based physical line
   uint64_t offset = 0;  // byte offset of the line in the file as loaded
   uint64_t length = 0;
-  std::string code;     // stable machine-readable kind, e.g. "invalid_json"
-  std::string reason;   // human-readable detail
+  std::string code;    // stable machine-readable kind, e.g. "invalid_json"
+  std::string reason;  // human-readable detail
 };
 
 struct SessionData {

@@ -20,10 +20,9 @@ void Tree::build() {
     uint32_t earlier = by_id_.put(entries[i].id, i);
     if (earlier != IdIndex::kMissing) {
       const Line& line = data_->lines[entries[i].line_no];
-      diagnostics_.push_back(
-          {entries[i].line_no + 1u, line.offset, line.bytes.size(), "duplicate_id",
-           "id " + std::string(entries[i].id) + " also on line " +
-               std::to_string(entries[earlier].line_no + 1) + "; this later entry wins"});
+      diagnostics_.push_back({entries[i].line_no + 1u, line.offset, line.bytes.size(), "duplicate_id",
+                              "id " + std::string(entries[i].id) + " also on line " +
+                                  std::to_string(entries[earlier].line_no + 1) + "; this later entry wins"});
     }
   }
   // Parents resolve against the final map, as the reference's byId lookups do.
@@ -61,7 +60,7 @@ void Tree::cut_cycles() {
       const Entry& e = entries[closer];
       const Line& line = data_->lines[e.line_no];
       diagnostics_.push_back({e.line_no + 1u, line.offset, line.bytes.size(), "parent_cycle",
-                                    "parent chain of " + std::string(e.id) + " loops; treated as a root"});
+                              "parent chain of " + std::string(e.id) + " loops; treated as a root"});
       entries[closer].parent = kNone;
     }
     for (uint32_t w : walk) state[w] = kDone;

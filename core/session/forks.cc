@@ -3,8 +3,8 @@
 #include <deque>
 #include <unordered_set>
 
-#include "format/session_paths.h"
 #include "format/envelope.h"
+#include "format/session_paths.h"
 #include "json/json_string.h"
 #include "json/object_edit.h"
 #include "storage/path.h"
@@ -12,8 +12,8 @@
 namespace xs::session {
 
 using model::Entry;
-using model::LabelState;
 using model::kNone;
+using model::LabelState;
 
 namespace {
 

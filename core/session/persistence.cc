@@ -7,9 +7,9 @@
 
 namespace xs::session {
 
+using model::kBom;
 using model::Line;
 using model::SessionData;
-using model::kBom;
 
 namespace {
 
@@ -61,7 +61,8 @@ Status Persistence::rename_unwritten(const std::string& to) {
     XS_RETURN_IF_ERROR(fs_->make_dirs(storage::dir_name(to)));
     auto l = fs_->try_lock(to + ".lock");
     if (!l.ok()) {
-      if (l.status().code() == Code::kLocked) return Status(Code::kLocked, to + " is open for writing by another handle or process");
+      if (l.status().code() == Code::kLocked)
+        return Status(Code::kLocked, to + " is open for writing by another handle or process");
       return l.status();
     }
     fs_->unlink(path_ + ".lock");  // while still holding it
@@ -87,8 +88,7 @@ Status Persistence::first_write(const SessionData& data, std::string_view extra_
   XS_RETURN_IF_ERROR(latch(fs_->make_dirs(storage::dir_name(path_))));
   XS_RETURN_IF_ERROR(lock());
   storage::FileInfo written;
-  Status st = storage::atomic_replace(*fs_, path_, file_chunks(data, extra_line), storage::Expected::None(),
-                                      &written);
+  Status st = storage::atomic_replace(*fs_, path_, file_chunks(data, extra_line), storage::Expected::None(), &written);
   if (!st.ok()) return latch(st);
   persisted_ = true;
   expected_ = storage::Expected::Of(written);
@@ -231,7 +231,7 @@ Status Persistence::move(const std::string& to) {
   }
   // The file is at `to` now whatever the directory syncs say: follow it, then report them.
   try {
-    fs_->unlink(from_lock);  // names nothing any more; dropped while still holding it
+    fs_->unlink(from_lock);          // names nothing any more; dropped while still holding it
   } catch (const std::bad_alloc&) {  // only its error text could not be made: the result is ignored
   }
   lock_ = std::move(*new_lock);

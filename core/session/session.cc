@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <optional>
 
+#include "blobs/size_rules.h"
 #include "context/context_builder.h"
 #include "format/session_paths.h"
+#include "format/side_files.h"
 #include "json/json_string.h"
-#include "blobs/size_rules.h"
 #include "model/loader.h"
 #include "model/migration.h"
-#include "format/side_files.h"
 #include "storage/atomic_file.h"
 #include "storage/path.h"
 #include "util/room_for_one.h"
@@ -22,19 +22,19 @@ namespace xs::session {
 using model::Arena;
 using model::Diagnostic;
 using model::Entry;
-using model::Line;
-using model::LineKind;
-using model::SessionData;
-using model::Tree;
 using model::entry_from_facts;
 using model::kBlobRefNo;
 using model::kBlobRefYes;
 using model::kBom;
 using model::kNone;
+using model::Line;
+using model::LineKind;
 using model::load_file;
 using model::load_file_parallel;
 using model::load_lines;
 using model::migrate;
+using model::SessionData;
+using model::Tree;
 
 namespace {
 
@@ -68,7 +68,9 @@ class TailReloadRollback {
   void commit() { done_ = true; }
   ~TailReloadRollback() {
     if (done_) return;
-    auto cut = [](auto& v, size_t n) { v.erase(v.begin() + static_cast<std::ptrdiff_t>(std::min(n, v.size())), v.end()); };
+    auto cut = [](auto& v, size_t n) {
+      v.erase(v.begin() + static_cast<std::ptrdiff_t>(std::min(n, v.size())), v.end());
+    };
     cut(d_.lines, line_ ? lines_ - 1 : lines_);
     cut(d_.diagnostics, diagnostic_ ? diagnostics_ - 1 : diagnostics_);
     if (line_) d_.lines.push_back(*line_);
@@ -117,8 +119,8 @@ Status Session::start_fresh() {
   h.cwd = options_.cwd;
   h.title = options_.title;
   h.parent_session = options_.parent_session;
-  for (const std::string* text : {&h.cwd, h.title ? &*h.title : nullptr,
-                                  h.parent_session ? &*h.parent_session : nullptr}) {
+  for (const std::string* text :
+       {&h.cwd, h.title ? &*h.title : nullptr, h.parent_session ? &*h.parent_session : nullptr}) {
     if (text && !json::is_valid_utf8(*text)) return Status::Invalid("cwd, title and parentSession must be UTF-8");
   }
   std::string_view line = data_.arena.store(format::build_header_line(h), json::kPadding);
@@ -142,8 +144,8 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<storage::Fs> fs
 }
 
 Result<std::unique_ptr<Session>> Session::create_from(std::shared_ptr<storage::Fs> fs, const std::string& dir,
-                                                    SessionOptions options, format::Header header,
-                                                    const std::vector<std::string_view>& lines) {
+                                                      SessionOptions options, format::Header header,
+                                                      const std::vector<std::string_view>& lines) {
   options.read_only = false;
   std::string text = format::build_header_line(header) + "\n";
   for (std::string_view l : lines) text.append(l).push_back('\n');
@@ -398,8 +400,8 @@ Status Session::commit(std::string line, Entry e, std::string* id_out) {
     e.message_length = rescanned.message_length;
   }
   if (line.size() > options_.limits.max_line_bytes) {
-    return Status::Limit("the entry would be a line of " + std::to_string(line.size()) +
-                         " bytes, over the limit of " + std::to_string(options_.limits.max_line_bytes));
+    return Status::Limit("the entry would be a line of " + std::to_string(line.size()) + " bytes, over the limit of " +
+                         std::to_string(options_.limits.max_line_bytes));
   }
   bool assistant_after = tree_.has_assistant() || e.is_assistant();
   line.push_back('\n');  // build_entry_line reserved room for it: the record is written as is
@@ -487,7 +489,8 @@ Result<std::string> Session::context(std::optional<std::string_view> leaf_id) co
     if (leaf == kNone) return Status::NotFound("entry " + std::string(*leaf_id) + " not found");
   }
   if (!options_.blobs) return context::build_context(data_, tree_, leaf);
-  return context::build_context(data_, tree_, leaf, [this](std::string_view json) { return views::resolve_refs(source(), json); });
+  return context::build_context(data_, tree_, leaf,
+                                [this](std::string_view json) { return views::resolve_refs(source(), json); });
 }
 
 std::optional<std::string_view> Session::leaf_id() const {

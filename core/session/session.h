@@ -16,9 +16,9 @@
 #include "format/ids.h"
 #include "json/input_json.h"
 #include "json/limits.h"
-#include "session/persistence.h"
 #include "model/session_data.h"
 #include "model/tree.h"
+#include "session/persistence.h"
 #include "storage/fs.h"
 #include "upkeep/quarantine.h"
 #include "upkeep/verify.h"
@@ -76,8 +76,6 @@ enum class RepairMode {
   kKeepLines,   // every line stays; a torn last line gets its newline
   kQuarantine,  // lines that are not JSON move to "<file>.quarantine-<time>.jsonl"
 };
-
-
 
 class Session {
  public:
@@ -204,7 +202,8 @@ class Session {
   // What repair reports that the handle's open did (a migration rewrite, a preserved copy).
   std::vector<model::Diagnostic> done_by_open() const;
   // repair(kQuarantine) once it found lines to move (session_repair.cc).
-  Result<std::string> repair_by_quarantine(std::vector<model::Diagnostic> done, const std::vector<upkeep::QuarantinedLine>& moved);
+  Result<std::string> repair_by_quarantine(std::vector<model::Diagnostic> done,
+                                           const std::vector<upkeep::QuarantinedLine>& moved);
   std::string next_timestamp_token();
   Result<std::string> new_entry_id(std::optional<std::string_view> requested);
   Status prepare_value(std::string_view text, std::string* out, json::Kind* kind, const char* what);

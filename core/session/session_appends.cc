@@ -62,7 +62,9 @@ Status check_shape(EntryType type, std::string_view type_name, const std::vector
     }
     bool ok = false;
     for (Kind k : r.kinds) ok = ok || f->kind == k;
-    if (!ok) return Status::Invalid("\"" + std::string(r.key) + "\" of a " + std::string(type_name) + " entry has the wrong type");
+    if (!ok)
+      return Status::Invalid("\"" + std::string(r.key) + "\" of a " + std::string(type_name) +
+                             " entry has the wrong type");
   }
   if (type == EntryType::kModelChange && !json::find_member(m, "model") &&
       !(json::find_member(m, "provider") && json::find_member(m, "modelId"))) {
@@ -116,8 +118,8 @@ Status Session::append_typed(EntryType type, const format::Payload& payload, std
   std::string ts = next_timestamp_token();
   uint32_t leaf = tree_.leaf();
   format::Envelope env{type_token, *id,
-                       leaf == kNone ? std::nullopt : std::optional<std::string_view>(data_.entries[leaf].id),
-                       ts, format::envelope_after_payload(type)};
+                       leaf == kNone ? std::nullopt : std::optional<std::string_view>(data_.entries[leaf].id), ts,
+                       format::envelope_after_payload(type)};
   size_t payload_at = 0;
   std::string line = format::build_entry_line(env, payload, &payload_at);
   facts.type = type;
@@ -198,8 +200,8 @@ Status Session::append_entry(std::string_view entry_json, std::string* id_out) {
 
   uint32_t leaf = tree_.leaf();
   format::Envelope env{type_m->value, *id,
-                       leaf == kNone ? std::nullopt : std::optional<std::string_view>(data_.entries[leaf].id),
-                       ts_token, format::envelope_after_payload(type)};
+                       leaf == kNone ? std::nullopt : std::optional<std::string_view>(data_.entries[leaf].id), ts_token,
+                       format::envelope_after_payload(type)};
   size_t payload_at = 0;
   std::string line = format::build_entry_line(env, payload, &payload_at);
   if (message_m) facts.message_offset += static_cast<uint32_t>(payload_at);
@@ -240,8 +242,7 @@ Status Session::append_thinking_level(std::optional<std::string_view> level, std
   return append_typed(EntryType::kThinkingLevelChange, p, id_out);
 }
 
-Status Session::append_model_change(std::string_view model, std::optional<std::string_view> role,
-                                    std::string* id_out) {
+Status Session::append_model_change(std::string_view model, std::optional<std::string_view> role, std::string* id_out) {
   XS_RETURN_IF_ERROR(check_text(model, "model"));
   if (model.empty()) return Status::Invalid("model must not be empty");
   format::Payload p;
@@ -304,8 +305,7 @@ Status Session::append_custom_message(const CustomMessageArgs& a, std::string* i
   return append_typed(EntryType::kCustomMessage, p, id_out);
 }
 
-Status Session::append_label(std::string_view target_id, std::optional<std::string_view> label,
-                             std::string* id_out) {
+Status Session::append_label(std::string_view target_id, std::optional<std::string_view> label, std::string* id_out) {
   if (tree_.find(target_id) == kNone) return Status::NotFound("entry " + std::string(target_id) + " not found");
   format::Payload p;
   p.text("targetId", target_id);
@@ -361,8 +361,8 @@ Status Session::append_mode_change(std::string_view mode, std::optional<std::str
 }
 
 Status Session::branch_with_summary(std::optional<std::string_view> from_id, std::string_view summary,
-                                    std::optional<std::string_view> details_json,
-                                    std::optional<bool> from_extension, std::string* id_out) {
+                                    std::optional<std::string_view> details_json, std::optional<bool> from_extension,
+                                    std::string* id_out) {
   XS_RETURN_IF_ERROR(check_writable());
   uint32_t from = kNone;
   if (from_id) {

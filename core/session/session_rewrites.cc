@@ -21,29 +21,29 @@
 #include <utility>
 
 #include "format/header.h"
+#include "format/side_files.h"
 #include "json/json_string.h"
 #include "json/line_scanner.h"
 #include "json/object_edit.h"
 #include "model/loader.h"
-#include "upkeep/quarantine.h"
-#include "upkeep/report_json.h"
 #include "session/session.h"
-#include "format/side_files.h"
 #include "storage/atomic_file.h"
 #include "storage/path.h"
+#include "upkeep/quarantine.h"
+#include "upkeep/report_json.h"
 
 namespace xs::session {
 
 using model::Diagnostic;
+using model::kBom;
 using model::Line;
+using model::load_file;
 using model::SessionData;
 using model::Tree;
-using model::kBom;
-using model::load_file;
-using upkeep::QuarantinedLine;
 using upkeep::append_problem;
 using upkeep::lines_to_quarantine;
 using upkeep::quarantine_record;
+using upkeep::QuarantinedLine;
 
 namespace {
 
@@ -204,8 +204,9 @@ Result<std::string> Session::repair_by_quarantine(std::vector<Diagnostic> done,
   std::string stem = path() + std::string(format::kQuarantineInfix) + format::file_stamp(clock_.now_ms());
   Status st = storage::write_new_file(*fs_, stem, std::string(format::kQuarantineSuffix), {records}, &q.path);
   if (!st.ok()) {
-    std::string what = q.path.empty() ? "writing the quarantine file " + stem + "*" + std::string(format::kQuarantineSuffix)
-                                      : "syncing the directory of the quarantine file " + q.path;
+    std::string what = q.path.empty()
+                           ? "writing the quarantine file " + stem + "*" + std::string(format::kQuarantineSuffix)
+                           : "syncing the directory of the quarantine file " + q.path;
     return persistence_.latch(st.With(what + " (" + path() + " is unchanged)"));
   }
   std::string report = repair_report(path(), done, RepairMode::kQuarantine, &q);
@@ -215,8 +216,7 @@ Result<std::string> Session::repair_by_quarantine(std::vector<Diagnostic> done,
   storage::FileInfo written;
   st = persistence_.replace({data_.buffers.front().view()}, &replaced, &written);
   if (!replaced) {
-    return st.With("the lines to move were first copied to " + q.path + ", which stays; " + path() +
-                   " is unchanged");
+    return st.With("the lines to move were first copied to " + q.path + ", which stays; " + path() + " is unchanged");
   }
   adopted = true;
   file_size_ = written.size;

@@ -58,8 +58,10 @@ Status atomic_replace(Fs& fs, const std::string& path, const std::vector<std::st
   FileInfo info;
   if (st.ok()) {
     auto fi = (*file)->stat();
-    if (fi.ok()) info = *fi;
-    else st = fi.status();
+    if (fi.ok())
+      info = *fi;
+    else
+      st = fi.status();
   }
   Status closed = (*file)->close();
   if (st.ok()) st = closed;

@@ -14,8 +14,7 @@ namespace xs::storage {
 class PaddedBuffer {
  public:
   PaddedBuffer() = default;
-  explicit PaddedBuffer(size_t size)
-      : data_(allocate_big(size + json::kPadding)), size_(size) {
+  explicit PaddedBuffer(size_t size) : data_(allocate_big(size + json::kPadding)), size_(size) {
     std::memset(data_.get() + size, 0, json::kPadding);
   }
   static PaddedBuffer Copy(std::string_view s) {

@@ -15,7 +15,7 @@ using Op = CrashFs::Op;
 
 // Mtimes come from a counter, not the clock, so two runs of a workload record the same thing.
 constexpr int64_t kEpochMs = 1767225600000;  // 2026-01-01T00:00:00Z
-constexpr uint64_t kSector = 512;  // the unit a disk writes whole or not at all
+constexpr uint64_t kSector = 512;            // the unit a disk writes whole or not at all
 
 Status missing(const std::string& path) { return Status::NotFound(path + ": no such file or directory"); }
 
@@ -253,8 +253,7 @@ Status CrashFs::touch(const std::string& path) {
   return Status::Ok();
 }
 
-Status CrashFs::read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out,
-                           FileInfo* info) {
+Status CrashFs::read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out, FileInfo* info) {
   std::lock_guard<std::mutex> g(mu_);
   auto it = names_.find(path);
   if (it == names_.end()) return missing(path);

@@ -53,17 +53,17 @@ namespace xs::storage {
 class CrashFs final : public Fs, public std::enable_shared_from_this<CrashFs> {
  public:
   enum class Op : uint8_t {
-    kMkdir,     // path: a directory make_dirs created
-    kCreate,    // path, ino: a new empty file (create_new, or the lock file of try_lock or lock)
-    kAppend,    // ino, offset, size: bytes appended to a file
-    kSync,      // ino: fdatasync of a file
-    kClose,     // ino
-    kRename,    // path -> to, ino (replacing whatever `to` named)
+    kMkdir,   // path: a directory make_dirs created
+    kCreate,  // path, ino: a new empty file (create_new, or the lock file of try_lock or lock)
+    kAppend,  // ino, offset, size: bytes appended to a file
+    kSync,    // ino: fdatasync of a file
+    kClose,   // ino
+    kRename,  // path -> to, ino (replacing whatever `to` named)
     kRenameNoReplace,
-    kUnlink,    // path, ino
-    kSyncDir,   // path: fsync of a directory
-    kTouch,     // path, ino
-    kLink,      // path -> to, ino: a second name for the file (the first half of a generic no-replace rename)
+    kUnlink,   // path, ino
+    kSyncDir,  // path: fsync of a directory
+    kTouch,    // path, ino
+    kLink,     // path -> to, ino: a second name for the file (the first half of a generic no-replace rename)
   };
   // How rename_noreplace reaches the disk: one atomic rename, or link then unlink (point 4 above).
   enum class NoReplaceRename : uint8_t { kAtomic, kLinkThenUnlink };
@@ -96,8 +96,7 @@ class CrashFs final : public Fs, public std::enable_shared_from_this<CrashFs> {
   Status sync_dir(const std::string& path) override;
   Result<FileInfo> stat(const std::string& path) override;
   Status touch(const std::string& path) override;
-  Status read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out,
-                    FileInfo* info) override;
+  Status read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out, FileInfo* info) override;
   Result<std::vector<std::string>> list_dir(const std::string& path) override;
   Result<std::unique_ptr<FileLock>> try_lock(const std::string& path) override;
   Result<std::unique_ptr<FileLock>> lock(const std::string& path, std::chrono::milliseconds timeout) override;
@@ -123,7 +122,7 @@ class CrashFs final : public Fs, public std::enable_shared_from_this<CrashFs> {
   mutable std::mutex mu_;
   std::map<std::string, uint64_t> names_;  // file path -> inode
   std::set<std::string> dirs_;
-  std::map<uint64_t, Inode> inodes_;       // every file ever made, linked or not
+  std::map<uint64_t, Inode> inodes_;  // every file ever made, linked or not
   std::set<std::string> locks_;
   std::condition_variable lock_released_;
   std::vector<Record> trace_;

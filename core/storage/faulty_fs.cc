@@ -201,8 +201,8 @@ Status FaultyFs::next(FsOp op, const std::string& what) {
   if (!fire) return Status::Ok();
   hit_ = true;
   injected_.push_back({n, op, what, fault_.code});
-  return Status(fault_.code, std::string("injected fault in ") + fs_op_name(op) + " " + what + " (call " +
-                                 std::to_string(n) + ")");
+  return Status(fault_.code,
+                std::string("injected fault in ") + fs_op_name(op) + " " + what + " (call " + std::to_string(n) + ")");
 }
 
 Status FaultyFs::read_file(const std::string& path, uint64_t max_bytes, PaddedBuffer* out, FileInfo* info) {
@@ -283,8 +283,7 @@ Status FaultyFs::touch(const std::string& path) {
   return base_->touch(path);
 }
 
-Status FaultyFs::read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out,
-                            FileInfo* info) {
+Status FaultyFs::read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out, FileInfo* info) {
   XS_RETURN_IF_ERROR(next(FsOp::kReadRange, path));
   return base_->read_range(path, offset, max, out, info);
 }

@@ -90,10 +90,10 @@ class FaultyFs final : public Fs, public std::enable_shared_from_this<FaultyFs> 
   void clear(FsOp op);
   uint64_t count(FsOp op) const;  // calls of `op` so far
 
-  uint64_t calls() const;       // seam calls so far
+  uint64_t calls() const;                  // seam calls so far
   uint64_t calls_of(uint32_t mask) const;  // calls of the ops in `mask` (op_mask) so far
-  bool fault_hit() const;       // whether the armed fault fired at least once
-  std::vector<FsOp> log() const;  // the ops, in call order
+  bool fault_hit() const;                  // whether the armed fault fired at least once
+  std::vector<FsOp> log() const;           // the ops, in call order
   // Every failure injected since the seam was made (arm() does not reset it), in call order.
   std::vector<InjectedFault> injected() const;
 
@@ -120,8 +120,7 @@ class FaultyFs final : public Fs, public std::enable_shared_from_this<FaultyFs> 
   Result<std::unique_ptr<FileLock>> try_lock(const std::string& path) override;
   Result<std::unique_ptr<FileLock>> lock(const std::string& path, std::chrono::milliseconds timeout) override;
   Status touch(const std::string& path) override;
-  Status read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out,
-                    FileInfo* info) override;
+  Status read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out, FileInfo* info) override;
 
   bool torn_write_armed(FsOp op) const;
   bool real_syncs() const { return real_syncs_; }

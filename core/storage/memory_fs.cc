@@ -129,8 +129,7 @@ class MemoryFs final : public Fs, public std::enable_shared_from_this<MemoryFs> 
     return Status::Ok();
   }
 
-  Status read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out,
-                    FileInfo* fi) override {
+  Status read_range(const std::string& path, uint64_t offset, uint64_t max, PaddedBuffer* out, FileInfo* fi) override {
     std::lock_guard<std::mutex> g(mu_);
     auto it = files_.find(path);
     if (it == files_.end()) return missing(path);

@@ -21,10 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <algorithm>
 #include <cstring>
 #include <thread>
 #include <utility>
@@ -48,20 +48,14 @@ Status errno_status(const char* op, const std::string& path, int err) {
   std::string msg = std::string(op) + " " + path + ": " + std::strerror(err);
   switch (err) {
     case ENOENT:
-    case ENOTDIR:
-      return Status(Code::kNotFound, msg);
-    case EEXIST:
-      return Status(Code::kExists, msg);
+    case ENOTDIR: return Status(Code::kNotFound, msg);
+    case EEXIST: return Status(Code::kExists, msg);
     case ENOSPC:
     case EDQUOT:
-    case EFBIG:
-      return Status(Code::kNoSpace, msg);
-    case EWOULDBLOCK:
-      return Status(Code::kLocked, msg);
-    case ENOMEM:
-      return Status(Code::kNoMem, msg);
-    default:
-      return Status(Code::kIo, msg);
+    case EFBIG: return Status(Code::kNoSpace, msg);
+    case EWOULDBLOCK: return Status(Code::kLocked, msg);
+    case ENOMEM: return Status(Code::kNoMem, msg);
+    default: return Status(Code::kIo, msg);
   }
 }
 
@@ -91,7 +85,8 @@ struct ReadShare {
 
 void read_share(int fd, char* buf, uint64_t offset, ReadShare* s) {
   while (s->from + s->got < s->to) {
-    ssize_t n = ::pread(fd, buf + s->from + s->got, s->to - s->from - s->got, static_cast<off_t>(offset + s->from + s->got));
+    ssize_t n =
+        ::pread(fd, buf + s->from + s->got, s->to - s->from - s->got, static_cast<off_t>(offset + s->from + s->got));
     if (n < 0) {
       if (errno == EINTR) continue;
       s->error = errno;
@@ -140,8 +135,8 @@ Status rename_without_replacing(const std::string& from, const std::string& to) 
     // Failed half-way: take the new name back, so that a failure means nothing moved (a session
     // under two names would have two lock files, so room for two writers). It is removed only
     // while it still names our file. Nothing here allocates before that.
-    bool undone = old_there && ::lstat(to.c_str(), &new_name) == 0 && same_file(old_name, new_name) &&
-                  ::unlink(to.c_str()) == 0;
+    bool undone =
+        old_there && ::lstat(to.c_str(), &new_name) == 0 && same_file(old_name, new_name) && ::unlink(to.c_str()) == 0;
     Status st = errno_status("unlink", from, e);
     return undone ? st : st.With(from + " -> " + to + " stopped half-way: the file was left under both names");
   }
@@ -202,7 +197,7 @@ class PosixFile final : public WritableFile {
   Status sync() override {
 #if defined(__APPLE__)
     if (::fcntl(fd_, F_FULLFSYNC) == 0) return Status::Ok();
-    // File systems without F_FULLFSYNC (network ones) get the generic call below.
+      // File systems without F_FULLFSYNC (network ones) get the generic call below.
 #endif
     if (sync_data(fd_) == 0) return Status::Ok();
     return errno_status(kSyncCall, path_, errno);
@@ -354,7 +349,8 @@ class PosixFs final : public Fs {
     PaddedBuffer buf(want);
     // A fresh buffer costs a page fault per 4 KiB as the copy first touches it, which for a large
     // file takes longer than the copy; shares read by several threads take those faults at once.
-    size_t shares = want < kParallelReadBytes ? 1 : std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), 8);
+    size_t shares =
+        want < kParallelReadBytes ? 1 : std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), 8);
     std::vector<ReadShare> parts(shares);
     for (size_t i = 0; i < shares; ++i) {
       parts[i].from = want * i / shares;

@@ -47,8 +47,7 @@ session::SessionOptions Store::with_blobs(session::SessionOptions options) const
   return options;
 }
 
-Result<std::unique_ptr<session::Session>> Store::create_session(std::string_view cwd,
-                                                                session::SessionOptions options) {
+Result<std::unique_ptr<session::Session>> Store::create_session(std::string_view cwd, session::SessionOptions options) {
   if (options.read_only) return Status::Invalid("a new session cannot be read-only");
   options.cwd = std::string(cwd);
   return session::Session::create(fs_, session_dir(cwd), with_blobs(std::move(options)));

@@ -56,7 +56,7 @@ std::string verify_json(const model::SessionData& data, const model::Tree& tree,
       if (!seen_blobs.insert(hash).second) continue;
       Status st = blobs->check(hash);
       if (st.ok()) continue;
-      const char* code = st.code() == Code::kNotFound ? "missing_blob"
+      const char* code = st.code() == Code::kNotFound  ? "missing_blob"
                          : st.code() == Code::kCorrupt ? "corrupt_blob"
                                                        : "unreadable_blob";
       problems.push_back({{e.line_no + 1u, line.offset, line.bytes.size(), code,

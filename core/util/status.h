@@ -90,8 +90,8 @@ class Result {
 
 }  // namespace xs
 
-#define XS_RETURN_IF_ERROR(expr)            \
-  do {                                      \
-    ::xs::Status xs_status_tmp_ = (expr);   \
+#define XS_RETURN_IF_ERROR(expr)                     \
+  do {                                               \
+    ::xs::Status xs_status_tmp_ = (expr);            \
     if (!xs_status_tmp_.ok()) return xs_status_tmp_; \
   } while (0)

@@ -21,7 +21,7 @@ std::string resolve_refs(const Source& src, std::string_view json) {
     for (const Diagnostic& d : *src.blob_problems) known = known || d.reason.find(p.hash) != std::string::npos;
     if (!known) {
       src.blob_problems->push_back({0, 0, 0, p.status.code() == Code::kCorrupt ? "corrupt_blob" : "missing_blob",
-                                p.status.message() + "; the reference is left in place"});
+                                    p.status.message() + "; the reference is left in place"});
     }
   }
   return r.ok() ? *r : std::string(json);
@@ -95,8 +95,10 @@ std::string tree_json(const Source& src, bool resolve_blobs) {
     out += "{\"id\":";
     json::append_quoted(out, e.id);
     out += ",\"parentId\":";
-    if (e.parent != kNone) json::append_quoted(out, src.data.entries[e.parent].id);
-    else out += "null";
+    if (e.parent != kNone)
+      json::append_quoted(out, src.data.entries[e.parent].id);
+    else
+      out += "null";
     out += ",\"depth\":" + std::to_string(depth) + ",\"children\":[";
     for (size_t k = 0; k < kids[i].size(); ++k) {
       if (k) out += ',';

@@ -22,7 +22,7 @@ namespace xs::views {
 struct Source {
   const model::SessionData& data;
   const model::Tree& tree;
-  blobs::BlobStore* blobs = nullptr;                     // null: refs stay as stored
+  blobs::BlobStore* blobs = nullptr;                        // null: refs stay as stored
   std::vector<model::Diagnostic>* blob_problems = nullptr;  // required when blobs is set
 };
 

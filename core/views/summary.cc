@@ -54,8 +54,10 @@ std::string info_json(const SessionData& data, const Tree& tree, const HandleFac
   out += ",\"version\":" + std::to_string(h.version);
   out += ",\"entryCount\":" + std::to_string(data.entries.size());
   out += ",\"leafId\":";
-  if (tree.leaf() != model::kNone) json::append_quoted(out, data.entries[tree.leaf()].id);
-  else out += "null";
+  if (tree.leaf() != model::kNone)
+    json::append_quoted(out, data.entries[tree.leaf()].id);
+  else
+    out += "null";
   out += std::string(",\"persisted\":") + (handle.persisted ? "true" : "false");
   out += std::string(",\"readOnly\":") + (handle.read_only ? "true" : "false");
   out += ",\"diagnostics\":" + std::to_string(handle.diagnostics);
