@@ -1,7 +1,7 @@
-// session/session_repair + session/quarantine: repair(kQuarantine) moves the lines that are not
-// JSON into "<file>.quarantine-<time>.jsonl" and rewrites the session without them; everything
-// else stays byte for byte. On memory_fs and on posix_fs in a temp dir, with a failure injected
-// at every seam call of the repair.
+// Session::repair (session/session_rewrites.cc) with upkeep/quarantine: repair(kQuarantine) moves
+// the lines that are not JSON into "<file>.quarantine-<time>.jsonl" and rewrites the session
+// without them; everything else stays byte for byte. On memory_fs and on posix_fs in a temp dir,
+// with a failure injected at every seam call of the repair.
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 #include <simdjson.h>
@@ -491,14 +491,6 @@ TEST_P(SessionRepairTest, AFailureAtEverySeamCallLeavesTheFileWholeOrFullyRepair
   }
   EXPECT_GT(failed_runs, 0u);
   EXPECT_GT(repaired_runs, 0u);
-}
-
-TEST(QuarantineFileName, TellsQuarantineFilesFromSessions) {
-  EXPECT_TRUE(format::is_quarantine_file_name(kFileName + ".quarantine-" + kStamp + ".jsonl"));
-  EXPECT_TRUE(format::is_quarantine_file_name(kFileName + ".quarantine-" + kStamp + "-2.jsonl"));
-  EXPECT_FALSE(format::is_quarantine_file_name(kFileName));
-  EXPECT_FALSE(format::is_quarantine_file_name(kFileName + ".corrupt-" + kStamp));
-  EXPECT_FALSE(format::is_quarantine_file_name("x.quarantine-1.jsonl"));  // not beside a session file
 }
 
 INSTANTIATE_TEST_SUITE_P(Both, SessionRepairTest, ::testing::Values("memory", "posix"),
