@@ -55,12 +55,6 @@ std::string replace_once(std::string s, const std::string& from, const std::stri
   return s;
 }
 
-#define ASSERT_OK(expr)                                        \
-  do {                                                         \
-    ::xs::Status st_ = (expr);                                 \
-    ASSERT_TRUE(st_.ok()) << #expr << ": " << st_.message();   \
-  } while (0)
-
 class SessionForksTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -204,12 +204,6 @@ std::string fresh_verify(Disk& d) {
 }
 std::string view(const Session& s) { return s.diagnostics_json() + "\n" + s.entries_json() + "\n" + s.verify_json(); }
 
-#define ASSERT_OK(expr)                                      \
-  do {                                                       \
-    ::xs::Status st_ = (expr);                               \
-    ASSERT_TRUE(st_.ok()) << #expr << ": " << st_.message(); \
-  } while (0)
-
 class SessionRepairTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SessionRepairTest, QuarantineMovesOnlyTheLinesThatAreNotJsonAndKeepsEveryByte) {
