@@ -77,3 +77,10 @@ std::string joined_lines(const model::SessionData& data);
 std::vector<std::string> seeded_entry_ids(uint64_t seed, size_t n, bool skip_session_id = false);
 
 }  // namespace xs::test
+
+// Asserts that a Status-returning expression is OK, printing the expression and its message if not.
+#define ASSERT_OK(expr)                                      \
+  do {                                                       \
+    ::xs::Status st_ = (expr);                               \
+    ASSERT_TRUE(st_.ok()) << #expr << ": " << st_.message(); \
+  } while (0)

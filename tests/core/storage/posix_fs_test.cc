@@ -143,8 +143,9 @@ void script(std::vector<long> steps) {
   g_calls = 0;
 }
 
-// DECISIONS "Acknowledged = handed to the kernel": a short write or EINTR is continued until
-// the line is complete, never an error by itself.
+// An append is acknowledged once handed to the kernel: a short write or EINTR is continued until
+// the line is complete, never an error by itself
+// (docs/decisions.md#acknowledged-means-handed-to-the-kernel).
 TEST_F(PosixFs, ShortWritesAndEintrAreContinued) {
   auto fs = make_posix_fs(&scripted_write);
   test::write_file(tmp_.file("log"), "");

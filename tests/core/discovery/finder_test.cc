@@ -1,6 +1,7 @@
 // discovery/finder: listing a store newest first (per cwd, by the header's cwd, or all of it),
 // resolving an id / id prefix / file name to one file, and terminal breadcrumbs
-// (reference-behaviour.md §9.3-§9.4, DECISIONS.md 'do better' 4 and "Ids, paths and threads").
+// (docs/format.md#finding-sessions, docs/decisions.md#4-discovery-has-no-blind-spot,
+// docs/decisions.md#ids-paths-and-threads).
 // Posix fs in a temp dir, so file mtimes can be set exactly (no sleeping for an order).
 #include <gtest/gtest.h>
 

@@ -73,7 +73,7 @@ TEST(DecodeStringToken, SurrogatePairBecomesOneCodePoint) {
   EXPECT_EQ(decoded(R"("\uD83D\uDE00")"), "\xf0\x9f\x98\x80");
 }
 
-// reference-behaviour / DECISIONS: lone surrogates are valid JSON that pi writes; decoded as
+// Lone surrogates are valid JSON that pi writes (docs/format.md#caller-json); decoded as
 // Node does when it encodes such a string to UTF-8: U+FFFD.
 TEST(DecodeStringToken, LoneSurrogatesDecodeToReplacementCharacter) {
   const std::string fffd = "\xef\xbf\xbd";

@@ -1,4 +1,4 @@
-// session/loader, the large-file path: load_file_parallel reads a file of 8 MiB or more in shares
+// model/loader, the large-file path: load_file_parallel reads a file of 8 MiB or more in shares
 // on several threads and scans the lines that straddle two shares afterwards. Whatever the share
 // boundaries cut (an entry, a bad line, a CRLF pair, a line longer than a share, a torn tail),
 // the result must equal the plain path field for field: the same lines (bytes, offsets, kinds),

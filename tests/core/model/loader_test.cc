@@ -1,5 +1,5 @@
-// session/loader: the lenient loader (reference-behaviour.md §2) plus DECISIONS.md diagnostics:
-// every line kept as bytes, bad lines skipped and reported, a header found past garbage.
+// model/loader: the lenient loader and its diagnostics (docs/format.md#reading-a-file): every line
+// kept as bytes, bad lines skipped and reported, a header found past garbage.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -138,7 +138,7 @@ TEST(Loader, NulAndTooLongLinesBeforeTheHeaderAreSkipped) {
   EXPECT_EQ(diag_summary(l->data), "before_header@1,before_header@2");
 }
 
-// reference §2.2: the header is the first value that parses; if that is not {type:"session",
+// As in the agents, the header is the first value that parses; if that is not {type:"session",
 // id:<string>}, the file has no header. Values before it are not scanned past.
 TEST(Loader, FirstParsedValueMustBeTheHeader) {
   const std::string after = kHeader + "\n" + kUser + "\n";
@@ -197,7 +197,7 @@ TEST(Loader, CrlfLinesLoadAndKeepTheirCarriageReturns) {
   EXPECT_EQ(joined_lines(d), file);
 }
 
-// pi trims the whole file before splitting it (reference §2.1 step 2), and JavaScript's trim()
+// pi trims the whole file before splitting it into lines, and JavaScript's trim()
 // removes U+FEFF: a file that starts with a byte-order mark loads.
 TEST(Loader, ByteOrderMarkAtTheStartOfTheFileIsAccepted) {
   std::string file = "\xef\xbb\xbf" + kHeader + "\n" + kUser + "\n";
@@ -230,7 +230,7 @@ TEST(Loader, ByteOrderMarkInsideTheFileMakesThatLineInvalid) {
   EXPECT_EQ(l->data.entries[0].id, "b");
 }
 
-// DECISIONS: only \n separates lines; U+2028 / U+2029 / U+0085 inside a string are data.
+// Only \n separates lines; U+2028 / U+2029 / U+0085 inside a string are data (docs/format.md#lines).
 TEST(Loader, UnicodeLineSeparatorsInsideStringsAreData) {
   std::string line =
       "{\"type\":\"message\",\"id\":\"u\",\"parentId\":null,\"timestamp\":\"t\",\"message\":{\"role\":\"user\",\"content\":\"a\xe2\x80\xa8" "b\xe2\x80\xa9" "c\xc2\x85" "d\"}}";

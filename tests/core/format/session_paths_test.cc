@@ -1,4 +1,4 @@
-// format/session_paths: store layout (seed 000, reference-behaviour.md §9.1-9.2).
+// format/session_paths: store layout (docs/format.md#store-layout).
 #include <gtest/gtest.h>
 
 #include "format/session_paths.h"

@@ -1,4 +1,5 @@
-// storage/atomic_file: temp + fsync + freshness check + rename (reliability.md G5).
+// storage/atomic_file: temp + fsync + freshness check + rename, so after any crash the path holds
+// the complete old or the complete new file (docs/guarantees.md#g5).
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>

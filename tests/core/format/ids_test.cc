@@ -1,4 +1,4 @@
-// format/ids: entry and session ids (reference-behaviour.md §1.3, DECISIONS.md "Ids").
+// format/ids: entry and session ids (docs/format.md#ids).
 #include <gtest/gtest.h>
 
 #include <set>

@@ -1,4 +1,4 @@
-// session/migration: v1 -> v2 -> v3 exactly as reference-behaviour.md §3, with DECISIONS.md's
+// model/migration: v1 -> v2 -> v3 exactly as the agents migrate (docs/format.md#migration), with our
 // byte rules (keys keep their order, new keys at the end, untouched lines byte-identical).
 #include <gtest/gtest.h>
 

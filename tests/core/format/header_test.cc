@@ -1,4 +1,4 @@
-// format/header: the session header line (reference-behaviour.md §1.1, DECISIONS.md "Bytes we write").
+// format/header: the session header line (docs/format.md#the-header).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -76,7 +76,7 @@ TEST(ParseHeader, VersionIsComparedNumerically) {
   }
 }
 
-// reference §3 compares `version >= 3` / `< 2` in JavaScript, which converts a numeric string:
+// The agents compare `version >= 3` / `< 2` in JavaScript, which converts a numeric string:
 // "3" >= 3 is true (no migration), "2" is a v2 file.
 TEST(ParseHeader, NumericStringVersionsCompareLikeJavaScript) {
   auto three = parse_header(R"({"type":"session","id":"a","version":"3"})");

@@ -1,5 +1,5 @@
-// blobs/blob_store: content-addressed blobs under <root>/blobs (DECISIONS.md 'do better' 3,
-// reference-behaviour.md §8). A blob is either absent or exactly right: put is atomic and
+// blobs/blob_store: content-addressed blobs under <root>/blobs (docs/decisions.md#3-blobs,
+// docs/format.md#blob-refs). A blob is either absent or exactly right: put is atomic and
 // idempotent (a repeat put only refreshes the mtime), get verifies the SHA-256, and a failed put
 // leaves neither a blob nor a temp file. Hashes were computed independently (Python hashlib).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// blobs/size_rules: omp's prepareEntryForPersistence (reference-behaviour.md §8) applied to one
+// blobs/size_rules: omp's prepareEntryForPersistence (docs/format.md#size-rules) applied to one
 // line: truncation counted in UTF-16 code units on the decoded string but cut on the raw token,
 // signature keys emptied, partialJson/jsonlEvents removed, lineCount recomputed, images moved to
 // the blob store. Every expected line below is written out byte for byte; hashes were computed

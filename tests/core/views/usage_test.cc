@@ -1,4 +1,4 @@
-// stats/usage: omp's getUsageStatistics over every assistant message in the file.
+// views/usage: omp's getUsageStatistics over every assistant message in the file.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,5 +1,6 @@
 // session/persistence: deferred first write, appends with newline repair, atomic rewrites,
-// conflict detection, one writer, sticky errors (DECISIONS.md "Write path", reliability.md G1-G9).
+// conflict detection, one writer, sticky errors (docs/decisions.md#write-path, G1-G9 in
+// docs/guarantees.md#the-guarantees).
 // Run against memory_fs and posix_fs in a temp dir.
 #include <gtest/gtest.h>
 

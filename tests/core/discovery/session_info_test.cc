@@ -1,8 +1,8 @@
 // discovery/session_info: what a listing learns about one file. The cheap form reads a bounded
 // prefix (omp's 4096 bytes) for the header and the first user prompt, growing the read when the
-// header is longer (DECISIONS.md 'do better' 4: no blind spot); the full form loads the file for
-// pi's counts and session_info name (reference-behaviour.md §9.3, §9.4). Also format/message_text,
-// the text a listing shows for a message.
+// header is longer (no blind spot: docs/decisions.md#4-discovery-has-no-blind-spot); the full form
+// loads the file for pi's counts and session_info name (docs/format.md#finding-sessions). Also
+// format/message_text, the text a listing shows for a message.
 #include <gtest/gtest.h>
 
 #include <string>

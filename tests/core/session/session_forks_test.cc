@@ -1,5 +1,5 @@
-// session/session_forks: new files made from a session (fork, create_branched, fork_from) and
-// moving a session to another cwd (reference-behaviour.md §7, DECISIONS.md "Write path").
+// session/forks: new files made from a session (fork, create_branched, fork_from) and moving a
+// session to another cwd (docs/format.md#new-files-from-old-ones, docs/decisions.md#write-path).
 // In-memory fs with a fixed clock and seeded ids, so whole files are asserted byte for byte.
 #include <gtest/gtest.h>
 
@@ -54,12 +54,6 @@ std::string replace_once(std::string s, const std::string& from, const std::stri
   if (at != std::string::npos) s.replace(at, from.size(), to);
   return s;
 }
-
-#define ASSERT_OK(expr)                                        \
-  do {                                                         \
-    ::xs::Status st_ = (expr);                                 \
-    ASSERT_TRUE(st_.ok()) << #expr << ": " << st_.message();   \
-  } while (0)
 
 class SessionForksTest : public ::testing::Test {
  protected:
@@ -153,7 +147,8 @@ TEST_F(SessionForksTest, ForkWithAnInvalidIdWritesNothing) {
 // --- create_branched ----------------------------------------------------------------------------
 
 // Labels sit on the path (they move the leaf). They are dropped from the copy, so the entry after
-// one is re-pointed at the entry before it instead of being left an orphan (DECISIONS.md).
+// one is re-pointed at the entry before it instead of being left an orphan
+// (docs/decisions.md#7-a-branched-session-keeps-its-chain).
 TEST_F(SessionForksTest, CreateBranchedRelinksTheEntryAfterADroppedLabel) {
   std::string u1 = append(kUser), a1 = append(kAssistant);
   std::string l = label(u1, "start");
@@ -341,7 +336,7 @@ TEST_F(SessionForksTest, AFailedMoveIsRolledBack) {
   EXPECT_EQ(file(path_), before);
   EXPECT_EQ(sessions_in(new_dir), std::vector<std::string>{}) << "no file, no lock, no temp";
   EXPECT_EQ(Session::open(fs_, path_, SessionOptions()).status().code(), Code::kLocked) << "still ours";
-  // The write error is sticky until the session is reopened (DECISIONS.md "Write path").
+  // The write error is sticky until the session is reopened (docs/decisions.md#sticky-errors).
   std::string id;
   EXPECT_EQ(s_->append_message(kUser, &id).code(), Code::kPoisoned);
   EXPECT_EQ(file(path_), before);

@@ -1,7 +1,7 @@
-// session/session_repair + session/quarantine: repair(kQuarantine) moves the lines that are not
-// JSON into "<file>.quarantine-<time>.jsonl" and rewrites the session without them; everything
-// else stays byte for byte. On memory_fs and on posix_fs in a temp dir, with a failure injected
-// at every seam call of the repair.
+// Session::repair (session/session_rewrites.cc) with upkeep/quarantine: repair(kQuarantine) moves
+// the lines that are not JSON into "<file>.quarantine-<time>.jsonl" and rewrites the session
+// without them; everything else stays byte for byte. On memory_fs and on posix_fs in a temp dir,
+// with a failure injected at every seam call of the repair.
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 #include <simdjson.h>
@@ -203,12 +203,6 @@ std::string fresh_verify(Disk& d) {
   return r.ok() ? (*r)->verify_json() : "<" + r.status().message() + ">";
 }
 std::string view(const Session& s) { return s.diagnostics_json() + "\n" + s.entries_json() + "\n" + s.verify_json(); }
-
-#define ASSERT_OK(expr)                                      \
-  do {                                                       \
-    ::xs::Status st_ = (expr);                               \
-    ASSERT_TRUE(st_.ok()) << #expr << ": " << st_.message(); \
-  } while (0)
 
 class SessionRepairTest : public ::testing::TestWithParam<std::string> {};
 
@@ -491,14 +485,6 @@ TEST_P(SessionRepairTest, AFailureAtEverySeamCallLeavesTheFileWholeOrFullyRepair
   }
   EXPECT_GT(failed_runs, 0u);
   EXPECT_GT(repaired_runs, 0u);
-}
-
-TEST(QuarantineFileName, TellsQuarantineFilesFromSessions) {
-  EXPECT_TRUE(format::is_quarantine_file_name(kFileName + ".quarantine-" + kStamp + ".jsonl"));
-  EXPECT_TRUE(format::is_quarantine_file_name(kFileName + ".quarantine-" + kStamp + "-2.jsonl"));
-  EXPECT_FALSE(format::is_quarantine_file_name(kFileName));
-  EXPECT_FALSE(format::is_quarantine_file_name(kFileName + ".corrupt-" + kStamp));
-  EXPECT_FALSE(format::is_quarantine_file_name("x.quarantine-1.jsonl"));  // not beside a session file
 }
 
 INSTANTIATE_TEST_SUITE_P(Both, SessionRepairTest, ::testing::Values("memory", "posix"),

@@ -1,4 +1,4 @@
-// session/tree: ids, parents, labels, leaf and pre-order (reference-behaviour.md §2.4, §4).
+// model/tree: ids, parents, labels, leaf and pre-order (docs/format.md#reading-a-file).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -70,7 +70,7 @@ TEST(Tree, ParentsPathsChildrenAndLeaf) {
   EXPECT_TRUE(t.path_to(kNone).empty());
   EXPECT_EQ(ids(*l, t.children(0)), "b,d");
   EXPECT_EQ(ids(*l, t.children(2)), "");
-  // The leaf is the last entry in file order (reference §2.4), whatever the tree looks like.
+  // The leaf is the last entry in file order, as in the agents, whatever the tree looks like.
   EXPECT_EQ(t.leaf(), 3u);
 }
 
@@ -120,7 +120,7 @@ TEST(Tree, RootsOrphansAndSeveralRootsStayInFileOrder) {
   EXPECT_EQ(diag_summary(*l), "");
 }
 
-// reference §2.4: a later duplicate id overwrites the earlier one in byId; DECISIONS: reported.
+// As in the agents, a later duplicate id overwrites the earlier one in byId; we also report it.
 TEST(Tree, DuplicateIdsLaterWinsAndIsReported) {
   auto l = test::load(file({entry("a", nullptr, 1), entry("x", "a", 2), entry("b", "x", 3), entry("x", "a", 4),
                             entry("c", "x", 5)}));

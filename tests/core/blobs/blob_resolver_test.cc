@@ -1,5 +1,5 @@
-// blobs/blob_resolver: the way back from the store (reference-behaviour.md §8 "Resolving on
-// load", DECISIONS.md 'do better' 3). Refs in image blocks under `content` become the base64 of
+// blobs/blob_resolver: the way back from the store (docs/format.md#blob-refs,
+// docs/decisions.md#3-blobs). Refs in image blocks under `content` become the base64 of
 // the blob again, image_url refs the data URL; a missing or damaged blob leaves its ref in place
 // and is reported; anything that is not exactly a ref in one of those two places is left alone
 // without touching the store.

@@ -1,5 +1,5 @@
-// context/context_builder: buildSessionContext (reference-behaviour.md §6, §6.1) in the output
-// shape of DECISIONS.md "Context".
+// context/context_builder: the reference agents' buildSessionContext in oh-my-pi's output shape plus
+// leafId (docs/context.md).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -107,7 +107,7 @@ TEST(ContextBuilder, ThinkingLevelFollowsThePathAndNullMeansOff) {
   EXPECT_EQ(context_of(f, "t3"), ctx("t3", user_msg("x"), R"(,"thinkingLevel":"minimal")" + tail));
 }
 
-// reference §6 step 4 / golden 08: model_change and assistant replies override each other in path
+// docs/context.md#state: model_change and assistant replies override each other in path
 // order; omp keeps one model per role, pi's {provider, modelId} form is read too.
 TEST(ContextBuilder, ModelsFromModelChangesAndAssistantReplies) {
   std::string f = file({entry("model_change", "m1", nullptr, 1, R"("model":"openai/gpt-4")"),
@@ -159,7 +159,8 @@ TEST(ContextBuilder, CompactionSummaryCarriesShortSummary) {
   EXPECT_EQ(context_of(f), ctx("c", summary + "," + user_msg("one"), kDefaultState));
 }
 
-// golden 07: a firstKeptEntryId that is not on the path keeps nothing before the compaction.
+// docs/context.md#compaction: a firstKeptEntryId that is not on the path keeps nothing before the
+// compaction.
 TEST(ContextBuilder, BogusFirstKeptEntryIdKeepsNothing) {
   std::string f = file({message("u1", nullptr, 1, user_msg("one")), message("a1", "u1", 2, asst_msg("r1")),
                         entry("compaction", "c", "a1", 3, R"("summary":"S","firstKeptEntryId":"nope","tokensBefore":9)"),
@@ -176,8 +177,8 @@ TEST(ContextBuilder, FirstKeptEntryOnAnotherBranchKeepsNothing) {
   EXPECT_EQ(context_of(f), ctx("c", summary, claude_state()));
 }
 
-// golden 07: only the latest compaction on the path counts; an earlier one inside the kept range
-// vanishes, summary and all.
+// docs/context.md#compaction: only the latest compaction on the path counts; an earlier one inside
+// the kept range vanishes, summary and all.
 TEST(ContextBuilder, OnlyTheLatestCompactionOnThePathCounts) {
   std::string f = file({message("u1", nullptr, 1, user_msg("one")), message("a1", "u1", 2, asst_msg("r1")),
                         entry("compaction", "c1", "a1", 3, R"("summary":"first summary","firstKeptEntryId":"u1","tokensBefore":1)"),
@@ -198,8 +199,8 @@ TEST(ContextBuilder, LeafBeforeTheCompactionSeesTheFullHistory) {
   EXPECT_EQ(context_of(f, "alt"), ctx("alt", user_msg("one") + "," + asst_msg("r1") + "," + user_msg("alt"), claude_state()));
 }
 
-// Kept range includes custom messages and branch summaries (golden 06); state comes from the
-// whole path, including entries before firstKeptEntryId.
+// Kept range includes custom messages and branch summaries (docs/context.md#compaction); state
+// comes from the whole path, including entries before firstKeptEntryId.
 TEST(ContextBuilder, KeptRangeEmitsConstructedMessagesAndStateUsesTheWholePath) {
   std::string f = file({entry("thinking_level_change", "t", nullptr, 1, R"("thinkingLevel":"high")"),
                         message("u1", "t", 2, user_msg("one")),
@@ -261,7 +262,8 @@ TEST(ContextBuilder, CustomMessagesAreEmittedEvenWhenNotDisplayed) {
                 kDefaultState));
 }
 
-// §6 step 8: Date.parse of an invalid timestamp is NaN, which JSON.stringify writes as null.
+// docs/context.md#constructed-messages: Date.parse of an invalid timestamp is NaN, which
+// JSON.stringify writes as null.
 TEST(ContextBuilder, UnparseableTimestampBecomesNull) {
   std::string cm = R"({"type":"custom_message","customType":"n","content":"c","display":true,"id":"c1","parentId":null,"timestamp":"yesterday"})";
   std::string cm2 = R"({"type":"custom_message","customType":"n","content":"c","display":true,"id":"c2","parentId":"c1"})";

@@ -1,4 +1,4 @@
-// session/arena: views stay valid and exact while the arena grows through its block sizes,
+// model/arena: views stay valid and exact while the arena grows through its block sizes,
 // including lines bigger than a block and the huge-page sized blocks.
 #include <gtest/gtest.h>
 
