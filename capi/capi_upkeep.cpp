@@ -1,5 +1,5 @@
 // Upkeep: session verify/repair and blob store listing/collection. Translation only; the work is
-// in core/session/session_verify.cc and core/blobs/blob_upkeep.cc.
+// in core/upkeep/verify.cc, core/session/session_rewrites.cc (repair) and core/blobs/blob_upkeep.cc.
 #include "blobs/blob_upkeep.h"
 #include "handles.h"
 

@@ -2,7 +2,7 @@
 //  - "<file>.corrupt-<stamp>": a file without a session header, kept whole before a writable open
 //    starts a fresh session in its place;
 //  - "<file>.quarantine-<stamp>.jsonl": the lines a quarantine repair moved out
-//    (session/session_repair.cc).
+//    (session/session_rewrites.cc).
 // <stamp> is the UTC time as session file names write it ("2026-02-16T10-20-30-000Z"); a name
 // that is taken gets "-1", "-2"... before the suffix (storage::write_new_file).
 #pragma once

@@ -1,5 +1,5 @@
 // Verify (the CLI's `xs verify`): everything wrong with a session file as loaded, each problem with
-// its line and offset. It only reads; repair (session/session_repair.cc) fixes what it can.
+// its line and offset. It only reads; repair (session/session_rewrites.cc) fixes what it can.
 #pragma once
 
 #include <cstdint>

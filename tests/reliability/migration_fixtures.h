@@ -1,5 +1,5 @@
 // For readers_test.cc: old session files (v1, v2; the migration's rules in docs/format.md#migration
-// and core/session/migration.cc) with the exact bytes their migration must produce, written out by
+// and core/model/migration.cc) with the exact bytes their migration must produce, written out by
 // hand from the rules (not by the engine): v1 entries get "id" and "parentId" appended (ids from
 // the seed, each entry the child of the one before), a numeric firstKeptEntryIndex becomes
 // firstKeptEntryId, "hookMessage" roles become "custom", the header gets version 3 (appended, or
