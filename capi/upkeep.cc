@@ -11,7 +11,7 @@ using xs::capi::need_open;
 
 namespace {
 
-// Cache ids, apart from those of capi_discovery and capi_store (store handles) and of capi_read
+// Cache ids, apart from those of discovery.cc and store.cc (store handles) and of read.cc
 // (session handles).
 enum StoreFn : int { kBlobList = 20, kBlobGc };
 enum SessionFn : int { kVerify = 20, kRepair };
