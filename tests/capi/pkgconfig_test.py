@@ -5,8 +5,11 @@ needs. Installs the build into a scratch prefix, checks both .pc files' answers 
 builds the plain-C end-to-end program (tests/capi/smoke.c) against the installed library twice,
 shared and static, from nothing but pkg-config's flags, and runs both.
 
-Usage: pkgconfig_test.py BUILD_DIR SOURCE_DIR C_COMPILER WORK_DIR CXX_RUNTIME
-(CXX_RUNTIME: the C++ runtime the build compiled against, -lstdc++ or -lc++.)
+Usage: pkgconfig_test.py BUILD_DIR SOURCE_DIR C_COMPILER WORK_DIR CXX_RUNTIME [BUILD_FLAGS]
+(CXX_RUNTIME: the C++ runtime the build compiled against, -lstdc++ or -lc++. BUILD_FLAGS: flags
+the build gave every program, which a program linking this build's library needs too: a
+sanitizer build's -fsanitize=..., since its library calls the sanitizer's runtime. Empty for a
+build that ships.)
 """
 import os
 import shlex
@@ -16,7 +19,8 @@ import sys
 import unittest
 
 BUILD, SOURCE, CC, WORK, CXX_RUNTIME = sys.argv[1:6]
-del sys.argv[1:6]
+BUILD_FLAGS = shlex.split(sys.argv[6]) if len(sys.argv) > 6 else []
+del sys.argv[1:7]
 
 
 def run(*args, env=None):
@@ -67,7 +71,8 @@ class PkgConfig(unittest.TestCase):
     def build_smoke(self, name, libdir, link_flags):
         out = os.path.join(WORK, name)
         cflags = pkg_config(self.pc_dir, "--cflags", prefix=self.prefix)
-        run(CC, "-std=c99", "-o", out, os.path.join(SOURCE, "tests", "capi", "smoke.c"), *cflags, *link_flags)
+        run(CC, "-std=c99", *BUILD_FLAGS, "-o", out, os.path.join(SOURCE, "tests", "capi", "smoke.c"), *cflags,
+            *link_flags)
         env = dict(os.environ, LD_LIBRARY_PATH=libdir)
         scratch = os.path.join(WORK, name + "-scratch")
         result = subprocess.run([out, scratch], capture_output=True, text=True, env=env)
