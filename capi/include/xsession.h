@@ -53,7 +53,7 @@
 #include <stdint.h>
 
 #define XS_VERSION_MAJOR 0
-#define XS_VERSION_MINOR 1
+#define XS_VERSION_MINOR 2
 #define XS_VERSION_PATCH 0
 
 /* Documentation markers: XS_OWN = the caller releases it; XS_BORROWED = owned by the library. */

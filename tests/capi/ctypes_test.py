@@ -303,7 +303,7 @@ class Library(unittest.TestCase):
     def test_version(self):
         v = [c_int(-1), c_int(-1), c_int(-1)]
         lib.xs_version(byref(v[0]), byref(v[1]), byref(v[2]))
-        self.assertEqual([x.value for x in v], [0, 1, 0])
+        self.assertEqual([x.value for x in v], [0, 2, 0])
         lib.xs_version(None, None, None)
 
     def test_status_str(self):

@@ -136,7 +136,7 @@ TEST(Library, VersionMatchesHeader) {
   EXPECT_EQ(minor, XS_VERSION_MINOR);
   EXPECT_EQ(patch, XS_VERSION_PATCH);
   EXPECT_EQ(major, 0);
-  EXPECT_EQ(minor, 1);
+  EXPECT_EQ(minor, 2);
   EXPECT_EQ(patch, 0);
 }
 

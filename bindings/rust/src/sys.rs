@@ -16,7 +16,7 @@ use std::os::raw::{c_char, c_int};
 /// `XS_VERSION_MAJOR` of the header this crate mirrors.
 pub const XS_VERSION_MAJOR: c_int = 0;
 /// `XS_VERSION_MINOR` of the header this crate mirrors.
-pub const XS_VERSION_MINOR: c_int = 1;
+pub const XS_VERSION_MINOR: c_int = 2;
 /// `XS_VERSION_PATCH` of the header this crate mirrors.
 pub const XS_VERSION_PATCH: c_int = 0;
 
