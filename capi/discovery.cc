@@ -7,13 +7,7 @@ using xs::Status;
 using xs::capi::guarded;
 using xs::capi::need_open;
 using xs::capi::null_arg;
-
-namespace {
-
-// Cache ids of the store's (buf, cap, out_len) calls; xs_store_session_dir uses 1.
-enum Fn : int { kBlobGet = 2, kList, kResolve };
-
-}  // namespace
+using xs::capi::OutputId;
 
 extern "C" {
 
@@ -34,7 +28,7 @@ xs_status xs_blob_get(xs_store* st, const char* hash, void* buf, size_t cap, siz
     XS_RETURN_IF_ERROR(need_open(st));
     if (!hash) return null_arg("hash");
     // Blobs change only by being added, so the generation of a cached read never goes stale.
-    return xs::capi::fill(st->cache, kBlobGet, hash, 0, static_cast<char*>(buf), cap, out_len,
+    return xs::capi::fill(st->cache, OutputId::kBlobGet, hash, 0, static_cast<char*>(buf), cap, out_len,
                           [&]() -> xs::Result<std::string> {
                             std::string bytes;
                             XS_RETURN_IF_ERROR(st->store->blobs().get(hash, &bytes));
@@ -58,11 +52,12 @@ xs_status xs_store_list(xs_store* st, const xs_list_options* opts, char* buf, si
       key = std::to_string(opts->flags) + ":" + std::to_string(opts->limit) + ":" + (opts->cwd ? "=" + *q.cwd : "");
     }
     uint64_t generation = xs::capi::retry_generation(st->cache, st->calls);
-    return xs::capi::fill(st->cache, kList, key, generation, buf, cap, out_len, [&]() -> xs::Result<std::string> {
-      auto found = st->store->list(q);
-      if (!found.ok()) return found.status();
-      return xs::discovery::summaries_json(*found);
-    });
+    return xs::capi::fill(st->cache, OutputId::kList, key, generation, buf, cap, out_len,
+                          [&]() -> xs::Result<std::string> {
+                            auto found = st->store->list(q);
+                            if (!found.ok()) return found.status();
+                            return xs::discovery::summaries_json(*found);
+                          });
   });
 }
 
@@ -72,9 +67,10 @@ xs_status xs_store_resolve(xs_store* st, const char* query, const char* cwd, cha
     if (!query) return null_arg("query");
     std::string key = std::string(query) + '\0' + (cwd ? cwd : "");
     uint64_t generation = xs::capi::retry_generation(st->cache, st->calls);
-    return xs::capi::fill(st->cache, kResolve, key, generation, buf, cap, out_len, [&]() -> xs::Result<std::string> {
-      return st->store->resolve(query, cwd ? std::optional<std::string_view>(cwd) : std::nullopt);
-    });
+    return xs::capi::fill(st->cache, OutputId::kResolve, key, generation, buf, cap, out_len,
+                          [&]() -> xs::Result<std::string> {
+                            return st->store->resolve(query, cwd ? std::optional<std::string_view>(cwd) : std::nullopt);
+                          });
   });
 }
 
@@ -98,7 +94,7 @@ xs_status xs_session_continue_recent(xs_store* st, const char* cwd, const char* 
     xs::session::SessionOptions o;
     XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, &o));
     auto terminal = terminal_id ? std::optional<std::string_view>(terminal_id) : std::nullopt;
-    return xs::capi::hand_out(st->store, st->store->continue_recent(cwd, terminal, std::move(o)), out);
+    return xs::capi::wrap_session(st->store, st->store->continue_recent(cwd, terminal, std::move(o)), out);
   });
 }
 
@@ -112,7 +108,7 @@ xs_status xs_session_fork_from(xs_store* st, const char* source_path, const char
     if (!out) return null_arg("out");
     xs::session::SessionOptions o;
     XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, &o));
-    return xs::capi::hand_out(st->store, st->store->fork_from(source_path, target_cwd, std::move(o)), out);
+    return xs::capi::wrap_session(st->store, st->store->fork_from(source_path, target_cwd, std::move(o)), out);
   });
 }
 

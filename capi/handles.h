@@ -31,10 +31,39 @@ struct ErrorSlot {
   xs_status from(const Status& st) { return set(static_cast<xs_status>(st.code()), st.ok() ? "" : st.message()); }
 };
 
+// Which call produced a cached output: one number per C function that fills a caller buffer, so
+// a cached result is only ever reused by the same call. Store and session handles have caches of
+// their own, but one numbering for all keeps a new function from reusing another's number.
+enum class OutputId : int {
+  kNone = 0,
+  // store handles
+  kSessionDir,
+  kBlobGet,
+  kList,
+  kResolve,
+  kBlobList,
+  kBlobGc,
+  // session handles
+  kContext,
+  kHeader,
+  kEntries,
+  kEntry,
+  kPath,
+  kChildren,
+  kTree,
+  kLabels,
+  kLeaf,
+  kDiagnostics,
+  kInfo,
+  kUsage,
+  kVerify,
+  kRepair,
+};
+
 // The last result that did not fit the caller's buffer, kept so the retry only copies it.
 struct OutputCache {
   bool valid = false;
-  int fn = 0;
+  OutputId fn = OutputId::kNone;
   std::string key;
   uint64_t generation = 0;
   std::string data;
@@ -106,14 +135,14 @@ inline Status need_open(const xs_store* st) {
 Status translate_options(const xs_session_options* o, session::SessionOptions* out);
 
 // Wraps a new engine session in a C handle that shares the store.
-Status hand_out(const std::shared_ptr<store::Store>& store, Result<std::unique_ptr<session::Session>> r,
-                xs_session** out);
+Status wrap_session(const std::shared_ptr<store::Store>& store, Result<std::unique_ptr<session::Session>> r,
+                    xs_session** out);
 
 // The size-query-then-fill protocol. `fn` and `key` identify the call and its arguments;
 // `compute` returns Result<std::string>. A result that does not fit is cached, so the retry
 // (same call, same arguments, unchanged generation) copies it instead of recomputing.
 template <class F>
-Status fill(OutputCache& cache, int fn, std::string_view key, uint64_t generation, char* buf, size_t cap,
+Status fill(OutputCache& cache, OutputId fn, std::string_view key, uint64_t generation, char* buf, size_t cap,
             size_t* out_len, F&& compute) {
   if (!out_len) return null_arg("out_len");
   if (!buf && cap) return Status::Invalid("buf is NULL but cap is not 0");

@@ -92,10 +92,10 @@ xs_status xs_custom_message_init(xs_custom_message* m, uint32_t version) {
   return XS_OK;
 }
 
-xs_status xs_session_init_init(xs_session_init* si, uint32_t version) {
+xs_status xs_session_init_entry_init(xs_session_init_entry* si, uint32_t version) {
   if (!si) return XS_EINVAL;
-  if (version != XS_SESSION_INIT_VERSION) return XS_EVERSION;
-  *si = xs_session_init{};
+  if (version != XS_SESSION_INIT_ENTRY_VERSION) return XS_EVERSION;
+  *si = xs_session_init_entry{};
   si->version = version;
   return XS_OK;
 }

@@ -67,7 +67,7 @@ xs_status xs_session_flush(xs_session* s) {
 }
 
 xs_status xs_session_persist(xs_session* s) {
-  return guarded(s, [&] { return s->impl->write_now(); });
+  return guarded(s, [&] { return s->impl->persist(); });
 }
 
 xs_status xs_append(xs_session* s, const char* entry_json, size_t len, char* id_out) {
@@ -154,11 +154,11 @@ xs_status xs_append_ttsr_injection(xs_session* s, const char* rules_json, size_t
   });
 }
 
-xs_status xs_append_session_init(xs_session* s, const xs_session_init* si, char* id_out) {
+xs_status xs_append_session_init(xs_session* s, const xs_session_init_entry* si, char* id_out) {
   return append(s, id_out, [&](xs::session::Session& x, std::string* id) -> Status {
     if (!si) return null_arg("session_init");
-    XS_RETURN_IF_ERROR(check_struct_version(si->version, XS_SESSION_INIT_VERSION, "xs_session_init"));
-    if (si->reserved != 0) return Status::Invalid("xs_session_init.reserved must be 0");
+    XS_RETURN_IF_ERROR(check_struct_version(si->version, XS_SESSION_INIT_ENTRY_VERSION, "xs_session_init_entry"));
+    if (si->reserved != 0) return Status::Invalid("xs_session_init_entry.reserved must be 0");
     if (!si->system_prompt) return null_arg("system_prompt");
     if (!si->task) return null_arg("task");
     if (!si->tools_json) return null_arg("tools_json");
@@ -189,18 +189,8 @@ xs_status xs_session_branch_with_summary(xs_session* s, const char* from_id, con
   });
 }
 
-xs_status xs_session_branch(xs_session* s, const char* id) {
-  return guarded(s, [&]() -> Status {
-    if (!id) return null_arg("id");
-    return s->impl->branch(id);
-  });
-}
-
-xs_status xs_session_reset_leaf(xs_session* s) {
-  return guarded(s, [&] {
-    s->impl->reset_leaf();
-    return Status::Ok();
-  });
+xs_status xs_session_set_leaf(xs_session* s, const char* id) {
+  return guarded(s, [&] { return s->impl->set_leaf(opt_text(id)); });
 }
 
 xs_status xs_session_set_title(xs_session* s, const char* title, size_t title_len) {

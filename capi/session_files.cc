@@ -13,7 +13,7 @@ xs_status xs_session_fork(xs_session* s, const xs_session_options* opts, xs_sess
     if (!out) return null_arg("out");
     xs::session::SessionOptions o;
     XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, &o));
-    return xs::capi::hand_out(s->store, s->store->fork_session(*s->impl, std::move(o)), out);
+    return xs::capi::wrap_session(s->store, s->store->fork_session(*s->impl, std::move(o)), out);
   });
 }
 
@@ -25,7 +25,7 @@ xs_status xs_session_create_branched(xs_session* s, const char* leaf_id, const x
     xs::session::SessionOptions o;
     XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, &o));
     auto leaf = leaf_id ? std::optional<std::string_view>(leaf_id) : std::nullopt;
-    return xs::capi::hand_out(s->store, s->store->create_branched(*s->impl, leaf, std::move(o)), out);
+    return xs::capi::wrap_session(s->store, s->store->create_branched(*s->impl, leaf, std::move(o)), out);
   });
 }
 

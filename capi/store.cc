@@ -41,8 +41,8 @@ Status xs::capi::translate_options(const xs_session_options* o, xs::session::Ses
   return Status::Ok();
 }
 
-Status xs::capi::hand_out(const std::shared_ptr<xs::store::Store>& store,
-                          xs::Result<std::unique_ptr<xs::session::Session>> r, xs_session** out) {
+Status xs::capi::wrap_session(const std::shared_ptr<xs::store::Store>& store,
+                              xs::Result<std::unique_ptr<xs::session::Session>> r, xs_session** out) {
   if (!r.ok()) return r.status();
   auto* h = new xs_session;
   h->store = store;
@@ -83,7 +83,7 @@ xs_status xs_store_session_dir(xs_store* st, const char* cwd, char* buf, size_t 
   return guarded(st, [&]() -> Status {
     XS_RETURN_IF_ERROR(xs::capi::need_open(st));
     if (!cwd) return null_arg("cwd");
-    return xs::capi::fill(st->cache, 1, cwd, 0, buf, cap, out_len,
+    return xs::capi::fill(st->cache, xs::capi::OutputId::kSessionDir, cwd, 0, buf, cap, out_len,
                           [&]() -> xs::Result<std::string> { return st->store->session_dir(cwd); });
   });
 }
@@ -96,7 +96,7 @@ xs_status xs_session_create(xs_store* st, const char* cwd, const xs_session_opti
     if (!out) return null_arg("out");
     xs::session::SessionOptions o;
     XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, &o));
-    return xs::capi::hand_out(st->store, st->store->create_session(cwd, std::move(o)), out);
+    return xs::capi::wrap_session(st->store, st->store->create_session(cwd, std::move(o)), out);
   });
 }
 
@@ -108,7 +108,7 @@ xs_status xs_session_open(xs_store* st, const char* path_or_id, const xs_session
     if (!out) return null_arg("out");
     xs::session::SessionOptions o;
     XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, &o));
-    return xs::capi::hand_out(st->store, st->store->open_session(path_or_id, std::move(o)), out);
+    return xs::capi::wrap_session(st->store, st->store->open_session(path_or_id, std::move(o)), out);
   });
 }
 

@@ -8,17 +8,13 @@ using xs::Result;
 using xs::Status;
 using xs::capi::guarded;
 using xs::capi::need_open;
+using xs::capi::OutputId;
 
 namespace {
 
-// Cache ids, apart from those of discovery.cc and store.cc (store handles) and of read.cc
-// (session handles).
-enum StoreFn : int { kBlobList = 20, kBlobGc };
-enum SessionFn : int { kVerify = 20, kRepair };
-
 // Results that read the disk afresh or change it are reused only by the retry right after.
 template <class H, class F>
-Status fill_once(H* h, int fn, const std::string& key, char* buf, size_t cap, size_t* out_len, F&& compute) {
+Status fill_once(H* h, OutputId fn, const std::string& key, char* buf, size_t cap, size_t* out_len, F&& compute) {
   uint64_t generation = xs::capi::retry_generation(h->cache, h->calls);
   return xs::capi::fill(h->cache, fn, key, generation, buf, cap, out_len, std::forward<F>(compute));
 }
@@ -32,7 +28,7 @@ xs_status xs_blob_list(xs_store* st, uint32_t flags, char* buf, size_t cap, size
     XS_RETURN_IF_ERROR(need_open(st));
     if (flags & ~XS_BLOB_LIST_VERIFY) return Status::Invalid("unknown bits in the blob list flags");
     bool verify = flags & XS_BLOB_LIST_VERIFY;
-    return fill_once(st, kBlobList, std::to_string(flags), buf, cap, out_len, [&]() -> Result<std::string> {
+    return fill_once(st, OutputId::kBlobList, std::to_string(flags), buf, cap, out_len, [&]() -> Result<std::string> {
       auto listing = st->store->list_blobs(verify);
       if (!listing.ok()) return listing.status();
       return xs::blobs::listing_json(*listing, verify);
@@ -64,7 +60,7 @@ xs_status xs_blob_gc(xs_store* st, const xs_gc_options* opts, char* buf, size_t 
     // The key holds the caller's arguments (now_ms 0, "now", included), so the retry after XS_EBUFS
     // finds the kept report even though the clock has moved: the collection runs once.
     std::string key = std::to_string(o.dry_run) + ":" + std::to_string(o.grace_ms) + ":" + std::to_string(o.now_ms);
-    return fill_once(st, kBlobGc, key, buf, cap, out_len, [&]() -> Result<std::string> {
+    return fill_once(st, OutputId::kBlobGc, key, buf, cap, out_len, [&]() -> Result<std::string> {
       auto report = st->store->collect_garbage(o);
       if (!report.ok()) return report.status();
       return xs::blobs::gc_report_json(*report);
@@ -74,7 +70,7 @@ xs_status xs_blob_gc(xs_store* st, const xs_gc_options* opts, char* buf, size_t 
 
 xs_status xs_session_verify(xs_session* s, char* buf, size_t cap, size_t* out_len) {
   return guarded(s, [&] {
-    return fill_once(s, kVerify, "", buf, cap, out_len,
+    return fill_once(s, OutputId::kVerify, "", buf, cap, out_len,
                      [&]() -> Result<std::string> { return s->impl->verify_json(); });
   });
 }
@@ -85,7 +81,8 @@ xs_status xs_session_repair(xs_session* s, uint32_t flags, char* buf, size_t cap
     auto mode =
         flags & XS_REPAIR_QUARANTINE ? xs::session::RepairMode::kQuarantine : xs::session::RepairMode::kKeepLines;
     // The flags are the key: only the retry of the same call copies the kept report.
-    return fill_once(s, kRepair, std::to_string(flags), buf, cap, out_len, [&]() { return s->impl->repair(mode); });
+    return fill_once(s, OutputId::kRepair, std::to_string(flags), buf, cap, out_len,
+                     [&]() { return s->impl->repair(mode); });
   });
 }
 

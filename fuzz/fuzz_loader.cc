@@ -84,7 +84,7 @@ std::vector<std::string> exercise_reads(const Session& s) {
     if (id.find('\\') != std::string::npos) continue;  // an escaped id: the raw token, not the id
     auto c = s.context(std::string_view(id));
     FUZZ_CHECK(c.ok(), "context at entry " + id + " failed: " + c.status().message());
-    (void)s.branch_json(std::string_view(id));
+    (void)s.path_json(std::string_view(id));
     (void)s.children_json(id);
     (void)s.entry_json(id);
   }

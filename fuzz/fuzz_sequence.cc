@@ -1,12 +1,12 @@
 // Fuzz target: the input is decoded into a sequence of C API calls on one session of an in-memory
-// store (written at once: deferral off): appends of every kind, branch, branch with summary,
-// label, reset leaf, build_context, flush, set_title, and close + reopen (writable or read-only).
+// store (written at once: deferral off): appends of every kind, set_leaf to an entry, branch with
+// summary, label, set_leaf to none, build_context, flush, set_title, and close + reopen (writable or read-only).
 //
 // Invariants, checked after every call (abort on violation):
 //  - a call fails only with a status the input explains (EINVAL, ELIMIT, EEXISTS, ENOTFOUND);
 //    never EIO, EPOISONED, EINTERNAL... on a healthy store;
 //  - a failed append changes nothing (entries, leaf); a successful one returns a fresh id that
-//    reads back as valid JSON and becomes the leaf; a successful branch moves the leaf there;
+//    reads back as valid JSON and becomes the leaf; a successful set_leaf moves the leaf there;
 //  - a context can always be built at the leaf and at every acknowledged entry;
 //  - close + reopen: every acknowledged entry is still there, the entries are byte-identical, the
 //    file loads without diagnostics, the leaf is the last entry in file order, and the context
@@ -161,12 +161,12 @@ class Run {
       }
       case 3: {
         const char* target = pick(in.byte());
-        xs_status r = xs_session_branch(s_, target);
+        xs_status r = xs_session_set_leaf(s_, target);
         if (acked_.empty()) {
-          FUZZ_CHECK(r == XS_ENOTFOUND, "branch to an unknown id did not fail with ENOTFOUND");
+          FUZZ_CHECK(r == XS_ENOTFOUND, "set_leaf to an unknown id did not fail with ENOTFOUND");
         } else {
-          FUZZ_CHECK(r == XS_OK, std::string("branch to an acknowledged entry failed: ") + xs_status_str(r));
-          FUZZ_CHECK_EQ(leaf(s_), std::string(target), "branch did not move the leaf");
+          FUZZ_CHECK(r == XS_OK, std::string("set_leaf to an acknowledged entry failed: ") + xs_status_str(r));
+          FUZZ_CHECK_EQ(leaf(s_), std::string(target), "set_leaf did not move the leaf");
         }
         break;
       }
@@ -187,8 +187,8 @@ class Run {
         break;
       }
       case 6:
-        FUZZ_CHECK(xs_session_reset_leaf(s_) == XS_OK, "reset_leaf failed");
-        FUZZ_CHECK_EQ(leaf(s_), std::string(), "reset_leaf left a leaf");
+        FUZZ_CHECK(xs_session_set_leaf(s_, nullptr) == XS_OK, "set_leaf(NULL) failed");
+        FUZZ_CHECK_EQ(leaf(s_), std::string(), "set_leaf(NULL) left a leaf");
         break;
       case 7: {
         uint8_t b = in.byte();

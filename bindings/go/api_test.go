@@ -40,7 +40,7 @@ func TestTypedAppendsWriteExactBytes(t *testing.T) {
 				Hidden: true, Details: []byte(`{}`), Attribution: "user"})
 		},
 		func() (string, error) {
-			return s.AppendSessionInit(SessionInit{SystemPrompt: "sys", Task: "task", Tools: []byte(`["read"]`),
+			return s.AppendSessionInit(SessionInitEntry{SystemPrompt: "sys", Task: "task", Tools: []byte(`["read"]`),
 				OutputSchema: []byte(`{"type":"object"}`)})
 		},
 		func() (string, error) {
@@ -73,7 +73,7 @@ func TestTypedAppendsWriteExactBytes(t *testing.T) {
 {"type":"branch_summary","id":"ID16","parentId":null,"timestamp":"2026-01-01T00:00:17.000Z","fromId":"root","summary":"fresh root"}
 `
 	// Ids come from the seeded generator; name them by position so the golden text reads.
-	got := string(must(os.ReadFile(must(s.Path())(t)))(t))
+	got := string(must(os.ReadFile(must(s.FilePath())(t)))(t))
 	for i := len(ids) - 1; i >= 0; i-- {
 		got = strings.ReplaceAll(got, `"`+ids[i]+`"`, `"ID`+itoa(i)+`"`)
 	}
@@ -93,7 +93,7 @@ func TestTreeReaders(t *testing.T) {
 	s := mustCreate(t, st, "/w", fixedOptions(0))
 	root := must(s.AppendMessage([]byte(`{"role":"user","content":"q"}`)))(t)
 	left := must(s.AppendMessage([]byte(`{"role":"assistant","content":[]}`)))(t)
-	if err := s.Branch(root); err != nil {
+	if err := s.SetLeaf(root); err != nil {
 		t.Fatal(err)
 	}
 	right := must(s.AppendMessage([]byte(`{"role":"assistant","content":[]}`)))(t)
@@ -113,8 +113,8 @@ func TestTreeReaders(t *testing.T) {
 	if got := idsOf(must(s.Children(root, 0))(t)); strings.Join(got, ",") != left+","+right {
 		t.Errorf("children %v", got)
 	}
-	if got := idsOf(must(s.BranchPath(left, 0))(t)); strings.Join(got, ",") != root+","+left {
-		t.Errorf("branch path %v", got)
+	if got := idsOf(must(s.Path(left, 0))(t)); strings.Join(got, ",") != root+","+left {
+		t.Errorf("path %v", got)
 	}
 	if got := idsOf(must(s.Tree(0))(t)); len(got) != 4 || got[0] != root {
 		t.Errorf("tree %v", got)
@@ -127,14 +127,14 @@ func TestTreeReaders(t *testing.T) {
 	if len(labels) != 1 || labels[0].TargetID != left || labels[0].Label != "the other way" {
 		t.Errorf("labels %+v", labels)
 	}
-	if err := s.ResetLeaf(); err != nil {
+	if err := s.ClearLeaf(); err != nil {
 		t.Fatal(err)
 	}
 	if leaf := must(s.Leaf())(t); leaf != "" {
-		t.Errorf("leaf after reset %q", leaf)
+		t.Errorf("leaf after ClearLeaf %q", leaf)
 	}
-	if got := string(must(s.BranchPath("", 0))(t)); got != "[]" {
-		t.Errorf("branch path of no leaf %s", got)
+	if got := string(must(s.Path("", 0))(t)); got != "[]" {
+		t.Errorf("path of no leaf %s", got)
 	}
 	ctx := must(s.BuildContext(left))(t)
 	if !bytes.HasPrefix(ctx, []byte(`{"leafId":"`+left+`","messages":[{"role":"user","content":"q"},{"role":"assistant","content":[]}]`)) {
@@ -148,7 +148,7 @@ func TestDiscoveryForksAndMoves(t *testing.T) {
 	st, root := openTestStore(t)
 	a := mustCreate(t, st, "/proj", &SessionOptions{Flags: SessionNoDefer, SessionID: "aaaa1111", Title: "first"})
 	must(a.AppendMessage([]byte(`{"role":"user","content":"hello"}`)))(t)
-	pathA := must(a.Path())(t)
+	pathA := must(a.FilePath())(t)
 	mustCreate(t, st, "/other", &SessionOptions{Flags: SessionNoDefer, SessionID: "bbbb2222"})
 
 	var listed []struct {
@@ -206,13 +206,13 @@ func TestDiscoveryForksAndMoves(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := must(st.ContinueRecent("/proj", "tty1", nil))(t)
-	if got := must(c.Path())(t); got != pathA {
+	if got := must(c.FilePath())(t); got != pathA {
 		t.Errorf("ContinueRecent gave %s, want %s", got, pathA)
 	}
 	if err := c.MoveTo("/moved"); err != nil {
 		t.Fatal(err)
 	}
-	moved := must(c.Path())(t)
+	moved := must(c.FilePath())(t)
 	if filepath.Dir(moved) != must(st.SessionDir("/moved"))(t) || !strings.HasPrefix(moved, root) {
 		t.Errorf("moved to %s", moved)
 	}
@@ -301,7 +301,7 @@ func TestInMemoryStoreWritesNothing(t *testing.T) {
 	if leaf := must(s.Leaf())(t); leaf != id {
 		t.Errorf("leaf %s, want %s", leaf, id)
 	}
-	if _, err := os.Stat(must(s.Path())(t)); !os.IsNotExist(err) {
+	if _, err := os.Stat(must(s.FilePath())(t)); !os.IsNotExist(err) {
 		t.Errorf("an in-memory session reached the disk: %v", err)
 	}
 	_, err = OpenStore("", nil) // a disk store needs a root

@@ -86,8 +86,8 @@ var checkOps = map[string]caseOp{
 	"check_entry": textCheck(func(r *caseRunner, s step) ([]byte, error) {
 		return r.s.Entry(s.str(r.t, "id"), r.readFlags(s))
 	}),
-	"check_branch": textCheck(func(r *caseRunner, s step) ([]byte, error) {
-		return r.s.BranchPath(s.str(r.t, "id"), r.readFlags(s))
+	"check_path": textCheck(func(r *caseRunner, s step) ([]byte, error) {
+		return r.s.Path(s.str(r.t, "id"), r.readFlags(s))
 	}),
 	"check_children": textCheck(func(r *caseRunner, s step) ([]byte, error) {
 		return r.s.Children(s.str(r.t, "id"), r.readFlags(s))

@@ -95,7 +95,7 @@ var appendOps = map[string]appendOp{
 		return r.s.AppendTTSRInjection([]byte(s.text(r.t, "rules")))
 	},
 	"append_session_init": func(r *caseRunner, s step) (string, error) {
-		return r.s.AppendSessionInit(SessionInit{
+		return r.s.AppendSessionInit(SessionInitEntry{
 			SystemPrompt: s.text(r.t, "system_prompt"),
 			Task:         s.text(r.t, "task"),
 			Tools:        []byte(s.text(r.t, "tools")),
@@ -139,11 +139,11 @@ var sessionOps = map[string]caseOp{
 		r.closeCurrent()
 		return r.openPath(r.path, s["flags"], expect)
 	},
-	"branch": func(r *caseRunner, s step, expect Code) bool {
-		return r.status(r.s.Branch(s.str(r.t, "id")), expect)
-	},
-	"reset_leaf": func(r *caseRunner, s step, expect Code) bool {
-		return r.status(r.s.ResetLeaf(), expect)
+	"set_leaf": func(r *caseRunner, s step, expect Code) bool {
+		if s.isNull("id") {
+			return r.status(r.s.ClearLeaf(), expect)
+		}
+		return r.status(r.s.SetLeaf(s.str(r.t, "id")), expect)
 	},
 	"set_title": func(r *caseRunner, s step, expect Code) bool {
 		if s.isNull("title") {

@@ -266,7 +266,7 @@ func (r *caseRunner) adopt(fresh *Session, err error, expect Code) bool {
 }
 
 func (r *caseRunner) sessionPath() string {
-	p, err := r.s.Path()
+	p, err := r.s.FilePath()
 	if err != nil {
 		r.t.Fatalf("Path: %v", err)
 	}

@@ -17,7 +17,9 @@
 // string the C library needs NUL-terminated must not contain a NUL byte (an [ErrInvalid] error).
 // Where the C API takes NULL for "absent" or "current", the Go method takes "" (ids are never
 // empty) or nil ([]byte); where an empty string means something different from absent, there
-// are two methods (AppendLabel / ClearLabel, SetTitle / RemoveTitle, ...).
+// are two methods (AppendLabel / ClearLabel, SetTitle / RemoveTitle, ...), and so there are for
+// moving the leaf: SetLeaf(id) to an entry ("" is an unknown id: ErrNotFound) and ClearLeaf() to
+// none.
 // Readers return the library's JSON as []byte, exactly as produced, and ids and paths as
 // strings.
 //

@@ -116,7 +116,7 @@ func TestLibraryErrorsCarryTheMessageOfTheirCall(t *testing.T) {
 	}
 
 	// Constructors report on the store.
-	path := must(s.Path())(t)
+	path := must(s.FilePath())(t)
 	_, err = st.Open(path, nil)
 	if e := wantErr(t, err, ErrLocked); !strings.Contains(e.Message, path) || e.Op != "Store.Open" {
 		t.Errorf("got %#v", e)
@@ -165,7 +165,7 @@ func TestArgumentsWithNULAreRefusedBeforeC(t *testing.T) {
 		what string
 	}{
 		{second(s.Entry("a\x00b", 0)), "Session.Entry", "id"},
-		{s.Branch("a\x00"), "Session.Branch", "id"},
+		{s.SetLeaf("a\x00"), "Session.SetLeaf", "id"},
 		{second(s.AppendLabel("t", "x\x00")), "Session.AppendLabel", "label"},
 		{second(st.Create("/w\x00", nil)), "Store.Create", "cwd"},
 		{second(st.Create("/w", &SessionOptions{Title: "t\x00"})), "Store.Create", "Title"},

@@ -32,7 +32,7 @@ func leakSessions(t *testing.T, st *Store, n int) ([]*Session, []string) {
 			t.Fatal(err)
 		}
 		sessions[i] = s
-		paths[i] = must(s.Path())(t)
+		paths[i] = must(s.FilePath())(t)
 	}
 	return sessions, paths
 }

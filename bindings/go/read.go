@@ -55,14 +55,14 @@ func (s *Session) Entry(id string, flags ReadFlags) ([]byte, error) {
 	})
 }
 
-// BranchPath is the entries from the root down to id ("" = the leaf; an empty array when the
-// leaf is none) (xs_session_branch_path).
-func (s *Session) BranchPath(id string, flags ReadFlags) ([]byte, error) {
-	a := newArgs("Session.BranchPath")
+// Path is the entries from the root down to id ("" = the leaf; an empty array when the leaf is
+// none) (xs_session_path). The session's file is FilePath.
+func (s *Session) Path(id string, flags ReadFlags) ([]byte, error) {
+	a := newArgs("Session.Path")
 	defer a.free()
 	ci := a.opt("id", id)
 	return s.readWith(a, func(p *C.xs_session, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
-		return C.xs_session_branch_path(p, ci, C.uint32_t(flags), b, c, n)
+		return C.xs_session_path(p, ci, C.uint32_t(flags), b, c, n)
 	})
 }
 

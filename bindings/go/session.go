@@ -118,8 +118,9 @@ func openSession[T any](h *handle[T], a *cargs, opts *SessionOptions,
 	return wrapSession(out), nil
 }
 
-// Path is the session's file path: the "path" of Info.
-func (s *Session) Path() (string, error) {
+// FilePath is the session's file path: the "path" of Info. (Path is the entries from the root
+// to an entry.)
+func (s *Session) FilePath() (string, error) {
 	info, err := s.Info()
 	if err != nil {
 		return "", err
@@ -128,7 +129,7 @@ func (s *Session) Path() (string, error) {
 		Path string `json:"path"`
 	}
 	if err := json.Unmarshal(info, &v); err != nil {
-		return "", &Error{Code: CodeInternal, Op: "Session.Path", Message: "session info is not JSON: " + err.Error()}
+		return "", &Error{Code: CodeInternal, Op: "Session.FilePath", Message: "session info is not JSON: " + err.Error()}
 	}
 	return v.Path, nil
 }

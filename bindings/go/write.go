@@ -118,20 +118,23 @@ func (s *Session) AppendModeChange(mode string, data []byte) (string, error) {
 	})
 }
 
-// Branch moves the leaf to entry id; nothing is written (xs_session_branch).
-func (s *Session) Branch(id string) error {
-	a := newArgs("Session.Branch")
+// SetLeaf moves the leaf to entry id (xs_session_set_leaf); ErrNotFound for an unknown id, ""
+// included, and the leaf stays where it was. Nothing is written: a reopened session's leaf is its
+// last entry again. ClearLeaf sets the leaf to none.
+func (s *Session) SetLeaf(id string) error {
+	a := newArgs("Session.SetLeaf")
 	defer a.free()
 	ci := a.str("id", id)
 	if a.err != nil {
 		return a.err
 	}
-	return s.h.do(a.op, func(p *C.xs_session) C.xs_status { return C.xs_session_branch(p, ci) })
+	return s.h.do(a.op, func(p *C.xs_session) C.xs_status { return C.xs_session_set_leaf(p, ci) })
 }
 
-// ResetLeaf sets the leaf to none: the next append starts a new root (xs_session_reset_leaf).
-func (s *Session) ResetLeaf() error {
-	return s.h.do("Session.ResetLeaf", func(p *C.xs_session) C.xs_status { return C.xs_session_reset_leaf(p) })
+// ClearLeaf sets the leaf to none, so the next append starts a new root (xs_session_set_leaf
+// with NULL).
+func (s *Session) ClearLeaf() error {
+	return s.h.do("Session.ClearLeaf", func(p *C.xs_session) C.xs_status { return C.xs_session_set_leaf(p, nil) })
 }
 
 // SetTitle sets the header's title, rewriting the file atomically when it is on disk

@@ -68,8 +68,8 @@ func (s *Session) AppendCustomMessage(m CustomMessage) (string, error) {
 	})
 }
 
-// SessionInit is the content of a "session_init" entry.
-type SessionInit struct {
+// SessionInitEntry is the content of a "session_init" entry (xs_session_init_entry).
+type SessionInitEntry struct {
 	SystemPrompt string // the agent's system prompt
 	Task         string // the task the session was started for
 	Tools        []byte // required JSON array of tool names
@@ -77,12 +77,12 @@ type SessionInit struct {
 }
 
 // AppendSessionInit appends a "session_init" entry (xs_append_session_init).
-func (s *Session) AppendSessionInit(si SessionInit) (string, error) {
+func (s *Session) AppendSessionInit(si SessionInitEntry) (string, error) {
 	a := newArgs("Session.AppendSessionInit")
 	defer a.free()
-	var c C.xs_session_init
-	if rc := C.xs_session_init_init(&c, C.XS_SESSION_INIT_VERSION); rc != C.XS_OK {
-		return "", &Error{Code: Code(rc), Op: a.op, Message: "xs_session_init_init failed"}
+	var c C.xs_session_init_entry
+	if rc := C.xs_session_init_entry_init(&c, C.XS_SESSION_INIT_ENTRY_VERSION); rc != C.XS_OK {
+		return "", &Error{Code: Code(rc), Op: a.op, Message: "xs_session_init_entry_init failed"}
 	}
 	c.system_prompt, c.system_prompt_len = a.text(si.SystemPrompt)
 	c.task, c.task_len = a.text(si.Task)

@@ -212,7 +212,8 @@ export interface CustomMessage {
   /** Default "agent". */
   attribution?: string | null;
 }
-export interface SessionInit {
+/** The fields of a session_init entry (xs_session_init_entry). */
+export interface SessionInitEntry {
   systemPrompt: string;
   task: string;
   /** Array of tool names. */
@@ -296,14 +297,13 @@ export declare class Session {
   /** label null clears the target's label. */
   appendLabel(targetId: string, label?: string | null): string;
   appendTtsrInjection(rules: JsonInput): string;
-  appendSessionInit(init: SessionInit): string;
+  appendSessionInit(init: SessionInitEntry): string;
   appendModeChange(mode: string, data?: JsonInput | null): string;
   /** Moves the leaf to fromId (null: a new root) and appends a branch_summary there. */
   branchWithSummary(fromId: string | null, summary: string, options?: BranchSummaryOptions): string;
-  /** Moves the leaf to entry `id` (nothing is written). */
-  branch(id: string): void;
-  /** The next append starts a new root. */
-  resetLeaf(): void;
+  /** Moves the leaf to entry `id`, or to none for null (the next append starts a new root).
+   *  Nothing is written; an unknown id throws XS_ENOTFOUND and leaves the leaf where it was. */
+  setLeaf(id: string | null): void;
 
   // --- the session as a whole ---
   flush(): Promise<void>;
@@ -338,14 +338,14 @@ export declare class Session {
   entries(options?: ReadOptions): Promise<Entry[]>;
   entriesSync(options: ReadOptions & { raw: true }): string;
   entriesSync(options?: ReadOptions): Entry[];
-  branchPath(id: string | null | undefined, options: ReadOptions & { raw: true }): Promise<string>;
-  branchPath(options: ReadOptions & { raw: true }): Promise<string>;
-  branchPath(id?: string | null, options?: ReadOptions): Promise<Entry[]>;
-  branchPath(options: ReadOptions): Promise<Entry[]>;
-  branchPathSync(id: string | null | undefined, options: ReadOptions & { raw: true }): string;
-  branchPathSync(options: ReadOptions & { raw: true }): string;
-  branchPathSync(id?: string | null, options?: ReadOptions): Entry[];
-  branchPathSync(options: ReadOptions): Entry[];
+  path(id: string | null | undefined, options: ReadOptions & { raw: true }): Promise<string>;
+  path(options: ReadOptions & { raw: true }): Promise<string>;
+  path(id?: string | null, options?: ReadOptions): Promise<Entry[]>;
+  path(options: ReadOptions): Promise<Entry[]>;
+  pathSync(id: string | null | undefined, options: ReadOptions & { raw: true }): string;
+  pathSync(options: ReadOptions & { raw: true }): string;
+  pathSync(id?: string | null, options?: ReadOptions): Entry[];
+  pathSync(options: ReadOptions): Entry[];
   tree(options: ReadOptions & { raw: true }): Promise<string>;
   tree(options?: ReadOptions): Promise<TreeNode[]>;
   treeSync(options: ReadOptions & { raw: true }): string;

@@ -12,7 +12,7 @@ use std::process::Command;
 
 const MODULE: &str = "xsession";
 /// The header version `src/sys.rs` mirrors; an older library lacks functions it declares.
-const MIN_VERSION: &str = "0.1.0";
+const MIN_VERSION: &str = "0.2.0";
 
 fn pkg_config(args: &[&str]) -> Result<String, String> {
     let program = env::var("PKG_CONFIG").unwrap_or_else(|_| "pkg-config".to_string());

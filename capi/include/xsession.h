@@ -53,7 +53,7 @@
 #include <stdint.h>
 
 #define XS_VERSION_MAJOR 0
-#define XS_VERSION_MINOR 1
+#define XS_VERSION_MINOR 2
 #define XS_VERSION_PATCH 0
 
 /* Documentation markers: XS_OWN = the caller releases it; XS_BORROWED = owned by the library. */
@@ -501,9 +501,9 @@ XS_API xs_status xs_append_label(xs_session *s, const char *target_id, const cha
  *  @thread serialised per handle. */
 XS_API xs_status xs_append_ttsr_injection(xs_session *s, const char *rules_json, size_t len, char *id_out);
 
-#define XS_SESSION_INIT_VERSION 1
-typedef struct xs_session_init {
-  uint32_t version;   /* XS_SESSION_INIT_VERSION */
+#define XS_SESSION_INIT_ENTRY_VERSION 1
+typedef struct xs_session_init_entry {
+  uint32_t version;   /* XS_SESSION_INIT_ENTRY_VERSION */
   uint32_t reserved;  /* must be 0 */
   const char *system_prompt;
   size_t system_prompt_len;
@@ -513,13 +513,13 @@ typedef struct xs_session_init {
   size_t tools_len;
   const char *output_schema_json; /* NULL = absent */
   size_t output_schema_len;
-} xs_session_init;
+} xs_session_init_entry;
 
 /** Fills *si with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
  *  @thread any thread. */
-XS_API xs_status xs_session_init_init(xs_session_init *si, uint32_t version);
+XS_API xs_status xs_session_init_entry_init(xs_session_init_entry *si, uint32_t version);
 /** Appends a "session_init" entry.  @thread serialised per handle. */
-XS_API xs_status xs_append_session_init(xs_session *s, const xs_session_init *si, char *id_out);
+XS_API xs_status xs_append_session_init(xs_session *s, const xs_session_init_entry *si, char *id_out);
 
 /** Appends a "mode_change" {mode, data?}; data_json NULL = absent.
  *  @thread serialised per handle. */
@@ -534,13 +534,12 @@ XS_API xs_status xs_session_branch_with_summary(xs_session *s, const char *from_
                                                 size_t summary_len, const char *details_json,
                                                 size_t details_len, int32_t from_extension, char *id_out);
 
-/** Moves the leaf to entry `id` (nothing is written).
- *  @return XS_OK; XS_ENOTFOUND; XS_EINVAL (id NULL).  @thread serialised per handle. */
-XS_API xs_status xs_session_branch(xs_session *s, const char *id);
-
-/** Sets the leaf to none: the next append starts a new root.  @return XS_OK.
+/** Moves the leaf to entry `id`, or to none when id is NULL (the next append then starts a new
+ *  root). Only the handle changes: nothing is written, and a reopened session's leaf is its last
+ *  entry again. id is borrowed for the call. Allowed on read-only handles.
+ *  @return XS_OK; XS_ENOTFOUND (no entry has that id; the leaf stays where it was).
  *  @thread serialised per handle. */
-XS_API xs_status xs_session_reset_leaf(xs_session *s);
+XS_API xs_status xs_session_set_leaf(xs_session *s, const char *id);
 
 /** Sets the header's title (title NULL removes it): the file is rewritten atomically when on
  *  disk.  @return XS_OK; XS_EREADONLY; XS_EINVAL; XS_ECONFLICT; XS_EIO; XS_ENOSPC; XS_EPOISONED.
@@ -576,8 +575,8 @@ XS_API xs_status xs_session_entry(xs_session *s, const char *id, uint32_t flags,
 
 /** The entries from the root down to `id` (NULL: the leaf; an empty array when the leaf is none).
  *  @param flags XS_READ_*.  @return also XS_ENOTFOUND.  @thread serialised per handle. */
-XS_API xs_status xs_session_branch_path(xs_session *s, const char *id, uint32_t flags, char *buf, size_t cap,
-                                        size_t *out_len);
+XS_API xs_status xs_session_path(xs_session *s, const char *id, uint32_t flags, char *buf, size_t cap,
+                                 size_t *out_len);
 
 /** The direct children of `id` in file order, as a JSON array of entries.
  *  @param flags XS_READ_*.  @return also XS_ENOTFOUND.  @thread serialised per handle. */

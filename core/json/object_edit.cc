@@ -9,7 +9,7 @@ namespace xs::json {
 
 namespace {
 
-Status members_of(std::string_view object, std::vector<Member>* members) {
+Status object_members(std::string_view object, std::vector<Member>* members) {
   bool is_object = false;
   XS_RETURN_IF_ERROR(scan_members(object, internal_limits(), members, &is_object));
   if (!is_object) return Status::Invalid("not a JSON object");
@@ -25,7 +25,7 @@ size_t offset_in(std::string_view whole, std::string_view part) {
 Result<std::string> set_member(std::string_view object, std::string_view key, std::string_view value,
                                std::string_view before_key) {
   std::vector<Member> members;
-  XS_RETURN_IF_ERROR(members_of(object, &members));
+  XS_RETURN_IF_ERROR(object_members(object, &members));
   std::string out;
   if (const Member* m = find_member(members, key)) {
     size_t at = offset_in(object, m->value);
@@ -51,7 +51,7 @@ Result<std::string> set_member(std::string_view object, std::string_view key, st
 
 Result<std::string> remove_member(std::string_view object, std::string_view key) {
   std::vector<Member> members;
-  XS_RETURN_IF_ERROR(members_of(object, &members));
+  XS_RETURN_IF_ERROR(object_members(object, &members));
   auto removed = [&](size_t i) { return find_member({members[i]}, key) != nullptr; };
   auto key_start = [&](size_t i) { return offset_in(object, members[i].key); };
   auto value_end = [&](size_t i) { return offset_in(object, members[i].value) + members[i].value.size(); };

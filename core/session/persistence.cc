@@ -96,7 +96,7 @@ Status Persistence::first_write(const SessionData& data, std::string_view extra_
   return Status::Ok();
 }
 
-Status Persistence::write_now(const SessionData& data) {
+Status Persistence::persist(const SessionData& data) {
   XS_RETURN_IF_ERROR(check_healthy());
   if (persisted_) return Status::Ok();
   return first_write(data, {});
@@ -135,7 +135,7 @@ Status Persistence::ensure_writer() {
   return Status::Ok();
 }
 
-Status Persistence::before_append(const SessionData& data, std::string_view record, bool assistant_after) {
+Status Persistence::append_record(const SessionData& data, std::string_view record, bool assistant_after) {
   XS_RETURN_IF_ERROR(check_healthy());
   if (record.empty() || record.back() != '\n') return Status::Internal("an entry record must end with a newline");
   if (!persisted_) {

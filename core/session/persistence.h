@@ -53,13 +53,13 @@ class Persistence {
   // Persists `record` (the session's next entry line with its '\n', written as is in one
   // write()); `assistant_after` says whether the session holds an assistant message once it is
   // added. Deferred sessions stay in memory until then; the first write carries the whole session.
-  Status before_append(const model::SessionData& data, std::string_view record, bool assistant_after);
+  Status append_record(const model::SessionData& data, std::string_view record, bool assistant_after);
   // True while the file does not end in '\n' (a torn tail): the next append writes one first.
   bool needs_newline() const { return needs_newline_; }
   // Writes that '\n' now (repair), leaving whatever fragment precedes it in place.
   Status terminate_tail();
   // Writes the whole session now if it is not on disk yet (deferral off, or forced).
-  Status write_now(const model::SessionData& data);
+  Status persist(const model::SessionData& data);
   // Atomically replaces the file with the session's lines (after a migration or a title change).
   // A no-op while nothing is on disk. kConflict if someone else changed the file.
   Status rewrite(const model::SessionData& data);

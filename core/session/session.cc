@@ -139,7 +139,7 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<storage::Fs> fs
   const format::Header& h = s->data_.header;
   s->persistence_.set_path(storage::join_path(dir, format::session_file_name(h.timestamp, h.id)));
   s->tree_.build();
-  if (!s->options_.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.write_now(s->data_));
+  if (!s->options_.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
   return s;
 }
 
@@ -155,7 +155,7 @@ Result<std::unique_ptr<Session>> Session::create_from(std::shared_ptr<storage::F
   XS_RETURN_IF_ERROR(load_file(storage::PaddedBuffer::Copy(text), s->options_.limits, &s->data_));
   s->file_size_ = size;
   s->tree_.build();
-  XS_RETURN_IF_ERROR(s->persistence_.write_now(s->data_));
+  XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
   return s;
 }
 
@@ -185,7 +185,7 @@ Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<storage::Fs> fs, 
   if (st.code() == Code::kNotFound && o.create_if_missing && !o.read_only) {
     XS_RETURN_IF_ERROR(s->start_fresh());
     s->tree_.build();
-    if (!o.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.write_now(s->data_));
+    if (!o.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
     return s;
   }
   if (st.code() == Code::kNotFound) {
@@ -418,7 +418,7 @@ Status Session::commit(std::string line, Entry e, std::string* id_out) {
   room_for_one(data_.lines);
   room_for_one(data_.entries);
   tree_.reserve_for(e);
-  XS_RETURN_IF_ERROR(persistence_.before_append(data_, line, assistant_after));
+  XS_RETURN_IF_ERROR(persistence_.append_record(data_, line, assistant_after));
 
   uint32_t leaf = tree_.leaf();
   e.has_parent_id = leaf != kNone;
@@ -434,17 +434,15 @@ Status Session::commit(std::string line, Entry e, std::string* id_out) {
   return Status::Ok();
 }
 
-Status Session::branch(std::string_view id) {
-  uint32_t i = tree_.find(id);
-  if (i == kNone) return Status::NotFound("entry " + std::string(id) + " not found");
+Status Session::set_leaf(std::optional<std::string_view> id) {
+  uint32_t i = kNone;
+  if (id) {
+    i = tree_.find(*id);
+    if (i == kNone) return Status::NotFound("entry " + std::string(*id) + " not found");
+  }
   tree_.set_leaf(i);
   ++generation_;
   return Status::Ok();
-}
-
-void Session::reset_leaf() {
-  tree_.set_leaf(kNone);
-  ++generation_;
 }
 
 Status Session::set_title(std::optional<std::string_view> title) {
@@ -467,9 +465,9 @@ Status Session::set_title(std::optional<std::string_view> title) {
   return Status::Ok();
 }
 
-Status Session::write_now() {
+Status Session::persist() {
   XS_RETURN_IF_ERROR(check_writable());
-  return persistence_.write_now(data_);
+  return persistence_.persist(data_);
 }
 
 Status Session::flush() {

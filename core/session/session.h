@@ -118,8 +118,9 @@ class Session {
                              std::string* id_out);
 
   // --- navigation (the leaf is not persisted) ---
-  Status branch(std::string_view id);
-  void reset_leaf();
+  // Moves the leaf to entry `id` (kNotFound for an unknown id); nullopt sets it to none, so the
+  // next append starts a new root.
+  Status set_leaf(std::optional<std::string_view> id);
 
   Status set_title(std::optional<std::string_view> title);
   // Read-only handles: picks up what another process appended since the last load, reading only
@@ -127,7 +128,7 @@ class Session {
   // loaded again whole. A last line still being written is reported as an incomplete tail and read
   // again next time; a reader never repairs anything. *added: how many entries are new.
   Status reload(int64_t* added);
-  Status write_now();
+  Status persist();
   Status flush();
   Status close();
 
@@ -139,7 +140,7 @@ class Session {
   Result<std::string> entry_json(std::string_view id, bool resolve_blobs = false) const {
     return views::entry_json(source(), id, resolve_blobs);
   }
-  Result<std::string> branch_json(std::optional<std::string_view> id, bool resolve_blobs = false) const {
+  Result<std::string> path_json(std::optional<std::string_view> id, bool resolve_blobs = false) const {
     return views::path_json(source(), id, resolve_blobs);
   }
   Result<std::string> children_json(std::string_view id, bool resolve_blobs = false) const {

@@ -246,8 +246,8 @@ TEST_F(Appends, TtsrInjection) {
 }
 
 TEST_F(Appends, SessionInit) {
-  xs_session_init si;
-  ASSERT_EQ(xs_session_init_init(&si, XS_SESSION_INIT_VERSION), XS_OK);
+  xs_session_init_entry si;
+  ASSERT_EQ(xs_session_init_entry_init(&si, XS_SESSION_INIT_ENTRY_VERSION), XS_OK);
   std::string prompt = "You are\nhelpful";
   std::string task = "do it";
   std::string tools = R"(["read", "bash"])";

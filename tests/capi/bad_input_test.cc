@@ -143,8 +143,8 @@ TEST_F(BadInput, MalformedJsonInValueArguments) {
   m.content_json = "\"unterminated";
   m.content_len = 13;
   Refused(xs_append_custom_message(s_, &m, id), XS_EINVAL, "custom message content");
-  xs_session_init si;
-  ASSERT_EQ(xs_session_init_init(&si, XS_SESSION_INIT_VERSION), XS_OK);
+  xs_session_init_entry si;
+  ASSERT_EQ(xs_session_init_entry_init(&si, XS_SESSION_INIT_ENTRY_VERSION), XS_OK);
   si.system_prompt = "p";
   si.system_prompt_len = 1;
   si.task = "t";
@@ -245,8 +245,8 @@ TEST_F(BadInput, InvalidUtf8InTextArguments) {
   m.content_len = 3;
   m.attribution = "\xff";
   Refused(xs_append_custom_message(s_, &m, id), XS_EINVAL, "custom message attribution");
-  xs_session_init si;
-  ASSERT_EQ(xs_session_init_init(&si, XS_SESSION_INIT_VERSION), XS_OK);
+  xs_session_init_entry si;
+  ASSERT_EQ(xs_session_init_entry_init(&si, XS_SESSION_INIT_ENTRY_VERSION), XS_OK);
   si.system_prompt = "\xff";
   si.system_prompt_len = 1;
   si.task = "t";
@@ -480,9 +480,9 @@ TEST_F(CapiTest, EmptyCallerSessionIdIsInvalid) {
 
 // --- unknown ids ------------------------------------------------------------------------------
 
-TEST_F(BadInput, BranchToUnknownId) {
-  Refused(xs_session_branch(s_, "nope"), XS_ENOTFOUND, "branch");
-  Refused(xs_session_branch(s_, ""), XS_ENOTFOUND, "branch to \"\"");
+TEST_F(BadInput, SetLeafToUnknownId) {
+  Refused(xs_session_set_leaf(s_, "nope"), XS_ENOTFOUND, "set_leaf");
+  Refused(xs_session_set_leaf(s_, ""), XS_ENOTFOUND, "set_leaf to \"\"");
 }
 
 TEST_F(BadInput, LabelUnknownId) {

@@ -66,9 +66,9 @@ class Buffers : public CapiTest {
          xstest::SplitLines(xstest::ReadFile(xstest::PathOf(s)))[0]},
         {"entries", [s](char* b, size_t c, size_t* n) { return xs_session_entries(s, 0, b, c, n); }, all},
         {"entry", [s](char* b, size_t c, size_t* n) { return xs_session_entry(s, "a1", 0, b, c, n); }, a1_line_},
-        {"branch_path", [s](char* b, size_t c, size_t* n) { return xs_session_branch_path(s, nullptr, 0, b, c, n); },
+        {"path", [s](char* b, size_t c, size_t* n) { return xs_session_path(s, nullptr, 0, b, c, n); },
          all},
-        {"branch_path(u1)", [s](char* b, size_t c, size_t* n) { return xs_session_branch_path(s, "u1", 0, b, c, n); },
+        {"path(u1)", [s](char* b, size_t c, size_t* n) { return xs_session_path(s, "u1", 0, b, c, n); },
          "[" + u1_line_ + "]"},
         {"children", [s](char* b, size_t c, size_t* n) { return xs_session_children(s, "u1", 0, b, c, n); },
          "[" + a1_line_ + "]"},
@@ -205,16 +205,16 @@ TEST_F(Buffers, SameLengthChangeIsNotServedFromCache) {
   EXPECT_EQ(std::string(buf, got), "u3");
 }
 
-TEST_F(Buffers, BranchBetweenSizeQueryAndFillRecomputes) {
+TEST_F(Buffers, SetLeafBetweenSizeQueryAndFillRecomputes) {
   size_t n = 0;
   ASSERT_EQ(xs_session_leaf(s_, nullptr, 0, &n), XS_EBUFS);
-  XS_ASSERT_OK(s_, xs_session_branch(s_, "u1"));  // writes nothing, but moves the leaf
+  XS_ASSERT_OK(s_, xs_session_set_leaf(s_, "u1"));  // writes nothing, but moves the leaf
   char buf[2];
   ASSERT_EQ(xs_session_leaf(s_, buf, sizeof buf, &n), XS_OK);
   EXPECT_EQ(std::string(buf, n), "u1");
 
   ASSERT_EQ(xs_build_context(s_, nullptr, nullptr, 0, &n), XS_EBUFS);
-  XS_ASSERT_OK(s_, xs_session_reset_leaf(s_));
+  XS_ASSERT_OK(s_, xs_session_set_leaf(s_, nullptr));
   std::string expected =
       R"({"leafId":null,"messages":[],"thinkingLevel":"off","models":{},"injectedTtsrRules":[],"mode":"none"})";
   std::string out(n, '#');
@@ -241,7 +241,7 @@ TEST_F(Buffers, CacheIsPerFunction) {
   ASSERT_EQ(n, u1_line_.size());
   std::string buf(4096, '#');
   size_t got = 0;
-  ASSERT_EQ(xs_session_branch_path(s_, "u1", 0, &buf[0], buf.size(), &got), XS_OK);
+  ASSERT_EQ(xs_session_path(s_, "u1", 0, &buf[0], buf.size(), &got), XS_OK);
   EXPECT_EQ(buf.substr(0, got), "[" + u1_line_ + "]");
   ASSERT_EQ(xs_session_children(s_, "u1", 0, &buf[0], buf.size(), &got), XS_OK);
   EXPECT_EQ(buf.substr(0, got), "[" + a1_line_ + "]");
@@ -350,7 +350,7 @@ TEST_F(CapiTest, EmptyResultsOfAnEmptySession) {
   EXPECT_EQ(std::string(buf, 4), "####");
 
   EXPECT_EQ(xstest::Entries(s), "[]");
-  EXPECT_EQ(xstest::BranchPath(s), "[]");
+  EXPECT_EQ(xstest::PathEntries(s), "[]");
   EXPECT_EQ(xstest::Tree(s), "[]");
   EXPECT_EQ(xstest::Labels(s), "[]");
   EXPECT_EQ(xstest::Diagnostics(s), "[]");
@@ -364,11 +364,11 @@ TEST_F(CapiTest, LeafAfterResetIsEmpty) {
   xs_session* s = Create();
   ASSERT_NE(s, nullptr);
   Msg(s, xstest::kUser1);
-  XS_ASSERT_OK(s, xs_session_reset_leaf(s));
+  XS_ASSERT_OK(s, xs_session_set_leaf(s, nullptr));
   size_t n = 99;
   EXPECT_EQ(xs_session_leaf(s, nullptr, 0, &n), XS_OK);
   EXPECT_EQ(n, 0u);
-  EXPECT_EQ(xstest::BranchPath(s), "[]");  // "an empty array when the leaf is none"
+  EXPECT_EQ(xstest::PathEntries(s), "[]");  // "an empty array when the leaf is none"
 }
 
 }  // namespace

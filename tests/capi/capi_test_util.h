@@ -215,8 +215,8 @@ inline std::string Diagnostics(xs_session* s) {
 inline std::string Usage(xs_session* s) {
   return Fetch([s](char* b, size_t c, size_t* n) { return xs_session_usage(s, b, c, n); });
 }
-inline std::string BranchPath(xs_session* s, const char* id = nullptr) {
-  return Fetch([&](char* b, size_t c, size_t* n) { return xs_session_branch_path(s, id, 0, b, c, n); });
+inline std::string PathEntries(xs_session* s, const char* id = nullptr) {
+  return Fetch([&](char* b, size_t c, size_t* n) { return xs_session_path(s, id, 0, b, c, n); });
 }
 inline std::string Children(xs_session* s, const std::string& id) {
   return Fetch([&](char* b, size_t c, size_t* n) { return xs_session_children(s, id.c_str(), 0, b, c, n); });

@@ -32,7 +32,7 @@ XS_SESSION_OPTIONS_VERSION = 1
 XS_SESSION_READ_ONLY, XS_SESSION_CREATE, XS_SESSION_NO_DEFER, XS_SESSION_SYNC, XS_SESSION_FIXED_CLOCK = 1, 2, 4, 8, 16
 XS_COMPACTION_VERSION = 1
 XS_CUSTOM_MESSAGE_VERSION = 1
-XS_SESSION_INIT_VERSION = 1
+XS_SESSION_INIT_ENTRY_VERSION = 1
 
 T0_MS = 1771237230000  # 2026-02-16T10:20:30.000Z
 
@@ -89,7 +89,7 @@ class CustomMessage(Structure):
     ]
 
 
-class SessionInit(Structure):
+class SessionInitEntry(Structure):
     _fields_ = [
         ("version", c_uint32),
         ("reserved", c_uint32),
@@ -126,7 +126,7 @@ def declare(library):
     fn("xs_session_options_init", xs_status, POINTER(SessionOptions), c_uint32)
     fn("xs_compaction_init", xs_status, POINTER(Compaction), c_uint32)
     fn("xs_custom_message_init", xs_status, POINTER(CustomMessage), c_uint32)
-    fn("xs_session_init_init", xs_status, POINTER(SessionInit), c_uint32)
+    fn("xs_session_init_entry_init", xs_status, POINTER(SessionInitEntry), c_uint32)
     fn("xs_store_new", Store)
     fn("xs_store_open", xs_status, Store, c_char_p, POINTER(StoreOptions))
     fn("xs_store_free", None, Store)
@@ -153,11 +153,10 @@ def declare(library):
     fn("xs_append_custom", xs_status, Session, c_char_p, c_char_p, c_size_t, c_char_p)
     fn("xs_append_custom_message", xs_status, Session, POINTER(CustomMessage), c_char_p)
     fn("xs_append_label", xs_status, Session, c_char_p, c_char_p, c_char_p)
-    fn("xs_append_session_init", xs_status, Session, POINTER(SessionInit), c_char_p)
+    fn("xs_append_session_init", xs_status, Session, POINTER(SessionInitEntry), c_char_p)
     fn("xs_session_branch_with_summary", xs_status, Session, c_char_p, c_char_p, c_size_t, c_char_p, c_size_t,
        c_int32, c_char_p)
-    fn("xs_session_branch", xs_status, Session, c_char_p)
-    fn("xs_session_reset_leaf", xs_status, Session)
+    fn("xs_session_set_leaf", xs_status, Session, c_char_p)
     fn("xs_session_set_title", xs_status, Session, c_char_p, c_size_t)
     fn("xs_build_context", xs_status, Session, c_char_p, *OUT)
     fn("xs_session_header", xs_status, Session, *OUT)
@@ -266,7 +265,7 @@ class Layout(unittest.TestCase):
         self.assertEqual(sizeof(SessionOptions), 80)
         self.assertEqual(sizeof(Compaction), 88)
         self.assertEqual(sizeof(CustomMessage), 56)
-        self.assertEqual(sizeof(SessionInit), 72)
+        self.assertEqual(sizeof(SessionInitEntry), 72)
 
     def test_offsets(self):
         self.assertEqual(SessionOptions.max_line_bytes.offset, 8)
@@ -278,7 +277,7 @@ class Layout(unittest.TestCase):
         self.assertEqual(Compaction.tokens_before.offset, 48)
         self.assertEqual(Compaction.preserve_data_len.offset, 80)
         self.assertEqual(CustomMessage.attribution.offset, 48)
-        self.assertEqual(SessionInit.output_schema_len.offset, 64)
+        self.assertEqual(SessionInitEntry.output_schema_len.offset, 64)
 
     def test_init_functions_fill_the_mirrors(self):
         c = Compaction()
@@ -288,9 +287,9 @@ class Layout(unittest.TestCase):
         m = CustomMessage()
         self.assertEqual(lib.xs_custom_message_init(byref(m), XS_CUSTOM_MESSAGE_VERSION), XS_OK)
         self.assertEqual((m.version, m.display, m.attribution), (1, 1, None))
-        si = SessionInit()
-        self.assertEqual(lib.xs_session_init_init(byref(si), 2), XS_EVERSION)
-        self.assertEqual(lib.xs_session_init_init(None, XS_SESSION_INIT_VERSION), XS_EINVAL)
+        si = SessionInitEntry()
+        self.assertEqual(lib.xs_session_init_entry_init(byref(si), 2), XS_EVERSION)
+        self.assertEqual(lib.xs_session_init_entry_init(None, XS_SESSION_INIT_ENTRY_VERSION), XS_EINVAL)
         so = StoreOptions()
         self.assertEqual(lib.xs_store_options_init(byref(so), 0), XS_EVERSION)
         o = SessionOptions()
@@ -304,7 +303,7 @@ class Library(unittest.TestCase):
     def test_version(self):
         v = [c_int(-1), c_int(-1), c_int(-1)]
         lib.xs_version(byref(v[0]), byref(v[1]), byref(v[2]))
-        self.assertEqual([x.value for x in v], [0, 1, 0])
+        self.assertEqual([x.value for x in v], [0, 2, 0])
         lib.xs_version(None, None, None)
 
     def test_status_str(self):
@@ -322,7 +321,7 @@ class Scenario(Base):
         u1 = self.message(s, USER1)
         a1 = self.message(s, ASSISTANT1)
         u2 = self.message(s, USER2)
-        check(s, lib.xs_session_branch(s, a1))
+        check(s, lib.xs_session_set_leaf(s, a1))
         u3 = self.message(s, USER3)
         l1 = create_string_buffer(XS_ID_BUFSIZE)
         check(s, lib.xs_append_label(s, u1, b"start", l1))
@@ -404,8 +403,8 @@ class Scenario(Base):
                          b'{"type":"custom_message","customType":"note","content":"fyi","display":true,'
                          b'"attribution":"agent","id":"' + out.value + b'","parentId":"' + cid + b'","timestamp":"' +
                          iso(3).encode() + b'"}')
-        si = SessionInit()
-        self.assertEqual(lib.xs_session_init_init(byref(si), XS_SESSION_INIT_VERSION), XS_OK)
+        si = SessionInitEntry()
+        self.assertEqual(lib.xs_session_init_entry_init(byref(si), XS_SESSION_INIT_ENTRY_VERSION), XS_OK)
         si.system_prompt, si.system_prompt_len = b"sys", 3
         si.task, si.task_len = b"t", 1
         si.tools_json, si.tools_len = b'["read"]', 8
@@ -441,7 +440,8 @@ class Errors(Base):
         s = self.create()
         n = c_size_t(0)
         self.assertEqual(lib.xs_append_message(s, None, 0, None), XS_EINVAL)
-        self.assertEqual(lib.xs_session_branch(s, None), XS_EINVAL)
+        self.assertEqual(lib.xs_session_set_leaf(s, None), XS_OK)  # NULL: no leaf, not a missing argument
+        self.assertEqual(read(s, lib.xs_session_leaf), b"")
         self.assertEqual(lib.xs_session_entries(s, 0, None, 0, None), XS_EINVAL)
         self.assertEqual(lib.xs_session_entries(s, 0, None, 10, byref(n)), XS_EINVAL)
         self.assertEqual(lib.xs_session_errcode(s), XS_EINVAL)
@@ -472,7 +472,7 @@ class Errors(Base):
                 self.assertEqual(fn(s, text, len(text), out), want, lib.xs_session_errmsg(s))
                 self.assertEqual(lib.xs_session_errcode(s), want)
                 self.assertNotEqual(lib.xs_session_errmsg(s), b"")
-        self.assertEqual(lib.xs_session_branch(s, b"nope"), XS_ENOTFOUND)
+        self.assertEqual(lib.xs_session_set_leaf(s, b"nope"), XS_ENOTFOUND)
         self.assertEqual(lib.xs_build_context(s, b"nope", None, 0, byref(c_size_t())), XS_ENOTFOUND)
         self.assertEqual(lib.xs_append_model_change(s, b"bad/\xff", None, out), XS_EINVAL)
         with open(path, "rb") as f:

@@ -47,7 +47,7 @@ FN(xs_session_close);
 FN(xs_session_errmsg);
 FN(xs_session_errcode);
 FN(xs_append_message);
-FN(xs_session_branch);
+FN(xs_session_set_leaf);
 FN(xs_append_label);
 FN(xs_build_context);
 FN(xs_session_leaf);
@@ -143,7 +143,7 @@ int main(int argc, char **argv) {
   LOAD(xs_session_errmsg);
   LOAD(xs_session_errcode);
   LOAD(xs_append_message);
-  LOAD(xs_session_branch);
+  LOAD(xs_session_set_leaf);
   LOAD(xs_append_label);
   LOAD(xs_build_context);
   LOAD(xs_session_leaf);
@@ -177,7 +177,7 @@ int main(int argc, char **argv) {
   CHECK(strcmp(u1, a1) != 0 && strcmp(a1, u2) != 0);
 
   /* Branch back to the assistant's reply and go another way. */
-  CHECK_OK(s, p_xs_session_branch(s, a1));
+  CHECK_OK(s, p_xs_session_set_leaf(s, a1));
   CHECK_OK(s, p_xs_append_message(s, kUser3, strlen(kUser3), u3));
   CHECK_OK(s, p_xs_append_label(s, u1, "start", l1));
 
@@ -213,7 +213,7 @@ int main(int argc, char **argv) {
            "[{\"targetId\":\"%s\",\"label\":\"start\",\"timestamp\":\"2026-02-16T10:20:35.000Z\"}]", u1);
   CHECK_STR(expected, got);
   free(got);
-  CHECK_OK(s, p_xs_session_branch(s, u2));
+  CHECK_OK(s, p_xs_session_set_leaf(s, u2));
   got = fetch(s, read_context);
   snprintf(expected, sizeof expected,
            "{\"leafId\":\"%s\",\"messages\":[%s,%s,%s],\"thinkingLevel\":\"off\","
@@ -223,7 +223,7 @@ int main(int argc, char **argv) {
   free(got);
 
   /* Errors are per handle and exact. */
-  CHECK(p_xs_session_branch(s, "no-such-entry") == XS_ENOTFOUND);
+  CHECK(p_xs_session_set_leaf(s, "no-such-entry") == XS_ENOTFOUND);
   CHECK(p_xs_session_errcode(s) == XS_ENOTFOUND && strcmp(p_xs_session_errmsg(s), "") != 0);
   CHECK(p_xs_append_message(s, "{\"role\":", 8, NULL) == XS_EINVAL);
   CHECK(p_xs_append_message(NULL, kUser1, strlen(kUser1), NULL) == XS_EMISUSE);

@@ -45,8 +45,8 @@ TEST(NullHandle, SessionLifecycleAndWrites) {
   m.custom_type = "t";
   m.content_json = "\"c\"";
   m.content_len = 3;
-  xs_session_init si;
-  ASSERT_EQ(xs_session_init_init(&si, XS_SESSION_INIT_VERSION), XS_OK);
+  xs_session_init_entry si;
+  ASSERT_EQ(xs_session_init_entry_init(&si, XS_SESSION_INIT_ENTRY_VERSION), XS_OK);
   si.system_prompt = "p";
   si.system_prompt_len = 1;
   si.task = "t";
@@ -70,8 +70,8 @@ TEST(NullHandle, SessionLifecycleAndWrites) {
   EXPECT_EQ(xs_append_session_init(nullptr, &si, id), XS_EMISUSE);
   EXPECT_EQ(xs_append_mode_change(nullptr, "plan", nullptr, 0, id), XS_EMISUSE);
   EXPECT_EQ(xs_session_branch_with_summary(nullptr, nullptr, "s", 1, nullptr, 0, XS_UNSET, id), XS_EMISUSE);
-  EXPECT_EQ(xs_session_branch(nullptr, "x"), XS_EMISUSE);
-  EXPECT_EQ(xs_session_reset_leaf(nullptr), XS_EMISUSE);
+  EXPECT_EQ(xs_session_set_leaf(nullptr, "x"), XS_EMISUSE);
+  EXPECT_EQ(xs_session_set_leaf(nullptr, nullptr), XS_EMISUSE);
   EXPECT_EQ(xs_session_set_title(nullptr, "t", 1), XS_EMISUSE);
 }
 
@@ -120,7 +120,7 @@ TEST(NullHandle, Reads) {
   EXPECT_EQ(xs_session_entries(nullptr, 0, buf, sizeof buf, &n), XS_EMISUSE);
   EXPECT_EQ(xs_session_entry(nullptr, "x", 0, buf, sizeof buf, &n), XS_EMISUSE);
   EXPECT_EQ(xs_session_entry(nullptr, nullptr, 0, buf, sizeof buf, &n), XS_EMISUSE);
-  EXPECT_EQ(xs_session_branch_path(nullptr, nullptr, 0, buf, sizeof buf, &n), XS_EMISUSE);
+  EXPECT_EQ(xs_session_path(nullptr, nullptr, 0, buf, sizeof buf, &n), XS_EMISUSE);
   EXPECT_EQ(xs_session_children(nullptr, "x", 0, buf, sizeof buf, &n), XS_EMISUSE);
   EXPECT_EQ(xs_session_children(nullptr, nullptr, 0, buf, sizeof buf, &n), XS_EMISUSE);
   EXPECT_EQ(xs_session_tree(nullptr, 0, buf, sizeof buf, &n), XS_EMISUSE);
@@ -239,7 +239,6 @@ TEST_F(NullArgs, Appends) {
   Refused(xs_append_mode_change(s_, nullptr, nullptr, 0, id), "xs_append_mode_change mode");
   Refused(xs_session_branch_with_summary(s_, first_.c_str(), nullptr, 3, nullptr, 0, XS_UNSET, id),
           "xs_session_branch_with_summary summary");
-  Refused(xs_session_branch(s_, nullptr), "xs_session_branch id");
 }
 
 TEST_F(NullArgs, SessionFileOperations) {
@@ -279,15 +278,15 @@ TEST_F(NullArgs, CustomMessage) {
 TEST_F(NullArgs, SessionInit) {
   char id[XS_ID_BUFSIZE];
   Refused(xs_append_session_init(s_, nullptr, id), "session_init NULL");
-  xs_session_init si;
-  ASSERT_EQ(xs_session_init_init(&si, XS_SESSION_INIT_VERSION), XS_OK);
+  xs_session_init_entry si;
+  ASSERT_EQ(xs_session_init_entry_init(&si, XS_SESSION_INIT_ENTRY_VERSION), XS_OK);
   si.system_prompt = "p";
   si.system_prompt_len = 1;
   si.task = "t";
   si.task_len = 1;
   si.tools_json = "[]";
   si.tools_len = 2;
-  xs_session_init bad = si;
+  xs_session_init_entry bad = si;
   bad.system_prompt = nullptr;
   Refused(xs_append_session_init(s_, &bad, id), "session_init system_prompt");
   bad = si;
@@ -304,7 +303,7 @@ TEST_F(NullArgs, ReadsWithoutOutLen) {
   Refused(xs_session_header(s_, buf, sizeof buf, nullptr), "xs_session_header out_len");
   Refused(xs_session_entries(s_, 0, buf, sizeof buf, nullptr), "xs_session_entries out_len");
   Refused(xs_session_entry(s_, first_.c_str(), 0, buf, sizeof buf, nullptr), "xs_session_entry out_len");
-  Refused(xs_session_branch_path(s_, nullptr, 0, buf, sizeof buf, nullptr), "xs_session_branch_path out_len");
+  Refused(xs_session_path(s_, nullptr, 0, buf, sizeof buf, nullptr), "xs_session_path out_len");
   Refused(xs_session_children(s_, first_.c_str(), 0, buf, sizeof buf, nullptr), "xs_session_children out_len");
   Refused(xs_session_tree(s_, 0, buf, sizeof buf, nullptr), "xs_session_tree out_len");
   Refused(xs_session_labels(s_, buf, sizeof buf, nullptr), "xs_session_labels out_len");
@@ -320,7 +319,7 @@ TEST_F(NullArgs, ReadsWithNullBufAndNonZeroCap) {
   Refused(xs_session_header(s_, nullptr, 1, &n), "xs_session_header buf");
   Refused(xs_session_entries(s_, 0, nullptr, 1, &n), "xs_session_entries buf");
   Refused(xs_session_entry(s_, first_.c_str(), 0, nullptr, 1, &n), "xs_session_entry buf");
-  Refused(xs_session_branch_path(s_, nullptr, 0, nullptr, 1, &n), "xs_session_branch_path buf");
+  Refused(xs_session_path(s_, nullptr, 0, nullptr, 1, &n), "xs_session_path buf");
   Refused(xs_session_children(s_, first_.c_str(), 0, nullptr, 1, &n), "xs_session_children buf");
   Refused(xs_session_tree(s_, 0, nullptr, 1, &n), "xs_session_tree buf");
   Refused(xs_session_labels(s_, nullptr, 1, &n), "xs_session_labels buf");
@@ -350,7 +349,7 @@ TEST_F(NullArgs, OptionalArgumentsMayBeNull) {
   XS_EXPECT_S(XS_OK, s_, xs_session_set_title(s_, nullptr, 0));  // removes the title
   size_t n = 0;
   EXPECT_EQ(xs_build_context(s_, nullptr, nullptr, 0, &n), XS_EBUFS);       // NULL leaf = current
-  EXPECT_EQ(xs_session_branch_path(s_, nullptr, 0, nullptr, 0, &n), XS_EBUFS);  // NULL id = leaf
+  EXPECT_EQ(xs_session_path(s_, nullptr, 0, nullptr, 0, &n), XS_EBUFS);  // NULL id = leaf
 }
 
 // --- struct versions and tri-states in the append structs -------------------------------------
@@ -373,8 +372,8 @@ TEST_F(NullArgs, AppendStructsWithUnknownVersionAreEversion) {
   m.version = 0;
   EXPECT_EQ(xs_append_custom_message(s_, &m, id), XS_EVERSION);
 
-  xs_session_init si;
-  ASSERT_EQ(xs_session_init_init(&si, XS_SESSION_INIT_VERSION), XS_OK);
+  xs_session_init_entry si;
+  ASSERT_EQ(xs_session_init_entry_init(&si, XS_SESSION_INIT_ENTRY_VERSION), XS_OK);
   si.system_prompt = "p";
   si.system_prompt_len = 1;
   si.task = "t";
@@ -406,8 +405,8 @@ TEST_F(NullArgs, OutOfRangeTriStatesAndReservedAreInvalid) {
   m.content_len = 3;
   m.display = 2;
   Refused(xs_append_custom_message(s_, &m, id), "custom_message display 2");
-  xs_session_init si;
-  ASSERT_EQ(xs_session_init_init(&si, XS_SESSION_INIT_VERSION), XS_OK);
+  xs_session_init_entry si;
+  ASSERT_EQ(xs_session_init_entry_init(&si, XS_SESSION_INIT_ENTRY_VERSION), XS_OK);
   si.system_prompt = "p";
   si.system_prompt_len = 1;
   si.task = "t";

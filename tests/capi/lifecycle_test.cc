@@ -143,7 +143,7 @@ TEST_F(CapiTest, SessionErrmsgEmptyAfterSuccessSetAfterFailure) {
   EXPECT_STREQ(xs_session_errmsg(s), "");
   EXPECT_EQ(xs_session_errcode(s), XS_OK);
 
-  EXPECT_EQ(xs_session_branch(s, "nope"), XS_ENOTFOUND);
+  EXPECT_EQ(xs_session_set_leaf(s, "nope"), XS_ENOTFOUND);
   EXPECT_EQ(xs_session_errcode(s), XS_ENOTFOUND);
   ASSERT_NE(xs_session_errmsg(s), nullptr);
   EXPECT_STRNE(xs_session_errmsg(s), "");

@@ -152,8 +152,8 @@ TEST_F(ReadOnly, EveryWriteIsRefused) {
   Refused(xs_append_custom_message(r_, &m, id), "xs_append_custom_message");
   Refused(xs_append_label(r_, u1_.c_str(), "l", id), "xs_append_label");
   Refused(xs_append_ttsr_injection(r_, "[]", 2, id), "xs_append_ttsr_injection");
-  xs_session_init si;
-  ASSERT_EQ(xs_session_init_init(&si, XS_SESSION_INIT_VERSION), XS_OK);
+  xs_session_init_entry si;
+  ASSERT_EQ(xs_session_init_entry_init(&si, XS_SESSION_INIT_ENTRY_VERSION), XS_OK);
   si.system_prompt = "p";
   si.system_prompt_len = 1;
   si.task = "t";
@@ -171,9 +171,9 @@ TEST_F(ReadOnly, EveryWriteIsRefused) {
 
 TEST_F(ReadOnly, NavigationAndReadsWork) {
   // Moving the leaf writes nothing, so a read-only session may do it.
-  XS_ASSERT_OK(r_, xs_session_reset_leaf(r_));
+  XS_ASSERT_OK(r_, xs_session_set_leaf(r_, nullptr));
   EXPECT_EQ(xstest::Leaf(r_), "");
-  XS_ASSERT_OK(r_, xs_session_branch(r_, u1_.c_str()));
+  XS_ASSERT_OK(r_, xs_session_set_leaf(r_, u1_.c_str()));
   EXPECT_EQ(xstest::Leaf(r_), u1_);
   EXPECT_EQ(xstest::Context(r_), "{\"leafId\":\"" + u1_ + "\",\"messages\":[" + xstest::kUser1 +
                                      "],\"thinkingLevel\":\"off\",\"models\":{},\"injectedTtsrRules\":[],"

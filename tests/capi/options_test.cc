@@ -56,17 +56,17 @@ static_assert(offsetof(xs_custom_message, details_json) == 32, "");
 static_assert(offsetof(xs_custom_message, details_len) == 40, "");
 static_assert(offsetof(xs_custom_message, attribution) == 48, "");
 
-static_assert(sizeof(xs_session_init) == 72, "xs_session_init size");
-static_assert(offsetof(xs_session_init, version) == 0, "");
-static_assert(offsetof(xs_session_init, reserved) == 4, "");
-static_assert(offsetof(xs_session_init, system_prompt) == 8, "");
-static_assert(offsetof(xs_session_init, system_prompt_len) == 16, "");
-static_assert(offsetof(xs_session_init, task) == 24, "");
-static_assert(offsetof(xs_session_init, task_len) == 32, "");
-static_assert(offsetof(xs_session_init, tools_json) == 40, "");
-static_assert(offsetof(xs_session_init, tools_len) == 48, "");
-static_assert(offsetof(xs_session_init, output_schema_json) == 56, "");
-static_assert(offsetof(xs_session_init, output_schema_len) == 64, "");
+static_assert(sizeof(xs_session_init_entry) == 72, "xs_session_init_entry size");
+static_assert(offsetof(xs_session_init_entry, version) == 0, "");
+static_assert(offsetof(xs_session_init_entry, reserved) == 4, "");
+static_assert(offsetof(xs_session_init_entry, system_prompt) == 8, "");
+static_assert(offsetof(xs_session_init_entry, system_prompt_len) == 16, "");
+static_assert(offsetof(xs_session_init_entry, task) == 24, "");
+static_assert(offsetof(xs_session_init_entry, task_len) == 32, "");
+static_assert(offsetof(xs_session_init_entry, tools_json) == 40, "");
+static_assert(offsetof(xs_session_init_entry, tools_len) == 48, "");
+static_assert(offsetof(xs_session_init_entry, output_schema_json) == 56, "");
+static_assert(offsetof(xs_session_init_entry, output_schema_len) == 64, "");
 
 static_assert(sizeof(xs_list_options) == 24, "xs_list_options size");
 static_assert(offsetof(xs_list_options, version) == 0, "");
@@ -102,9 +102,9 @@ TEST(Layout, CustomMessage) {
 }
 
 TEST(Layout, SessionInit) {
-  EXPECT_EQ(sizeof(xs_session_init), 72u);
-  EXPECT_EQ(alignof(xs_session_init), 8u);
-  EXPECT_EQ(offsetof(xs_session_init, output_schema_len), 64u);
+  EXPECT_EQ(sizeof(xs_session_init_entry), 72u);
+  EXPECT_EQ(alignof(xs_session_init_entry), 8u);
+  EXPECT_EQ(offsetof(xs_session_init_entry, output_schema_len), 64u);
 }
 
 TEST(Layout, ListOptions) {
@@ -136,7 +136,7 @@ TEST(Library, VersionMatchesHeader) {
   EXPECT_EQ(minor, XS_VERSION_MINOR);
   EXPECT_EQ(patch, XS_VERSION_PATCH);
   EXPECT_EQ(major, 0);
-  EXPECT_EQ(minor, 1);
+  EXPECT_EQ(minor, 2);
   EXPECT_EQ(patch, 0);
 }
 
@@ -299,10 +299,10 @@ TEST(OptionsInit, CustomMessageDefaults) {
 }
 
 TEST(OptionsInit, SessionInitDefaults) {
-  xs_session_init si;
+  xs_session_init_entry si;
   std::memset(&si, 0xAB, sizeof si);
-  ASSERT_EQ(xs_session_init_init(&si, XS_SESSION_INIT_VERSION), XS_OK);
-  EXPECT_EQ(si.version, static_cast<uint32_t>(XS_SESSION_INIT_VERSION));
+  ASSERT_EQ(xs_session_init_entry_init(&si, XS_SESSION_INIT_ENTRY_VERSION), XS_OK);
+  EXPECT_EQ(si.version, static_cast<uint32_t>(XS_SESSION_INIT_ENTRY_VERSION));
   EXPECT_EQ(si.reserved, 0u);
   EXPECT_EQ(si.system_prompt, nullptr);
   EXPECT_EQ(si.system_prompt_len, 0u);
@@ -312,9 +312,9 @@ TEST(OptionsInit, SessionInitDefaults) {
   EXPECT_EQ(si.tools_len, 0u);
   EXPECT_EQ(si.output_schema_json, nullptr);
   EXPECT_EQ(si.output_schema_len, 0u);
-  EXPECT_EQ(xs_session_init_init(nullptr, XS_SESSION_INIT_VERSION), XS_EINVAL);
-  EXPECT_EQ(xs_session_init_init(&si, 0), XS_EVERSION);
-  EXPECT_EQ(xs_session_init_init(&si, XS_SESSION_INIT_VERSION + 1), XS_EVERSION);
+  EXPECT_EQ(xs_session_init_entry_init(nullptr, XS_SESSION_INIT_ENTRY_VERSION), XS_EINVAL);
+  EXPECT_EQ(xs_session_init_entry_init(&si, 0), XS_EVERSION);
+  EXPECT_EQ(xs_session_init_entry_init(&si, XS_SESSION_INIT_ENTRY_VERSION + 1), XS_EVERSION);
 }
 
 TEST(OptionsInit, ListOptionsDefaults) {

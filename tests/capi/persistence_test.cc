@@ -180,9 +180,9 @@ TEST_F(Persistence, ReopenGivesTheSameEntriesAndLeafIsTheLastEntry) {
   std::string u1 = Msg(s, xstest::kUser1);
   std::string a1 = Msg(s, xstest::kAssistant1);
   std::string u2 = Msg(s, xstest::kUser2);
-  XS_ASSERT_OK(s, xs_session_branch(s, a1.c_str()));
+  XS_ASSERT_OK(s, xs_session_set_leaf(s, a1.c_str()));
   std::string u3 = Msg(s, xstest::kUser3);  // last in file order
-  XS_ASSERT_OK(s, xs_session_branch(s, u2.c_str()));  // the leaf is not persisted
+  XS_ASSERT_OK(s, xs_session_set_leaf(s, u2.c_str()));  // the leaf is not persisted
   std::string entries = xstest::Entries(s);
   std::string header = xstest::Header(s);
   std::string tree = xstest::Tree(s);

@@ -1,5 +1,5 @@
-// The read family: the context (docs/context.md: oh-my-pi 13's shape plus leafId), entries, branch
-// paths, children, the tree, labels, diagnostics, info and usage.
+// The read family: the context (docs/context.md: oh-my-pi 13's shape plus leafId), entries, the
+// paths from the root, children, the tree, labels, diagnostics, info and usage.
 #include <string>
 
 #include "capi_test_util.h"
@@ -36,7 +36,7 @@ class Reading : public CapiTest {
 TEST_F(Reading, ContextFollowsTheBranchToTheLeaf) {
   std::string u1 = Msg(s_, kUser1), a1 = Msg(s_, kAssistant1), u2 = Msg(s_, kUser2), a2 = Msg(s_, kAssistant2);
   EXPECT_EQ(xstest::Context(s_), Ctx(a2, kUser1 + "," + kAssistant1 + "," + kUser2 + "," + kAssistant2, kClaude));
-  XS_ASSERT_OK(s_, xs_session_branch(s_, a1.c_str()));
+  XS_ASSERT_OK(s_, xs_session_set_leaf(s_, a1.c_str()));
   EXPECT_EQ(xstest::Leaf(s_), a1);
   EXPECT_EQ(xstest::Context(s_), Ctx(a1, kUser1 + "," + kAssistant1, kClaude));
   std::string u3 = Msg(s_, kUser3);
@@ -45,11 +45,11 @@ TEST_F(Reading, ContextFollowsTheBranchToTheLeaf) {
   EXPECT_EQ(xstest::Context(s_, a2.c_str()),
             Ctx(a2, kUser1 + "," + kAssistant1 + "," + kUser2 + "," + kAssistant2, kClaude));
   EXPECT_EQ(xstest::Context(s_, u1.c_str()), Ctx(u1, kUser1, kNoState));
-  // The branch path matches.
-  std::string path = xstest::BranchPath(s_);
+  // The path matches.
+  std::string path = xstest::PathEntries(s_);
   EXPECT_EQ(xstest::Count(path, "\"type\":\"message\""), 3u);
   EXPECT_EQ(path, "[" + xstest::Entry(s_, u1) + "," + xstest::Entry(s_, a1) + "," + xstest::Entry(s_, u3) + "]");
-  EXPECT_EQ(xstest::BranchPath(s_, a2.c_str()), "[" + xstest::Entry(s_, u1) + "," + xstest::Entry(s_, a1) + "," +
+  EXPECT_EQ(xstest::PathEntries(s_, a2.c_str()), "[" + xstest::Entry(s_, u1) + "," + xstest::Entry(s_, a1) + "," +
                                                    xstest::Entry(s_, u2) + "," + xstest::Entry(s_, a2) + "]");
 }
 
@@ -159,7 +159,7 @@ TEST_F(Reading, RootBranchSummaryStartsANewTree) {
   EXPECT_EQ(xstest::Context(s_),
             Ctx(b1, R"({"role":"branchSummary","summary":"restart","fromId":"root","timestamp":)" + Ms(2) + "}",
                 kNoState));
-  EXPECT_EQ(xstest::BranchPath(s_), "[" + xstest::Entry(s_, b1) + "]");
+  EXPECT_EQ(xstest::PathEntries(s_), "[" + xstest::Entry(s_, b1) + "]");
 }
 
 TEST_F(Reading, UnknownEntryTypesAreKeptButNotInTheContext) {
@@ -175,11 +175,11 @@ TEST_F(Reading, UnknownEntryTypesAreKeptButNotInTheContext) {
 TEST_F(Reading, TreeIsDepthFirstWithChildrenOldestFirst) {
   std::string u1 = Msg(s_, kUser1);   // clock 1
   std::string a1 = Msg(s_, kAssistant1);  // 2
-  XS_ASSERT_OK(s_, xs_session_branch(s_, u1.c_str()));
+  XS_ASSERT_OK(s_, xs_session_set_leaf(s_, u1.c_str()));
   std::string a2 = Msg(s_, kAssistant2);  // 3: second child of u1
-  XS_ASSERT_OK(s_, xs_session_reset_leaf(s_));
+  XS_ASSERT_OK(s_, xs_session_set_leaf(s_, nullptr));
   std::string r2 = Msg(s_, kUser3);  // 4: a second root
-  XS_ASSERT_OK(s_, xs_session_branch(s_, a1.c_str()));
+  XS_ASSERT_OK(s_, xs_session_set_leaf(s_, a1.c_str()));
   std::string u2 = Msg(s_, kUser2);  // 5: child of a1
   std::string e_u1 = xstest::Entry(s_, u1), e_a1 = xstest::Entry(s_, a1), e_a2 = xstest::Entry(s_, a2),
               e_r2 = xstest::Entry(s_, r2), e_u2 = xstest::Entry(s_, u2);
@@ -200,7 +200,7 @@ TEST_F(Reading, TreeChildrenSortedByTimestampNotFileOrder) {
   // Caller timestamps: the second child in the file is older, so it comes first.
   ASSERT_EQ(Append(s_, R"({"type":"n","id":"root","timestamp":"2026-01-01T00:00:00.000Z"})"), "root");
   ASSERT_EQ(Append(s_, R"({"type":"n","id":"late","timestamp":"2026-01-01T00:00:09.000Z"})"), "late");
-  XS_ASSERT_OK(s_, xs_session_branch(s_, "root"));
+  XS_ASSERT_OK(s_, xs_session_set_leaf(s_, "root"));
   ASSERT_EQ(Append(s_, R"({"type":"n","id":"early","timestamp":"2026-01-01T00:00:01.000Z"})"), "early");
   std::string tree = xstest::Tree(s_);
   EXPECT_NE(tree.find(R"("children":["early","late"])"), std::string::npos) << tree;
@@ -243,7 +243,7 @@ TEST_F(Reading, EntryAndChildrenOfUnknownIdsAreNotFound) {
   EXPECT_EQ(xs_session_entry(s_, "nope", 0, nullptr, 0, &n), XS_ENOTFOUND);
   EXPECT_STRNE(xs_session_errmsg(s_), "");
   EXPECT_EQ(xs_session_children(s_, "nope", 0, nullptr, 0, &n), XS_ENOTFOUND);
-  EXPECT_EQ(xs_session_branch_path(s_, "nope", 0, nullptr, 0, &n), XS_ENOTFOUND);
+  EXPECT_EQ(xs_session_path(s_, "nope", 0, nullptr, 0, &n), XS_ENOTFOUND);
   EXPECT_EQ(xs_session_entry(s_, "", 0, nullptr, 0, &n), XS_ENOTFOUND);  // any string is just "not found"
 }
 

@@ -165,7 +165,7 @@ TEST_F(SessionFiles, ForkFromMissingOrHeaderlessSource) {
 
 TEST_F(SessionFiles, CreateBranchedKeepsThePathAndItsLabels) {
   // u1 -> a1 -> u2 (path), a side branch a1 -> s1, labels on u1 (on the path) and s1 (not).
-  XS_ASSERT_OK(s_, xs_session_branch(s_, a1_.c_str()));
+  XS_ASSERT_OK(s_, xs_session_set_leaf(s_, a1_.c_str()));
   std::string s1 = Msg(s_, xstest::kUser3);
   char l1[XS_ID_BUFSIZE], l2[XS_ID_BUFSIZE];
   XS_ASSERT_OK(s_, xs_append_label(s_, u1_.c_str(), "start", l1));
@@ -199,7 +199,7 @@ TEST_F(SessionFiles, CreateBranchedKeepsThePathAndItsLabels) {
 }
 
 TEST_F(SessionFiles, CreateBranchedFromTheCurrentLeaf) {
-  XS_ASSERT_OK(s_, xs_session_branch(s_, a1_.c_str()));
+  XS_ASSERT_OK(s_, xs_session_set_leaf(s_, a1_.c_str()));
   xs_session_options o = NewOpts("at-leaf");
   xs_session* b = nullptr;
   ASSERT_EQ(xs_session_create_branched(s_, nullptr, &o, &b), XS_OK) << xs_session_errmsg(s_);

@@ -267,7 +267,7 @@ int main(int argc, char **argv) {
   xs_store_options sto;
   xs_compaction comp;
   xs_custom_message cm;
-  xs_session_init si;
+  xs_session_init_entry si;
   char u1[XS_ID_BUFSIZE], a1[XS_ID_BUFSIZE], u2[XS_ID_BUFSIZE], u3[XS_ID_BUFSIZE], lbl[XS_ID_BUFSIZE];
   char bs[XS_ID_BUFSIZE], id[XS_ID_BUFSIZE];
   char small[16];
@@ -303,12 +303,12 @@ int main(int argc, char **argv) {
   CheckCondition(xs_session_options_init(NULL, XS_SESSION_OPTIONS_VERSION) == XS_EINVAL);
   CheckCondition(xs_compaction_init(&comp, XS_COMPACTION_VERSION) == XS_OK && comp.from_extension == XS_UNSET);
   CheckCondition(xs_custom_message_init(&cm, XS_CUSTOM_MESSAGE_VERSION) == XS_OK && cm.display == 1);
-  CheckCondition(xs_session_init_init(&si, XS_SESSION_INIT_VERSION) == XS_OK && si.reserved == 0);
+  CheckCondition(xs_session_init_entry_init(&si, XS_SESSION_INIT_ENTRY_VERSION) == XS_OK && si.reserved == 0);
   CheckCondition(xs_compaction_init(NULL, XS_COMPACTION_VERSION) == XS_EINVAL);
   CheckCondition(xs_custom_message_init(&cm, 9) == XS_EVERSION);
-  CheckCondition(xs_session_init_init(&si, 9) == XS_EVERSION);
+  CheckCondition(xs_session_init_entry_init(&si, 9) == XS_EVERSION);
   CheckCondition(sizeof(xs_store_options) == 8 && sizeof(xs_session_options) == 80 && sizeof(xs_compaction) == 88 &&
-                 sizeof(xs_custom_message) == 56 && sizeof(xs_session_init) == 72);
+                 sizeof(xs_custom_message) == 56 && sizeof(xs_session_init_entry) == 72);
 
   StartPhase("store");
   store = xs_store_new();
@@ -401,7 +401,7 @@ int main(int argc, char **argv) {
   CheckEqual(expected, got);
 
   StartPhase("branch and label");
-  CheckNoError(s, xs_session_branch(s, a1));
+  CheckNoError(s, xs_session_set_leaf(s, a1));
   CheckNoError(s, xs_append_message(s, kUser3, strlen(kUser3), u3)); /* 13 */
   CheckNoError(s, xs_append_label(s, u1, "start", lbl));             /* 14 */
   Fetch(got, xs_session_errmsg(s), xs_session_leaf(s, b_, c_, &n_));
@@ -417,7 +417,7 @@ int main(int argc, char **argv) {
   CheckEqual(CAT("[{\"targetId\":\"", u1, "\",\"label\":\"start\",\"timestamp\":\"", ts(14), "\"}]"), got);
   Fetch(got, xs_session_errmsg(s), xs_session_children(s, a1, 0, b_, c_, &n_));
   CheckCondition(count(got, "\"type\":") == 2 && strstr(got, u3) != NULL);
-  Fetch(got, xs_session_errmsg(s), xs_session_branch_path(s, NULL, 0, b_, c_, &n_));
+  Fetch(got, xs_session_errmsg(s), xs_session_path(s, NULL, 0, b_, c_, &n_));
   CheckEqual(CAT("[", msg_line(u1, NULL, 1, kUser1), ",", msg_line(a1, u1, 2, kAssistant1), ",",
                  msg_line(u3, a1, 13, kUser3), ",{\"type\":\"label\",\"id\":\"", lbl, "\",\"parentId\":\"", u3,
                  "\",\"timestamp\":\"", ts(14), "\",\"targetId\":\"", u1, "\",\"label\":\"start\"}]"),
@@ -430,7 +430,7 @@ int main(int argc, char **argv) {
   CheckEqual(CAT("{\"type\":\"branch_summary\",\"id\":\"", bs, "\",\"parentId\":\"", u1, "\",\"timestamp\":\"", ts(15),
                  "\",\"fromId\":\"", u1, "\",\"summary\":\"gave up\"}"),
              got);
-  CheckNoError(s, xs_session_reset_leaf(s));
+  CheckNoError(s, xs_session_set_leaf(s, NULL));
   Fetch(got, xs_session_errmsg(s), xs_session_leaf(s, b_, c_, &n_));
   CheckEqual("", got);
   CheckNoError(s, xs_session_set_title(s, "Renamed", 7));
@@ -470,7 +470,7 @@ int main(int argc, char **argv) {
   }
 
   StartPhase("errors");
-  CheckStatus(s, XS_ENOTFOUND, xs_session_branch(s, "nope"));
+  CheckStatus(s, XS_ENOTFOUND, xs_session_set_leaf(s, "nope"));
   CheckStatus(s, XS_ENOTFOUND, xs_append_label(s, "nope", "x", id));
   CheckStatus(s, XS_ENOTFOUND, xs_build_context(s, "nope", NULL, 0, &n));
   CheckStatus(s, XS_EINVAL, xs_append_message(s, "{\"role\":", 8, id));
@@ -479,7 +479,6 @@ int main(int argc, char **argv) {
   CheckStatus(s, XS_EINVAL, xs_append(s, "{\"type\":\"x\",\"id\":\"a/b\"}", 23, id));
   expected = CAT("{\"type\":\"x\",\"id\":\"", u1, "\"}");
   CheckStatus(s, XS_EEXISTS, xs_append(s, expected, strlen(expected), id));
-  CheckStatus(s, XS_EINVAL, xs_session_branch(s, NULL));
   CheckCondition(xs_append_message(NULL, kUser1, strlen(kUser1), id) == XS_EMISUSE);
   CheckCondition(xs_session_errcode(NULL) == XS_EMISUSE && xs_session_errmsg(NULL) != NULL);
   CheckCondition(xs_store_errcode(NULL) == XS_EMISUSE && xs_store_errmsg(NULL) != NULL);

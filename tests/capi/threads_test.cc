@@ -127,7 +127,7 @@ TEST_F(Threads, TwoThreadsAppendToOneSharedHandle) {
   EXPECT_EQ(next[0], kPerThread);
   EXPECT_EQ(next[1], kPerThread);
   EXPECT_EQ(xstest::Leaf(s), prev);
-  EXPECT_EQ(xstest::Count(xstest::BranchPath(s), "\"type\":\"message\""), static_cast<size_t>(2 * kPerThread));
+  EXPECT_EQ(xstest::Count(xstest::PathEntries(s), "\"type\":\"message\""), static_cast<size_t>(2 * kPerThread));
 }
 
 TEST_F(Threads, DistinctSessionsFromSeveralThreads) {

@@ -337,8 +337,8 @@ class CaseRunner {
       std::string rules = text(s, "rules");
       appended = xs_append_ttsr_injection(session_, rules.data(), rules.size(), id);
     } else if (op == "append_session_init") {
-      xs_session_init si;
-      xs_session_init_init(&si, XS_SESSION_INIT_VERSION);
+      xs_session_init_entry si;
+      xs_session_init_entry_init(&si, XS_SESSION_INIT_ENTRY_VERSION);
       std::string sp = text(s, "system_prompt"), task = text(s, "task"), tools = text(s, "tools"), schema;
       si.system_prompt = sp.data();
       si.system_prompt_len = sp.size();
@@ -362,10 +362,8 @@ class CaseRunner {
                                                 summary.data(), summary.size(),
                                                 has(s, "details") ? details.data() : nullptr, details.size(),
                                                 tri(s, "from_extension"), id);
-    } else if (op == "branch") {
-      rc_check(xs_session_branch(session_, c_str(s, "id")));
-    } else if (op == "reset_leaf") {
-      rc_check(xs_session_reset_leaf(session_));
+    } else if (op == "set_leaf") {
+      rc_check(xs_session_set_leaf(session_, str(s, "id")));  // "id": null moves the leaf to none
     } else if (op == "set_title") {
       const char* t = at(s, "title").is_null() ? nullptr : c_str(s, "title");
       rc_check(xs_session_set_title(session_, t, t ? view(s, "title").size() : 0));
@@ -406,9 +404,9 @@ class CaseRunner {
     } else if (op == "check_entry") {
       const char* eid = c_str(s, "id");
       check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_entry(session_, eid, rflags, b, c, n); });
-    } else if (op == "check_branch") {
+    } else if (op == "check_path") {
       const char* bid = str(s, "id");
-      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_branch_path(session_, bid, rflags, b, c, n); });
+      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_path(session_, bid, rflags, b, c, n); });
     } else if (op == "check_children") {
       const char* cid = c_str(s, "id");
       check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_children(session_, cid, rflags, b, c, n); });

@@ -234,7 +234,7 @@ inline void probe_poisoned(const Workload& w, Trial& r, Session& h, const std::s
       {"append_message", [&] { return h.append_message(user_message("poisoned?"), &id); }},
       {"append_custom", [&] { return h.append_custom("poisoned", std::nullopt, &id); }},
       {"set_title", [&] { return h.set_title(std::string_view("poisoned")); }},
-      {"write_now", [&] { return h.write_now(); }},
+      {"persist", [&] { return h.persist(); }},
       {"flush", [&] { return h.flush(); }},
       {"move_to", [&] { return h.move_to(r.root + "/poisoned", "/poisoned"); }},
   };

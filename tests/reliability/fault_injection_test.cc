@@ -1,6 +1,6 @@
 // Guarantees G9 and G11 (docs/guarantees.md#g9, #g11; technique #t4, SQLite's ioerr loop) for every
 // public operation that touches the disk: opening for writing (new, existing, v1/v2 migration,
-// header-less, torn tail), every append kind, the first write and write_now, set_title, flush,
+// header-less, torn tail), every append kind, the first write and persist, set_title, flush,
 // close, repair, fork, create_branched, fork_from, move_to, appends that put or touch a blob, the
 // blob store's gc and listings, and the reads (read-only open, the parallel loader, reload,
 // context, entries and verify with blobs) — fault_workloads.h. For each operation the test counts

@@ -267,13 +267,13 @@ inline std::vector<Workload> workloads() {
                  return append_text(r, user_message("deferred question"));
                },
                [](Trial& r) { return append_text(r, assistant_message("first answer")); }});
-  w.push_back({"write_now of a deferred session", nullptr,
+  w.push_back({"persist of a deferred session", nullptr,
                [](Trial& r) {
                  XS_RETURN_IF_ERROR(open_session(r, opts(r, true, true)));
                  return append_text(r, user_message("deferred question"));
                },
                [](Trial& r) {
-                 Status st = r.s->write_now();
+                 Status st = r.s->persist();
                  settle(r, *r.s);
                  if (st.ok()) r.value = state(*r.s);
                  return st;
@@ -321,7 +321,7 @@ inline std::vector<Workload> workloads() {
        [](Session& s, std::string* id) { return s.append_mode_change("plan", R"({"x":true})", id); }},
       {"branch_with_summary", [](Session& s, std::string* id) {
          std::string from(*s.leaf_id());
-         s.reset_leaf();
+         XS_RETURN_IF_ERROR(s.set_leaf(std::nullopt));
          return s.branch_with_summary(from, "went back", std::nullopt, true, id);
        }},
   };

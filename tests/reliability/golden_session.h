@@ -75,7 +75,7 @@ inline std::string build_golden_session(std::shared_ptr<storage::Fs> fs, const s
   ok(s.append_custom("ext-state", std::string_view("{\"k\":\"v\\\"ä\",\"n\":[1,2.50,-0]}"), &id));
 
   // A second branch from the first answer, compacted, with its own large payload.
-  ok(s.branch(a1));
+  ok(s.set_leaf(a1));
   ok(s.append_message(user_message("other branch ö \\\\ \\\"x\\\""), &side));
   ok(s.append_thinking_level(std::string_view("low"), &id));
   ok(s.append_message(assistant_message(golden_payload("side", 18500)), &id));

@@ -1,7 +1,7 @@
 /*
  * session_read.c -- the readers: JSON (or an id) through a caller buffer, returned parsed, or as
  * the library's exact text with {raw: true}. Readers whose cost grows with the session (context,
- * entries, branch path, tree) also have a Promise form that runs off the JS thread.
+ * entries, path, tree) also have a Promise form that runs off the JS thread.
  */
 #include "xsn.h"
 
@@ -35,7 +35,7 @@ READER(r_context) { return xs_build_context(S, c->s[0].p, b, cap, n); }
 READER(r_header) { return xs_session_header(S, b, cap, n); }
 READER(r_entries) { return xs_session_entries(S, c->u32, b, cap, n); }
 READER(r_entry) { return xs_session_entry(S, c->s[0].p, c->u32, b, cap, n); }
-READER(r_branch_path) { return xs_session_branch_path(S, c->s[0].p, c->u32, b, cap, n); }
+READER(r_path) { return xs_session_path(S, c->s[0].p, c->u32, b, cap, n); }
 READER(r_children) { return xs_session_children(S, c->s[0].p, c->u32, b, cap, n); }
 READER(r_tree) { return xs_session_tree(S, c->u32, b, cap, n); }
 READER(r_labels) { return xs_session_labels(S, b, cap, n); }
@@ -55,7 +55,7 @@ READER(r_repair) { return xs_session_repair(S, c->u32, b, cap, n); }
 const xsn_method xsn_session_read_rows[] = {
     READ("buildContext", p_leaf_opts, r_context, BOTH),
     READ("entries", p_blob_opts, r_entries, BOTH),
-    READ("branchPath", p_optid_opts, r_branch_path, BOTH),
+    READ("path", p_optid_opts, r_path, BOTH),
     READ("tree", p_blob_opts, r_tree, BOTH),
     READ("header", p_opts, r_header, XSN_SYNC),
     READ("entry", p_id_opts, r_entry, XSN_SYNC),

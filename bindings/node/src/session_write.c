@@ -17,7 +17,8 @@ static int p_entry(xsn_args *a, xsn_call *c) { return xsn_get_json(a, A(0), "ent
 static int p_message(xsn_args *a, xsn_call *c) { return xsn_get_json(a, A(0), "message", XSN_REQUIRED, &c->s[0]); }
 static int p_rules(xsn_args *a, xsn_call *c) { return xsn_get_json(a, A(0), "rules", XSN_REQUIRED, &c->s[0]); }
 static int p_level(xsn_args *a, xsn_call *c) { return xsn_get_name(a, A(0), "level", XSN_OPTIONAL, &c->s[0]); }
-static int p_id(xsn_args *a, xsn_call *c) { return xsn_get_name(a, A(0), "id", XSN_REQUIRED, &c->s[0]); }
+/* null (or no argument) is NULL: the leaf becomes none. */
+static int p_leaf(xsn_args *a, xsn_call *c) { return xsn_get_name(a, A(0), "id", XSN_OPTIONAL, &c->s[0]); }
 
 /* (name, second name?) and (name, json?) argument pairs. */
 static int p_name_name(xsn_args *a, xsn_call *c, const char *first, const char *second) {
@@ -107,8 +108,7 @@ static xs_status x_label(xsn_call *c) { return xs_append_label(S, c->s[0].p, c->
 static xs_status x_rules(xsn_call *c) { return xs_append_ttsr_injection(S, c->s[0].p, c->s[0].n, c->id); }
 static xs_status x_custom(xsn_call *c) { return xs_append_custom(S, c->s[0].p, c->s[1].p, c->s[1].n, c->id); }
 static xs_status x_mode(xsn_call *c) { return xs_append_mode_change(S, c->s[0].p, c->s[1].p, c->s[1].n, c->id); }
-static xs_status x_branch(xsn_call *c) { return xs_session_branch(S, c->s[0].p); }
-static xs_status x_reset_leaf(xsn_call *c) { return xs_session_reset_leaf(S); }
+static xs_status x_set_leaf(xsn_call *c) { return xs_session_set_leaf(S, c->s[0].p); }
 
 static xs_status x_compaction(xsn_call *c) {
   xs_compaction k;
@@ -135,8 +135,8 @@ static xs_status x_custom_message(xsn_call *c) {
 }
 
 static xs_status x_session_init(xsn_call *c) {
-  xs_session_init si;
-  xs_session_init_init(&si, XS_SESSION_INIT_VERSION);
+  xs_session_init_entry si;
+  xs_session_init_entry_init(&si, XS_SESSION_INIT_ENTRY_VERSION);
   TEXT(si.system_prompt, 0);
   TEXT(si.task, 1);
   JSON(si.tools, 2);
@@ -164,7 +164,6 @@ const xsn_method xsn_session_write_rows[] = {
     APPEND("appendSessionInit", p_session_init, x_session_init),
     APPEND("appendModeChange", p_mode, x_mode),
     APPEND("branchWithSummary", p_branch_summary, x_branch_summary),
-    {"branch", XSN_SESSION, p_id, x_branch, NULL, XSN_OUT_VOID, XSN_SYNC},
-    {"resetLeaf", XSN_SESSION, NULL, x_reset_leaf, NULL, XSN_OUT_VOID, XSN_SYNC},
+    {"setLeaf", XSN_SESSION, p_leaf, x_set_leaf, NULL, XSN_OUT_VOID, XSN_SYNC},
 };
 const size_t xsn_session_write_row_count = sizeof xsn_session_write_rows / sizeof xsn_session_write_rows[0];

@@ -55,16 +55,16 @@ test('every typed append takes JS values and returns the new id', () => {
   assert.equal(s.entry(first, { resolveBlobs: true }).message.content[0].data, image);
   assert.deepEqual(store.blobGetSync(ref.slice('blob:sha256:'.length)), Buffer.alloc(2000, 7));
 
-  // Optional arguments left out; null clears a label; resetLeaf starts a new root.
+  // Optional arguments left out; null clears a label; setLeaf(null) starts a new root.
   const plain = s.appendCustom('bare');
   assert.deepEqual(Object.keys(entry(plain)), ['type', 'customType', 'id', 'parentId', 'timestamp']);
   assert.equal(entry(s.appendThinkingLevel(null)).thinkingLevel, null);
   assert.equal(entry(s.appendModelChange('a/b')).role, undefined);
   s.appendLabel(first, null);
   assert.deepEqual(s.labels(), []);
-  s.branch(compaction);
+  s.setLeaf(compaction);
   assert.equal(s.leaf(), compaction);
-  s.resetLeaf();
+  s.setLeaf(null);
   assert.equal(s.leaf(), null);
   assert.equal(entry(s.appendMessage(user('new root'))).parentId, null);
   s.close();
@@ -83,8 +83,8 @@ test('readers return parsed values, or the library text with {raw: true}', async
   assert.equal(s.entriesSync().length, 3);
   assert.equal(typeof s.entriesSync({ raw: true }), 'string');
   assert.deepEqual(s.children(q).map((e) => e.id), [a]);
-  assert.deepEqual((await s.branchPath(a)).map((e) => e.id), [q, a]);
-  assert.deepEqual(s.branchPathSync().map((e) => e.type), ['message', 'message', 'label']);
+  assert.deepEqual((await s.path(a)).map((e) => e.id), [q, a]);
+  assert.deepEqual(s.pathSync().map((e) => e.type), ['message', 'message', 'label']);
   const tree = await s.tree();
   assert.deepEqual(tree.map((n) => [n.id, n.depth, n.label]), [[q, 0, 'question'], [a, 1, undefined], [tree[2].id, 2, undefined]]);
   assert.deepEqual(s.labels().map((l) => [l.targetId, l.label]), [[q, 'question']]);

@@ -29,7 +29,7 @@ test('many concurrent async reads of one session agree with the sync forms', asy
     jobs.push(s.entries({ raw: true }).then((v) => assert.equal(v, expected.entries)));
     jobs.push(s.tree({ raw: true }).then((v) => assert.equal(v, expected.tree)));
     const leaf = leafs[i * 3];
-    jobs.push(s.branchPath(leaf).then((v) => assert.deepEqual(v, s.branchPathSync(leaf))));
+    jobs.push(s.path(leaf).then((v) => assert.deepEqual(v, s.pathSync(leaf))));
     jobs.push(s.buildContext(leaf).then((v) => assert.equal(v.leafId, leaf)));
     jobs.push(s.flush());
   }

@@ -184,8 +184,7 @@ class CaseRunner {
           details: s.details === undefined ? undefined : textOf(s.details),
           fromExtension: s.from_extension,
         }));
-      case 'branch': return this.attempt(expect, () => session.branch(s.id));
-      case 'reset_leaf': return this.attempt(expect, () => session.resetLeaf());
+      case 'set_leaf': return this.attempt(expect, () => session.setLeaf(s.id));
       case 'set_title': return this.attempt(expect, () => this.call(session, 'setTitle', s.title));
       case 'flush': return this.attempt(expect, () => this.call(session, 'flush'));
       case 'persist': return this.attempt(expect, () => this.call(session, 'persist'));
@@ -198,8 +197,8 @@ class CaseRunner {
       case 'check_header': return this.checkText(s, expect, 'json', () => session.header({ raw: true }));
       case 'check_entries': return this.checkText(s, expect, 'json', () => this.call(session, 'entries', readOpts));
       case 'check_entry': return this.checkText(s, expect, 'json', () => session.entry(s.id, readOpts));
-      case 'check_branch':
-        return this.checkText(s, expect, 'json', () => this.call(session, 'branchPath', str(s, 'id'), readOpts));
+      case 'check_path':
+        return this.checkText(s, expect, 'json', () => this.call(session, 'path', str(s, 'id'), readOpts));
       case 'check_children': return this.checkText(s, expect, 'json', () => session.children(s.id, readOpts));
       case 'check_tree': return this.checkText(s, expect, 'json', () => this.call(session, 'tree', readOpts));
       case 'check_labels': return this.checkText(s, expect, 'json', () => session.labels({ raw: true }));

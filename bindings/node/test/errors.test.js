@@ -46,7 +46,7 @@ test('not found, invalid JSON, invalid UTF-8 and bad options carry their own cod
   assert.throws(() => store.openSync(missing), libError('XS_ENOTFOUND', `${missing}: no such session file`));
   const s = track(store.create('/w', FIXED));
   s.appendMessage(user('q'));
-  assert.throws(() => s.branch('nope'), libError('XS_ENOTFOUND', 'entry nope not found'));
+  assert.throws(() => s.setLeaf('nope'), libError('XS_ENOTFOUND', 'entry nope not found'));
   assert.throws(() => s.buildContextSync('zzz'), libError('XS_ENOTFOUND', 'entry zzz not found'));
   await assert.rejects(s.buildContext('zzz'), libError('XS_ENOTFOUND', 'entry zzz not found'));
   assert.throws(() => s.append('{bad'), libError('XS_EINVAL',

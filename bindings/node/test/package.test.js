@@ -29,6 +29,8 @@ test('package.json names the package, its entry point and its types', () => {
   assert.equal(pkg.name, 'xsession');
   assert.equal(pkg.main, 'index.js');
   assert.equal(pkg.types, 'index.d.ts');
+  const { major, minor, patch } = xs.bindingVersion;  // the header the addon was compiled with
+  assert.equal(pkg.version, `${major}.${minor}.${patch}`);
   assert.equal(require(path.join(DIR, pkg.main)), xs);
   assert.ok(fs.existsSync(path.join(DIR, pkg.types)));
 });

@@ -37,7 +37,7 @@ test('strings, names and JSON arguments of the wrong type', (t) => {
     [() => store.create(['/w']), typeError('Store.create: cwd must be a string (got array)')],
     [() => store.create('/w\0evil'), typeError('Store.create: cwd must not contain NUL characters')],
     [() => store.openSync(Symbol('x')), typeError('Store.open: pathOrId must be a string (got symbol)')],
-    [() => s.branch(7n), typeError('Session.branch: id must be a string (got bigint)')],
+    [() => s.setLeaf(7n), typeError('Session.setLeaf: id must be a string or null (got bigint)')],
     [() => s.appendModelChange('a/b', 3), typeError('Session.appendModelChange: role must be a string or null (got number)')],
     [() => s.appendMessage(), typeError('Session.appendMessage: message must be a JSON-serialisable value, JSON text or a Buffer (got undefined)')],
     [() => s.appendMessage(() => 1), typeError('Session.appendMessage: message must be a JSON-serialisable value, JSON text or a Buffer (got function)')],

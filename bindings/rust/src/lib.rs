@@ -73,7 +73,7 @@ pub use options::{GcOptions, ListOptions, RepairOptions, SessionOptions};
 pub use read::BlobRefs;
 pub use session::Session;
 pub use store::Store;
-pub use write::{Compaction, CustomMessage, SessionInit};
+pub use write::{Compaction, CustomMessage, SessionInitEntry};
 
 // The README's examples run as doc tests, so the agent loop shown there keeps compiling and working.
 #[cfg(doctest)]

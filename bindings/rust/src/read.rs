@@ -64,11 +64,11 @@ impl Session {
     }
 
     /// The entries from the root down to `id` (`None`: the leaf; `[]` when the leaf is none).
-    pub fn branch_path(&self, id: Option<&str>, blobs: BlobRefs) -> Result<String> {
+    pub fn path(&self, id: Option<&str>, blobs: BlobRefs) -> Result<String> {
         let id = opt_c_string(id, "entry id")?;
         // SAFETY: as in build_context.
-        self.handle.read_string("xs_session_branch_path", |s, b, c, n| unsafe {
-            sys::xs_session_branch_path(s, opt_ptr(&id), blobs.flags(), b, c, n)
+        self.handle.read_string("xs_session_path", |s, b, c, n| unsafe {
+            sys::xs_session_path(s, opt_ptr(&id), blobs.flags(), b, c, n)
         })
     }
 
@@ -96,7 +96,7 @@ impl Session {
     }
 
     /// The leaf's id, `None` when the leaf is none (an empty session, or after
-    /// [`reset_leaf`](Session::reset_leaf)).
+    /// [`set_leaf(None)`](Session::set_leaf)).
     pub fn leaf(&self) -> Result<Option<String>> {
         // SAFETY: as in build_context.
         let id =

@@ -16,7 +16,7 @@ use std::os::raw::{c_char, c_int};
 /// `XS_VERSION_MAJOR` of the header this crate mirrors.
 pub const XS_VERSION_MAJOR: c_int = 0;
 /// `XS_VERSION_MINOR` of the header this crate mirrors.
-pub const XS_VERSION_MINOR: c_int = 1;
+pub const XS_VERSION_MINOR: c_int = 2;
 /// `XS_VERSION_PATCH` of the header this crate mirrors.
 pub const XS_VERSION_PATCH: c_int = 0;
 
@@ -235,14 +235,14 @@ pub struct xs_custom_message {
     pub attribution: *const c_char,
 }
 
-/// Version of [`xs_session_init`] this crate fills in.
-pub const XS_SESSION_INIT_VERSION: u32 = 1;
+/// Version of [`xs_session_init_entry`] this crate fills in.
+pub const XS_SESSION_INIT_ENTRY_VERSION: u32 = 1;
 
 /// A "session_init" entry for `xs_append_session_init`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct xs_session_init {
-    /// `XS_SESSION_INIT_VERSION`.
+pub struct xs_session_init_entry {
+    /// `XS_SESSION_INIT_ENTRY_VERSION`.
     pub version: u32,
     /// Must be 0.
     pub reserved: u32,
@@ -479,9 +479,13 @@ extern "C" {
         id_out: *mut c_char,
     ) -> xs_status;
     /// Fills `*si` with the defaults of `version`.
-    pub fn xs_session_init_init(si: *mut xs_session_init, version: u32) -> xs_status;
+    pub fn xs_session_init_entry_init(si: *mut xs_session_init_entry, version: u32) -> xs_status;
     /// Appends a "session_init" entry.
-    pub fn xs_append_session_init(s: *mut xs_session, si: *const xs_session_init, id_out: *mut c_char) -> xs_status;
+    pub fn xs_append_session_init(
+        s: *mut xs_session,
+        si: *const xs_session_init_entry,
+        id_out: *mut c_char,
+    ) -> xs_status;
     /// Appends a "mode_change" entry.
     pub fn xs_append_mode_change(
         s: *mut xs_session,
@@ -501,10 +505,8 @@ extern "C" {
         from_extension: i32,
         id_out: *mut c_char,
     ) -> xs_status;
-    /// Moves the leaf to entry `id`.
-    pub fn xs_session_branch(s: *mut xs_session, id: *const c_char) -> xs_status;
-    /// Sets the leaf to none.
-    pub fn xs_session_reset_leaf(s: *mut xs_session) -> xs_status;
+    /// Moves the leaf to entry `id` (NULL: to none).
+    pub fn xs_session_set_leaf(s: *mut xs_session, id: *const c_char) -> xs_status;
     /// Sets (NULL: removes) the header's title.
     pub fn xs_session_set_title(s: *mut xs_session, title: *const c_char, title_len: usize) -> xs_status;
 
@@ -537,7 +539,7 @@ extern "C" {
         out_len: *mut usize,
     ) -> xs_status;
     /// The entries from the root down to `id` (NULL: the leaf).
-    pub fn xs_session_branch_path(
+    pub fn xs_session_path(
         s: *mut xs_session,
         id: *const c_char,
         flags: u32,

@@ -75,10 +75,10 @@ impl<'a> CustomMessage<'a> {
     }
 }
 
-/// A `session_init` entry for [`Session::append_session_init`] (`xs_session_init`).
+/// A `session_init` entry for [`Session::append_session_init`] (`xs_session_init_entry`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct SessionInit<'a> {
+pub struct SessionInitEntry<'a> {
     /// The system prompt.
     pub system_prompt: &'a str,
     /// The task.
@@ -89,10 +89,10 @@ pub struct SessionInit<'a> {
     pub output_schema_json: Option<&'a str>,
 }
 
-impl<'a> SessionInit<'a> {
+impl<'a> SessionInitEntry<'a> {
     /// A session_init with no output schema.
-    pub fn new(system_prompt: &'a str, task: &'a str, tools_json: &'a str) -> SessionInit<'a> {
-        SessionInit { system_prompt, task, tools_json, output_schema_json: None }
+    pub fn new(system_prompt: &'a str, task: &'a str, tools_json: &'a str) -> SessionInitEntry<'a> {
+        SessionInitEntry { system_prompt, task, tools_json, output_schema_json: None }
     }
 }
 
@@ -217,8 +217,8 @@ impl Session {
     }
 
     /// Appends a `session_init` entry.
-    pub fn append_session_init(&self, si: &SessionInit<'_>) -> Result<String> {
-        let mut raw = init(sys::xs_session_init_init, sys::XS_SESSION_INIT_VERSION)?;
+    pub fn append_session_init(&self, si: &SessionInitEntry<'_>) -> Result<String> {
+        let mut raw = init(sys::xs_session_init_entry_init, sys::XS_SESSION_INIT_ENTRY_VERSION)?;
         (raw.system_prompt, raw.system_prompt_len) = text(si.system_prompt);
         (raw.task, raw.task_len) = text(si.task);
         (raw.tools_json, raw.tools_len) = text(si.tools_json);
@@ -265,17 +265,13 @@ impl Session {
         })
     }
 
-    /// Moves the leaf to entry `id` (nothing is written).
-    pub fn branch(&self, id: &str) -> Result<()> {
-        let id = c_string(id, "entry id")?;
+    /// Moves the leaf to entry `id`, or to none for `None` (the next append then starts a new
+    /// root). Nothing is written: a reopened session's leaf is its last entry again. An unknown
+    /// id is [`NotFound`](crate::ErrorCode::NotFound) and leaves the leaf where it was.
+    pub fn set_leaf(&self, id: Option<&str>) -> Result<()> {
+        let id = opt_c_string(id, "entry id")?;
         // SAFETY: live session; `id` outlives the call.
-        self.handle.check(|s| unsafe { sys::xs_session_branch(s, id.as_ptr()) })
-    }
-
-    /// Sets the leaf to none: the next append starts a new root.
-    pub fn reset_leaf(&self) -> Result<()> {
-        // SAFETY: live session.
-        self.handle.check(|s| unsafe { sys::xs_session_reset_leaf(s) })
+        self.handle.check(|s| unsafe { sys::xs_session_set_leaf(s, opt_ptr(&id)) })
     }
 
     /// Sets the header's title (`None` removes it); the file is rewritten atomically when on disk.

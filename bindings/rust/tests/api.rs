@@ -16,7 +16,9 @@ fn mtime_ms(path: &std::path::Path) -> u128 {
 
 #[test]
 fn library_version_and_status_names() {
-    assert_eq!(xsession::version(), (0, 1, 0));
+    assert_eq!(xsession::version(), (0, 2, 0));
+    let (major, minor, patch) = (sys::XS_VERSION_MAJOR, sys::XS_VERSION_MINOR, sys::XS_VERSION_PATCH);
+    assert_eq!(env!("CARGO_PKG_VERSION"), format!("{major}.{minor}.{patch}"), "Cargo.toml's version is the header's");
     assert_eq!(status_str(sys::XS_OK), "XS_OK: success");
     assert_eq!(status_str(sys::XS_ENOTFOUND), "XS_ENOTFOUND: not found");
 }

@@ -8,7 +8,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use xsession::{sys, BlobRefs, Compaction, CustomMessage, ListOptions, Session, SessionInit, SessionOptions, Store};
+use xsession::{
+    sys, BlobRefs, Compaction, CustomMessage, ListOptions, Session, SessionInitEntry, SessionOptions, Store,
+};
 
 use common::TempDir;
 
@@ -279,7 +281,7 @@ impl<'a> Runner<'a> {
                 let (prompt, task, tools) =
                     (text("system_prompt").unwrap(), text("task").unwrap(), text("tools").unwrap());
                 let schema = text("output_schema");
-                let mut si = SessionInit::new(&prompt, &task, &tools);
+                let mut si = SessionInitEntry::new(&prompt, &task, &tools);
                 si.output_schema_json = schema.as_deref();
                 Some(self.session().and_then(|x| x.append_session_init(&si)))
             }
@@ -325,8 +327,8 @@ impl<'a> Runner<'a> {
         };
         let session = self.session();
         match op {
-            "branch" => rc_check(session.and_then(|x| x.branch(str_arg("id").unwrap())))?,
-            "reset_leaf" => rc_check(session.and_then(|x| x.reset_leaf()))?,
+            // "id": null (no string) moves the leaf to none.
+            "set_leaf" => rc_check(session.and_then(|x| x.set_leaf(str_arg("id"))))?,
             "set_title" => rc_check(session.and_then(|x| x.set_title(str_arg("title"))))?,
             "flush" => rc_check(session.and_then(|x| x.flush()))?,
             "persist" => rc_check(session.and_then(|x| x.persist()))?,
@@ -344,9 +346,7 @@ impl<'a> Runner<'a> {
             "check_entry" => {
                 self.check_text(s, "json", expect, session.and_then(|x| x.entry(str_arg("id").unwrap(), blobs)))?
             }
-            "check_branch" => {
-                self.check_text(s, "json", expect, session.and_then(|x| x.branch_path(str_arg("id"), blobs)))?
-            }
+            "check_path" => self.check_text(s, "json", expect, session.and_then(|x| x.path(str_arg("id"), blobs)))?,
             "check_children" => {
                 self.check_text(s, "json", expect, session.and_then(|x| x.children(str_arg("id").unwrap(), blobs)))?
             }

@@ -274,8 +274,8 @@ fn struct_layouts_match_the_c_compiler() {
                         preserve_data_len }
         xs_custom_message { version, display, custom_type, content_json, content_len, details_json, details_len,
                             attribution }
-        xs_session_init { version, reserved, system_prompt, system_prompt_len, task, task_len, tools_json, tools_len,
-                          output_schema_json, output_schema_len }
+        xs_session_init_entry { version, reserved, system_prompt, system_prompt_len, task, task_len, tools_json,
+                                tools_len, output_schema_json, output_schema_len }
     };
     // Every struct with fields in the header is in the list above (the field test checks names).
     let listed = rust.lines().filter(|l| !l.contains('.')).count();

@@ -21,7 +21,7 @@ fn outputs_of_every_size_come_back_whole() {
     // Around the first buffer guess (256 bytes) and far past it, under the size rules' cut
     // (500,000 UTF-16 units per string); multi-byte text so that bytes and chars differ.
     for size in [1, 150, 200, 255, 256, 257, 4096, 400_000] {
-        session.reset_leaf().unwrap();
+        session.set_leaf(None).unwrap();
         let message = format!(r#"{{"role":"user","content":"{}"}}"#, "é".repeat(size / 2) + &"x".repeat(size % 2));
         let id = session.append_message(&message).unwrap();
         // assert! rather than assert_eq!: a mismatch must not print half a megabyte.
@@ -50,12 +50,12 @@ fn ids_and_the_leaf_are_typed() {
     assert_eq!(session.leaf().unwrap(), Some(assistant.clone()));
     let models = r#""default":"anthropic/claude-x""#;
     assert_eq!(session.build_context(None).unwrap(), context(&assistant, &[USER, ASSISTANT], models));
-    session.branch(&user).unwrap();
+    session.set_leaf(Some(&user)).unwrap();
     assert_eq!(session.leaf().unwrap(), Some(user.clone()));
     assert_eq!(session.build_context(None).unwrap(), context(&user, &[USER], ""));
-    session.reset_leaf().unwrap();
+    session.set_leaf(None).unwrap();
     assert_eq!(session.leaf().unwrap(), None);
-    assert_eq!(session.branch_path(None, BlobRefs::AsStored).unwrap(), "[]");
+    assert_eq!(session.path(None, BlobRefs::AsStored).unwrap(), "[]");
     // Caller-chosen ids come back as given.
     assert_eq!(session.append(r#"{"type":"custom","id":"my-own_id","customType":"x"}"#).unwrap(), "my-own_id");
 }

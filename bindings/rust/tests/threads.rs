@@ -64,7 +64,7 @@ fn two_threads_append_to_one_shared_session() {
 
     // Appends were serialised: one chain from the root to the leaf, holding every message, each
     // thread's messages in the order that thread sent them.
-    let path = contents(&session.branch_path(None, BlobRefs::AsStored).unwrap());
+    let path = contents(&session.path(None, BlobRefs::AsStored).unwrap());
     assert_eq!(path.len(), 2 * PER_THREAD);
     for name in ["a", "b"] {
         let mine: Vec<&String> = path.iter().filter(|c| c.starts_with(name)).collect();

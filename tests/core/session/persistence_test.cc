@@ -39,13 +39,13 @@ class PersistenceTest : public ::testing::TestWithParam<std::string> {
   std::unique_ptr<Persistence> make(bool defer = true, Durability d = Durability::kBuffered) {
     return std::make_unique<Persistence>(fs_, path_, d, defer);
   }
-  // What the session does after a successful before_append: the line becomes part of the data.
+  // What the session does after a successful append_record: the line becomes part of the data.
   void push(const std::string& line) {
     std::string_view stored = data_->data.arena.store(line, json::kPadding);
     data_->data.lines.push_back({stored, 0, model::LineKind::kEntry, true, model::kNone});
   }
   Status append(Persistence& p, const std::string& line, bool assistant_after) {
-    Status st = p.before_append(data_->data, line + "\n", assistant_after);
+    Status st = p.append_record(data_->data, line + "\n", assistant_after);
     if (st.ok()) push(line);
     return st;
   }
@@ -89,10 +89,10 @@ TEST_P(PersistenceTest, WithoutDeferralTheFirstAppendWritesAtOnce) {
 
 TEST_P(PersistenceTest, WriteNowWritesTheHeaderOnceAndIsIdempotent) {
   auto p = make();
-  ASSERT_TRUE(p->write_now(data_->data).ok());
+  ASSERT_TRUE(p->persist(data_->data).ok());
   EXPECT_TRUE(p->persisted());
   EXPECT_EQ(content(), kHeader + "\n");
-  ASSERT_TRUE(p->write_now(data_->data).ok());
+  ASSERT_TRUE(p->persist(data_->data).ok());
   EXPECT_EQ(content(), kHeader + "\n");
   ASSERT_TRUE(append(*p, kL1, false).ok());  // persisted: no more deferral
   EXPECT_EQ(content(), kHeader + "\n" + kL1 + "\n");
@@ -108,7 +108,7 @@ TEST_P(PersistenceTest, RewriteIsANoOpBeforeTheFirstWrite) {
 TEST_P(PersistenceTest, FirstWriteNeverOverwritesAnExistingFile) {
   test::put_file(*base_, path_, "precious\n");
   auto p = make(false);
-  EXPECT_EQ(p->write_now(data_->data).code(), Code::kConflict);
+  EXPECT_EQ(p->persist(data_->data).code(), Code::kConflict);
   EXPECT_EQ(content(), "precious\n");
   EXPECT_EQ(names(), (std::vector<std::string>{"s.jsonl", "s.jsonl.lock"}));
 }
@@ -134,11 +134,11 @@ TEST_P(PersistenceTest, ForeignRenameOverOurFileIsAConflictAndNothingIsWritten) 
   auto p = make(false);
   ASSERT_TRUE(append(*p, kL1, false).ok());
   foreign_replace("theirs\n");
-  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kConflict);
+  EXPECT_EQ(p->append_record(data_->data, kL2 + "\n", true).code(), Code::kConflict);
   EXPECT_EQ(content(), "theirs\n");
   // A conflict is not a write failure: it is not latched as poison.
   EXPECT_TRUE(p->sticky_error().ok());
-  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kConflict);
+  EXPECT_EQ(p->append_record(data_->data, kL2 + "\n", true).code(), Code::kConflict);
   EXPECT_EQ(content(), "theirs\n");
 }
 
@@ -152,7 +152,7 @@ TEST_P(PersistenceTest, ForeignRenameBeforeOurFirstAppendAfterOpenIsAConflict) {
   ASSERT_TRUE(read.ok());
   p->adopt_existing(*read, true);
   foreign_replace("theirs\n");
-  EXPECT_EQ(p->before_append(data_->data, kL1 + "\n", false).code(), Code::kConflict);
+  EXPECT_EQ(p->append_record(data_->data, kL1 + "\n", false).code(), Code::kConflict);
   EXPECT_EQ(content(), "theirs\n");
 }
 
@@ -160,7 +160,7 @@ TEST_P(PersistenceTest, RemovedFileIsAConflict) {
   auto p = make(false);
   ASSERT_TRUE(append(*p, kL1, false).ok());
   ASSERT_TRUE(base_->unlink(path_).ok());
-  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kConflict);
+  EXPECT_EQ(p->append_record(data_->data, kL2 + "\n", true).code(), Code::kConflict);
   EXPECT_FALSE(exists());
 }
 
@@ -205,7 +205,7 @@ TEST_P(PersistenceTest, OneWriterPerFile) {
   ASSERT_TRUE(p1->lock().ok());
   auto p2 = make(false);
   EXPECT_EQ(p2->lock().code(), Code::kLocked);
-  EXPECT_EQ(p2->write_now(data_->data).code(), Code::kLocked);
+  EXPECT_EQ(p2->persist(data_->data).code(), Code::kLocked);
   EXPECT_FALSE(exists());
   ASSERT_TRUE(p1->close().ok());
   EXPECT_TRUE(p2->lock().ok());
@@ -224,13 +224,13 @@ TEST_P(PersistenceTest, WriteFailureIsStickyUntilReopened) {
   auto p = make(false);
   ASSERT_TRUE(append(*p, kL1, false).ok());
   fs_->fail(storage::FsOp::kAppend);
-  Status failed = p->before_append(data_->data, kL2 + "\n", true);
+  Status failed = p->append_record(data_->data, kL2 + "\n", true);
   EXPECT_EQ(failed.code(), Code::kIo);
   fs_->clear(storage::FsOp::kAppend);
   EXPECT_EQ(p->sticky_error().code(), Code::kIo);
-  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kPoisoned);
+  EXPECT_EQ(p->append_record(data_->data, kL2 + "\n", true).code(), Code::kPoisoned);
   EXPECT_EQ(p->rewrite(data_->data).code(), Code::kPoisoned);
-  EXPECT_EQ(p->write_now(data_->data).code(), Code::kPoisoned);
+  EXPECT_EQ(p->persist(data_->data).code(), Code::kPoisoned);
   EXPECT_EQ(p->flush().code(), Code::kPoisoned);
   EXPECT_EQ(p->close().code(), Code::kPoisoned);
   EXPECT_EQ(content(), kHeader + "\n" + kL1 + "\n");
@@ -249,9 +249,9 @@ TEST_P(PersistenceTest, TornWriteIsStickyAndRepairedByTheNextWriter) {
   auto p = make(false);
   ASSERT_TRUE(append(*p, kL1, false).ok());
   fs_->fail(storage::FsOp::kAppend, Code::kIo, /*torn=*/true);
-  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kIo);
+  EXPECT_EQ(p->append_record(data_->data, kL2 + "\n", true).code(), Code::kIo);
   fs_->clear(storage::FsOp::kAppend);
-  EXPECT_EQ(p->before_append(data_->data, kL3 + "\n", true).code(), Code::kPoisoned);
+  EXPECT_EQ(p->append_record(data_->data, kL3 + "\n", true).code(), Code::kPoisoned);
   std::string half = (kL2 + "\n").substr(0, (kL2.size() + 1) / 2);
   EXPECT_EQ(content(), kHeader + "\n" + kL1 + "\n" + half);
 }
@@ -260,9 +260,9 @@ TEST_P(PersistenceTest, SyncFailureInSyncModeIsSticky) {
   auto p = make(false, Durability::kSync);
   ASSERT_TRUE(append(*p, kL1, false).ok());
   fs_->fail(storage::FsOp::kSync);
-  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kIo);
+  EXPECT_EQ(p->append_record(data_->data, kL2 + "\n", true).code(), Code::kIo);
   fs_->clear(storage::FsOp::kSync);
-  EXPECT_EQ(p->before_append(data_->data, kL3 + "\n", true).code(), Code::kPoisoned);
+  EXPECT_EQ(p->append_record(data_->data, kL3 + "\n", true).code(), Code::kPoisoned);
 }
 
 TEST_P(PersistenceTest, FlushFailureIsSticky) {
@@ -273,18 +273,18 @@ TEST_P(PersistenceTest, FlushFailureIsSticky) {
   EXPECT_EQ(p->flush().code(), Code::kIo);
   fs_->clear(storage::FsOp::kSync);
   EXPECT_EQ(p->flush().code(), Code::kPoisoned);
-  EXPECT_EQ(p->before_append(data_->data, kL3 + "\n", true).code(), Code::kPoisoned);
+  EXPECT_EQ(p->append_record(data_->data, kL3 + "\n", true).code(), Code::kPoisoned);
 }
 
 TEST_P(PersistenceTest, FailedFirstWriteLeavesNoFileAndIsSticky) {
   auto p = make();
   ASSERT_TRUE(append(*p, kL1, false).ok());
   fs_->fail(storage::FsOp::kCreateNew, Code::kNoSpace);
-  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kNoSpace);
+  EXPECT_EQ(p->append_record(data_->data, kL2 + "\n", true).code(), Code::kNoSpace);
   fs_->clear(storage::FsOp::kCreateNew);
   EXPECT_FALSE(p->persisted());
   EXPECT_FALSE(exists());
-  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kPoisoned);
+  EXPECT_EQ(p->append_record(data_->data, kL2 + "\n", true).code(), Code::kPoisoned);
 }
 
 TEST_P(PersistenceTest, FailedRewriteRenameKeepsTheOldFileAndIsSticky) {
@@ -297,7 +297,7 @@ TEST_P(PersistenceTest, FailedRewriteRenameKeepsTheOldFileAndIsSticky) {
   fs_->clear(storage::FsOp::kRenameNoReplace);
   EXPECT_EQ(content(), kHeader + "\n" + kL1 + "\n");
   EXPECT_EQ(names(), (std::vector<std::string>{"s.jsonl", "s.jsonl.lock"}));
-  EXPECT_EQ(p->before_append(data_->data, kL2 + "\n", true).code(), Code::kPoisoned);
+  EXPECT_EQ(p->append_record(data_->data, kL2 + "\n", true).code(), Code::kPoisoned);
 }
 
 TEST_P(PersistenceTest, BufferedModeSyncsOnlyOnFlushSyncModeOnEveryAppend) {
@@ -331,7 +331,7 @@ TEST(PersistencePosix, FilesAre0600AndDirectories0700) {
   std::string dir = tmp.path() + "/a/b";
   auto data = test::load(kHeader + "\n");
   Persistence p(fs, dir + "/s.jsonl", Durability::kBuffered, false);
-  ASSERT_TRUE(p.write_now(data->data).ok());
+  ASSERT_TRUE(p.persist(data->data).ok());
   EXPECT_EQ(test::file_mode(tmp.path() + "/a"), 0700);
   EXPECT_EQ(test::file_mode(dir), 0700);
   EXPECT_EQ(test::file_mode(dir + "/s.jsonl"), 0600);

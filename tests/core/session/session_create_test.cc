@@ -70,7 +70,7 @@ TEST_P(SessionTest, WriteNowForcesTheFileOfADeferredSession) {
   auto s = create(options());
   std::string id;
   ASSERT_OK(s->append_message(kUser, &id));
-  ASSERT_OK(s->write_now());
+  ASSERT_OK(s->persist());
   EXPECT_TRUE(s->persisted());
   EXPECT_EQ(content(), header_line() + "\n" + line("message", ids_[0], "", 1, "\"message\":" + kUser) + "\n");
 }

@@ -178,7 +178,7 @@ TEST_F(SessionForksTest, CreateBranchedRelinksTheEntryAfterADroppedLabel) {
 
 TEST_F(SessionForksTest, CreateBranchedFromALabelAtTheRootStartsWithARoot) {
   std::string u1 = append(kUser);
-  s_->reset_leaf();
+  ASSERT_OK(s_->set_leaf(std::nullopt));
   std::string l = label(u1, "x");  // a root: the leaf was reset
   std::string u9 = append(kUser);
   auto e = s_->entry_json(u9);
@@ -217,7 +217,7 @@ TEST_F(SessionForksTest, CreateBranchedWithoutALeafOrWithABadIdWritesNothing) {
   std::vector<std::string> before = sessions_in(dir_);
   EXPECT_EQ(create_branched(*s_, std::string_view("nope"), options("b2", 100, 7)).status().code(), Code::kNotFound);
   EXPECT_EQ(create_branched(*s_, std::nullopt, options("a b", 100, 7)).status().code(), Code::kInvalid);
-  s_->reset_leaf();
+  ASSERT_OK(s_->set_leaf(std::nullopt));
   EXPECT_EQ(create_branched(*s_, std::nullopt, options("b3", 100, 7)).status().code(), Code::kNotFound);
   EXPECT_EQ(sessions_in(dir_), before);
 }

@@ -1,5 +1,5 @@
-// Session: moving the leaf (branch, reset), labels, and the read views over the tree: entries,
-// branch, children, tree, context, info and diagnostics.
+// Session: moving the leaf (set_leaf to an entry or to none), labels, and the read views over the
+// tree: entries, path, children, tree, context, info and diagnostics.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -14,19 +14,19 @@ using namespace fixture;
 
 // --- navigation, labels, reading --------------------------------------------------------------
 
-TEST_P(SessionTest, BranchResetLeafAndTheReadViews) {
+TEST_P(SessionTest, SetLeafAndTheReadViews) {
   auto s = create(options(false));
   std::string id;
   ASSERT_OK(s->append_message(kUser, &id));       // 0
   ASSERT_OK(s->append_message(kAssistant, &id));  // 1
-  EXPECT_EQ(s->branch("nope").code(), Code::kNotFound);
+  EXPECT_EQ(s->set_leaf("nope").code(), Code::kNotFound);
   EXPECT_EQ(s->leaf_id(), ids_[1]);
   uint64_t gen = s->generation();
-  ASSERT_OK(s->branch(ids_[0]));
+  ASSERT_OK(s->set_leaf(ids_[0]));
   EXPECT_EQ(s->generation(), gen + 1);
   EXPECT_EQ(s->leaf_id(), ids_[0]);
   ASSERT_OK(s->append_message(R"({"role":"user","content":"again"})", &id));  // 2, child of 0
-  s->reset_leaf();
+  ASSERT_OK(s->set_leaf(std::nullopt));
   EXPECT_FALSE(s->leaf_id().has_value());
   auto empty = s->context(std::nullopt);
   ASSERT_TRUE(empty.ok());
@@ -40,9 +40,9 @@ TEST_P(SessionTest, BranchResetLeafAndTheReadViews) {
   EXPECT_EQ(s->entries_json(), "[" + l0 + "," + l1 + "," + l2 + "," + l3 + "]");
   EXPECT_EQ(val(s->entry_json(ids_[2])), l2);
   EXPECT_EQ(s->entry_json("nope").status().code(), Code::kNotFound);
-  EXPECT_EQ(val(s->branch_json(std::nullopt)), "[" + l3 + "]");
-  EXPECT_EQ(val(s->branch_json(std::string_view(ids_[2]))), "[" + l0 + "," + l2 + "]");
-  EXPECT_EQ(s->branch_json(std::string_view("nope")).status().code(), Code::kNotFound);
+  EXPECT_EQ(val(s->path_json(std::nullopt)), "[" + l3 + "]");
+  EXPECT_EQ(val(s->path_json(std::string_view(ids_[2]))), "[" + l0 + "," + l2 + "]");
+  EXPECT_EQ(s->path_json(std::string_view("nope")).status().code(), Code::kNotFound);
   EXPECT_EQ(val(s->children_json(ids_[0])), "[" + l1 + "," + l2 + "]");
   EXPECT_EQ(val(s->children_json(ids_[3])), "[]");
   EXPECT_EQ(s->children_json("nope").status().code(), Code::kNotFound);

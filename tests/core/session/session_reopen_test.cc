@@ -21,9 +21,9 @@ TEST_P(SessionTest, ReopenGivesTheSameEntriesAndContextWithTheLeafAtTheLastLine)
     std::string id;
     ASSERT_OK(s->append_message(kUser, &id));
     ASSERT_OK(s->append_message(kAssistant, &id));
-    ASSERT_OK(s->branch(ids_[0]));
+    ASSERT_OK(s->set_leaf(ids_[0]));
     ASSERT_OK(s->append_message(R"({"role":"user","content":"alt"})", &id));
-    ASSERT_OK(s->branch(ids_[1]));  // in memory only: the leaf is not persisted
+    ASSERT_OK(s->set_leaf(ids_[1]));  // in memory only: the leaf is not persisted
     entries = s->entries_json();
     live_ctx = val(s->context(std::string_view(ids_[2])));
     ASSERT_OK(s->close());
@@ -62,9 +62,9 @@ TEST_P(SessionTest, ReadOnlySessionsNeverWrite) {
   EXPECT_EQ(s->append_label("m1", "l", &id).code(), Code::kReadOnly);
   EXPECT_EQ(s->branch_with_summary(std::nullopt, "s", std::nullopt, std::nullopt, &id).code(), Code::kReadOnly);
   EXPECT_EQ(s->set_title("t").code(), Code::kReadOnly);
-  EXPECT_EQ(s->write_now().code(), Code::kReadOnly);
+  EXPECT_EQ(s->persist().code(), Code::kReadOnly);
   EXPECT_TRUE(s->flush().ok());
-  ASSERT_OK(s->branch("m1"));  // navigation is fine: it writes nothing
+  ASSERT_OK(s->set_leaf("m1"));  // navigation is fine: it writes nothing
   EXPECT_TRUE(s->close().ok());
   EXPECT_EQ(content(), before);
   EXPECT_FALSE(exists(path_ + ".lock"));

@@ -227,7 +227,7 @@ TEST_P(SessionTest, StringVersionThreeIsNotMigrated) {
   auto r = open(options());
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(content(), file);
-  auto branch = (*r)->branch_json(std::string_view("m3"));
+  auto branch = (*r)->path_json(std::string_view("m3"));
   ASSERT_TRUE(branch.ok());
   EXPECT_EQ(*branch,
             "[" + line("message", "m1", "", 1, "\"message\":" + kUser) + "," +

@@ -118,7 +118,7 @@ public struct ListOptions: Sendable, Hashable {
     }
 }
 
-/// How entries are read (Session.entries, entry, branchPath, children, tree).
+/// How entries are read (Session.entries, entry, path, children, tree).
 public struct ReadFlags: OptionSet, Sendable, Hashable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }

@@ -1,5 +1,5 @@
 // The typed entries that take several fields (xs_compaction, xs_custom_message,
-// xs_session_init), as Swift values. JSON fields are JSONText: stored token for token.
+// xs_session_init_entry), as Swift values. JSON fields are JSONText: stored token for token.
 internal import CXSession
 
 /// A "compaction" entry: a summary replacing the entries before `firstKeptEntryID` in contexts.
@@ -72,7 +72,7 @@ public struct CustomMessage: Sendable, Hashable {
 }
 
 /// A "session_init" entry: the system prompt, task and tools a (sub)agent started with.
-public struct SessionInit: Sendable, Hashable {
+public struct SessionInitEntry: Sendable, Hashable {
     public var systemPrompt: String
     public var task: String
     /// A JSON array of tool names.
@@ -86,9 +86,9 @@ public struct SessionInit: Sendable, Hashable {
         self.outputSchema = outputSchema
     }
 
-    func cStruct(_ a: CArgs) throws -> xs_session_init {
-        var si = xs_session_init()
-        try initialised(xs_session_init_init(&si, UInt32(XS_SESSION_INIT_VERSION)))
+    func cStruct(_ a: CArgs) throws -> xs_session_init_entry {
+        var si = xs_session_init_entry()
+        try initialised(xs_session_init_entry_init(&si, UInt32(XS_SESSION_INIT_ENTRY_VERSION)))
         (si.system_prompt, si.system_prompt_len) = a.text(systemPrompt)
         (si.task, si.task_len) = a.text(task)
         (si.tools_json, si.tools_len) = a.json(tools)

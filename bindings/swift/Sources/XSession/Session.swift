@@ -31,16 +31,15 @@ public final class Session: Sendable {
         return added
     }
 
-    /// Moves the leaf to entry `id` (nothing is written; the leaf is not persisted).
-    public func branch(to id: String) throws {
+    /// Moves the leaf to entry `id`, or to none for nil (the next append then starts a new root).
+    /// Nothing is written: the leaf is not persisted. `.notFound` for an unknown id, and the leaf
+    /// stays where it was.
+    public func setLeaf(_ id: String?) throws {
         try CArgs.with { a in
             let i = try a.cString(id)
-            try handle.call { xs_session_branch($0, i) }
+            try handle.call { xs_session_set_leaf($0, i) }
         }
     }
-
-    /// Sets the leaf to none: the next append starts a new root.
-    public func resetLeaf() throws { try handle.call { xs_session_reset_leaf($0) } }
 
     /// Sets the header's title (nil removes it); the file is rewritten atomically when on disk.
     public func setTitle(_ title: String?) throws {

@@ -25,8 +25,8 @@ extension Session {
     }
 
     /// The entries from the root down to `id` (nil: the leaf; [] when the leaf is none).
-    public func branchPath(to id: String? = nil, _ flags: ReadFlags = []) throws -> JSONText {
-        try read(id) { xs_session_branch_path($0, $1, flags.rawValue, $2, $3, $4) }
+    public func path(to id: String? = nil, _ flags: ReadFlags = []) throws -> JSONText {
+        try read(id) { xs_session_path($0, $1, flags.rawValue, $2, $3, $4) }
     }
 
     /// The direct children of `id` in file order.

@@ -69,7 +69,7 @@ extension Session {
 
     /// Appends a "session_init" entry.
     @discardableResult
-    public func appendSessionInit(_ initial: SessionInit) throws -> String {
+    public func appendSessionInit(_ initial: SessionInitEntry) throws -> String {
         try appending(record: initial.cStruct, xs_append_session_init)
     }
 

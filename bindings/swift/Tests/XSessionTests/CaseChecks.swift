@@ -20,9 +20,9 @@ extension CaseRunner {
         case "check_entry":
             let id = try text(s, "id")
             try checkText(s, "json") { try $0.entry(id, flags) }
-        case "check_branch":
+        case "check_path":
             let id = optionalText(s, "id")
-            try checkText(s, "json") { try $0.branchPath(to: id, flags) }
+            try checkText(s, "json") { try $0.path(to: id, flags) }
         case "check_children":
             let id = try text(s, "id")
             try checkText(s, "json") { try $0.children(of: id, flags) }

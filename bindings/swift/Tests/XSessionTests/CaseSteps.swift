@@ -32,10 +32,9 @@ extension CaseRunner {
             session?.close()
             session = nil
             try open(path, flags: flags, step: s)
-        case "branch":
-            let id = try text(s, "id")
-            _ = try expecting(s) { try current().branch(to: id) }
-        case "reset_leaf": _ = try expecting(s) { try current().resetLeaf() }
+        case "set_leaf":
+            let id = optionalText(s, "id")  // "id": null moves the leaf to none
+            _ = try expecting(s) { try current().setLeaf(id) }
         case "set_title":
             let title = optionalText(s, "title")
             _ = try expecting(s) { try current().setTitle(title) }
@@ -110,7 +109,7 @@ extension CaseRunner {
             let rules = JSONText(try text(s, "rules"))
             append = { try $0.appendTTSRInjection(rules) }
         case "append_session_init":
-            let si = SessionInit(systemPrompt: try text(s, "system_prompt"), task: try text(s, "task"),
+            let si = SessionInitEntry(systemPrompt: try text(s, "system_prompt"), task: try text(s, "task"),
                                  tools: JSONText(try text(s, "tools")), outputSchema: json(s, "output_schema"))
             append = { try $0.appendSessionInit(si) }
         case "append_mode_change":

@@ -46,9 +46,9 @@ struct Context: Decodable {
         #expect(info.persisted == false && info.readOnly == false)
         #expect(info.entryTypes == ["message": 1, "model_change": 1])
         #expect(try s.infoJSON().string.hasSuffix(#","entryTypes":{"message":1,"model_change":1}}"#))
-        try s.branch(to: id)
+        try s.setLeaf(id)
         #expect(try s.leaf() == id)
-        try s.resetLeaf()
+        try s.setLeaf(nil)
         #expect(try s.leaf() == nil)
     }
 
@@ -83,7 +83,7 @@ struct Context: Decodable {
         #expect(entry.utf8.count > 800_000)
         #expect(entry.hasSuffix(#","message":\#(message)}"#))
         #expect(try s.buildContext().string == #"{"leafId":"\#(id)","messages":[\#(message)],"thinkingLevel":"off","models":{},"injectedTtsrRules":[],"mode":"none"}"#)
-        #expect(try s.branchPath().string == "[\(entry)]")
+        #expect(try s.path().string == "[\(entry)]")
         #expect(try s.children(of: id).string == "[]")
         #expect(try s.tree().string.contains(#""entry":\#(entry)"#))
     }
@@ -106,7 +106,7 @@ struct Context: Decodable {
         #expect(try s.labels().string == #"[{"targetId":"\#(first)","label":"start","timestamp":"2026-02-16T10:20:32.000Z"}]"#)
         try s.appendCustom("ext", data: #"{"k":1}"#)
         try s.appendCustomMessage(CustomMessage(customType: "note", content: #""text""#, display: false))
-        try s.appendSessionInit(SessionInit(systemPrompt: "sys", task: "do", tools: #"["read"]"#))
+        try s.appendSessionInit(SessionInitEntry(systemPrompt: "sys", task: "do", tools: #"["read"]"#))
         try s.appendModeChange("plan")
         try s.appendTTSRInjection(#"["r1"]"#)
         try s.appendCompaction(Compaction(summary: "sum", firstKeptEntryID: first, tokensBefore: 42))
