@@ -97,6 +97,8 @@ typedef int32_t xs_status;
 #define XS_ENOHEADER (-16) /* the file has no session header (read-only open) */
 #define XS_EPOISONED (-17) /* an earlier write failed; reopen the session to write again */
 #define XS_EAMBIGUOUS (-18) /* an id prefix matches more than one session */
+#define XS_EDIALECT (-19)  /* the entry or field has no form in the session's dialect (pi or omp):
+                              writing it would make a line that agent drops or misreads */
 #define XS_EINTERNAL (-99) /* a bug in the library; the message says where */
 
 /* Buffer size for an id written through `char *id_out` (64 chars + NUL). */
@@ -119,7 +121,19 @@ XS_API XS_BORROWED const char *xs_status_str(xs_status code);
 
 #define XS_STORE_OPTIONS_VERSION 1
 /* Store flags */
-#define XS_STORE_IN_MEMORY 0x1u /* sessions live in memory only (nothing touches the disk) */
+#define XS_STORE_IN_MEMORY 0x1u  /* sessions live in memory only (nothing touches the disk) */
+#define XS_STORE_DIALECT_PI 0x2u /* new sessions are written in pi's dialect (default: omp's) */
+
+/* Dialects: whose forms a session's lines take (docs/dialects.md). Both are always read; a
+ * session keeps writing in the dialect of the agent that wrote its file, so that agent reads
+ * it back. */
+#define XS_DIALECT_AUTO 0 /* an existing file: the dialect its lines show (else the store's
+                             default); a new session: the store's default */
+#define XS_DIALECT_OMP 1  /* oh-my-pi 13: model "provider/id" + role, header title, attribution,
+                             blobs and truncation of huge strings */
+#define XS_DIALECT_PI 2   /* pi 0.73.1: model {provider, modelId}, titles as session_info
+                             entries, everything inline (no blobs, no truncation), UUIDv7
+                             session ids, omp-only entry types refused with XS_EDIALECT */
 
 typedef struct xs_store_options {
   uint32_t version; /* XS_STORE_OPTIONS_VERSION */
@@ -148,15 +162,17 @@ typedef struct xs_session_options {
   uint32_t flags;          /* XS_SESSION_* */
   uint64_t max_line_bytes; /* longest line accepted on load or append; 0 = 64 MiB; max 1 GiB */
   uint32_t max_depth;      /* deepest JSON value accepted (the root is depth 1); 0 = 256; max 4096 */
-  uint32_t reserved;       /* must be 0 */
+  uint32_t dialect;        /* XS_DIALECT_*: AUTO (0, the default) or one to force, for a new
+                              session and for an existing file alike */
   int64_t clock_start_ms;  /* with XS_SESSION_FIXED_CLOCK: first timestamp, ms since the epoch */
   int64_t clock_step_ms;   /* with XS_SESSION_FIXED_CLOCK: added after each timestamp */
   uint64_t id_seed;        /* non-zero: ids come from a reproducible sequence (tests) */
   /* For new sessions (create, XS_SESSION_CREATE, or the fresh header that replaces a file that
    * had none); NUL-terminated UTF-8, NULL = absent: */
   const char *cwd;            /* header cwd (open only; create takes it as an argument) */
-  const char *session_id;     /* the new session's id; NULL = generated (16 hex chars) */
-  const char *title;          /* header title */
+  const char *session_id;     /* the new session's id; NULL = generated (16 hex chars; in the
+                                 pi dialect a UUIDv7, as pi makes them) */
+  const char *title;          /* header title (pi dialect: a first session_info entry) */
   const char *parent_session; /* header parentSession (lineage: an id or a path) */
 } xs_session_options;
 
@@ -442,6 +458,9 @@ XS_API xs_status xs_append_message(xs_session *s, const char *message_json, size
 XS_API xs_status xs_append_thinking_level(xs_session *s, const char *level, char *id_out);
 
 /** Appends a "model_change" {model: "provider/id", role?}; role NULL = absent ("default").
+ *  In the pi dialect the entry is pi's {provider, modelId}, split at the first '/' of model.
+ *  @return also XS_EINVAL in the pi dialect for a model without a '/' (or with nothing before
+ *  or after it); XS_EDIALECT in the pi dialect for a role (pi has none).
  *  @thread serialised per handle. */
 XS_API xs_status xs_append_model_change(xs_session *s, const char *model, const char *role, char *id_out);
 
@@ -465,7 +484,9 @@ typedef struct xs_compaction {
 /** Fills *c with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
  *  @thread any thread. */
 XS_API xs_status xs_compaction_init(xs_compaction *c, uint32_t version);
-/** Appends a "compaction" entry.  @thread serialised per handle. */
+/** Appends a "compaction" entry. In the pi dialect from_extension is written as pi's
+ *  "fromHook".  @return also XS_EDIALECT in the pi dialect for short_summary or
+ *  preserve_data_json (omp only).  @thread serialised per handle. */
 XS_API xs_status xs_append_compaction(xs_session *s, const xs_compaction *c, char *id_out);
 
 /** Appends a "custom" entry (extension state; never part of the context); data_json NULL =
@@ -488,7 +509,8 @@ typedef struct xs_custom_message {
 /** Fills *m with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
  *  @thread any thread. */
 XS_API xs_status xs_custom_message_init(xs_custom_message *m, uint32_t version);
-/** Appends a "custom_message" entry (extension-provided; part of the context).
+/** Appends a "custom_message" entry (extension-provided; part of the context). The pi dialect
+ *  writes no "attribution".  @return also XS_EDIALECT in the pi dialect for an attribution.
  *  @thread serialised per handle. */
 XS_API xs_status xs_append_custom_message(xs_session *s, const xs_custom_message *m, char *id_out);
 
@@ -498,6 +520,7 @@ XS_API xs_status xs_append_custom_message(xs_session *s, const xs_custom_message
 XS_API xs_status xs_append_label(xs_session *s, const char *target_id, const char *label, char *id_out);
 
 /** Appends a "ttsr_injection"; rules_json is a JSON array of rule names.
+ *  @return also XS_EDIALECT in the pi dialect (omp only, like session_init and mode_change).
  *  @thread serialised per handle. */
 XS_API xs_status xs_append_ttsr_injection(xs_session *s, const char *rules_json, size_t len, char *id_out);
 
@@ -518,17 +541,18 @@ typedef struct xs_session_init_entry {
 /** Fills *si with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
  *  @thread any thread. */
 XS_API xs_status xs_session_init_entry_init(xs_session_init_entry *si, uint32_t version);
-/** Appends a "session_init" entry.  @thread serialised per handle. */
+/** Appends a "session_init" entry.  @return also XS_EDIALECT in the pi dialect.
+ *  @thread serialised per handle. */
 XS_API xs_status xs_append_session_init(xs_session *s, const xs_session_init_entry *si, char *id_out);
 
 /** Appends a "mode_change" {mode, data?}; data_json NULL = absent.
- *  @thread serialised per handle. */
+ *  @return also XS_EDIALECT in the pi dialect.  @thread serialised per handle. */
 XS_API xs_status xs_append_mode_change(xs_session *s, const char *mode, const char *data_json,
                                        size_t data_len, char *id_out);
 
 /** Moves the leaf to from_id (NULL: a new root) and appends a "branch_summary" there, with
  *  fromId = from_id or "root": the durable way to branch (the leaf itself is not persisted).
- *  @param from_extension  XS_UNSET, 0 or 1.
+ *  @param from_extension  XS_UNSET, 0 or 1 (written as "fromHook" in the pi dialect).
  *  @return also XS_ENOTFOUND for an unknown from_id.  @thread serialised per handle. */
 XS_API xs_status xs_session_branch_with_summary(xs_session *s, const char *from_id, const char *summary,
                                                 size_t summary_len, const char *details_json,
@@ -541,10 +565,24 @@ XS_API xs_status xs_session_branch_with_summary(xs_session *s, const char *from_
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_set_leaf(xs_session *s, const char *id);
 
-/** Sets the header's title (title NULL removes it): the file is rewritten atomically when on
- *  disk.  @return XS_OK; XS_EREADONLY; XS_EINVAL; XS_ECONFLICT; XS_EIO; XS_ENOSPC; XS_EPOISONED.
+/** Sets the session's title (title NULL removes it). omp dialect: the header's "title", the
+ *  file rewritten atomically when on disk. pi dialect: appends a "session_info" entry as
+ *  xs_append_session_info does (NULL: an empty name, which clears the title).
+ *  @return XS_OK; XS_EREADONLY; XS_EINVAL; XS_ECONFLICT; XS_EIO; XS_ENOSPC; XS_EPOISONED.
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_set_title(xs_session *s, const char *title, size_t title_len);
+
+/** pi dialect: appends pi's title entry {"type":"session_info",...,"name"} with name trimmed of
+ *  leading and trailing white space as JavaScript's trim() does (an empty name clears the title).
+ *  The title is the name of the last session_info entry in the file.
+ *  @return also XS_EDIALECT in the omp dialect (omp keeps the title in the header:
+ *  xs_session_set_title).  @thread serialised per handle. */
+XS_API xs_status xs_append_session_info(xs_session *s, const char *name, size_t name_len, char *id_out);
+
+/** The dialect the session writes: XS_DIALECT_OMP or XS_DIALECT_PI (never AUTO), into *dialect.
+ *  Allowed on read-only handles.  @return XS_OK; XS_EMISUSE (s NULL); XS_EINVAL (dialect NULL).
+ *  @thread serialised per handle. */
+XS_API xs_status xs_session_dialect(xs_session *s, uint32_t *dialect);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Reading. All return JSON (or an id) through (buf, cap, out_len); see "Text out" above.       */
@@ -553,7 +591,10 @@ XS_API xs_status xs_session_set_title(xs_session *s, const char *title, size_t t
 /** The context the model sees for the path ending at leaf_id (NULL: the current leaf):
  *  {"leafId","messages":[...],"thinkingLevel","models":{role:"provider/id"},
  *   "injectedTtsrRules":[...],"mode","modeData"?,"serviceTier"?,"selectedMCPToolNames"?,
- *   "hasPersistedMCPToolSelection"?}. Stored messages are copied byte for byte.
+ *   "hasPersistedMCPToolSelection"?}; the pi dialect adds pi's "model":{"provider","modelId"}
+ *   or null after "thinkingLevel". Stored messages are copied byte for byte. pi's
+ *   buildSessionContext(entries, null), the empty context: set the leaf to none first
+ *   (xs_session_set_leaf(s, NULL)).
  *  @return also XS_ENOTFOUND for an unknown leaf_id.  @thread serialised per handle. */
 XS_API xs_status xs_build_context(xs_session *s, const char *leaf_id, char *buf, size_t cap, size_t *out_len);
 
@@ -601,8 +642,9 @@ XS_API xs_status xs_session_leaf(xs_session *s, char *buf, size_t cap, size_t *o
  *  "parent_cycle", "corrupt_file_preserved".  @thread serialised per handle. */
 XS_API xs_status xs_session_diagnostics(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
-/** {"id","path","cwd","timestamp","title","parentSession","version","entryCount","leafId",
- *   "persisted","readOnly","diagnostics","entryTypes":{type: count}}; entryTypes lists the types
+/** {"id","path","cwd","timestamp","title","parentSession","version","dialect","entryCount",
+ *   "leafId","persisted","readOnly","diagnostics","entryTypes":{type: count}}; dialect is "omp" or
+ *   "pi"; title is the header's or pi's last session_info name; entryTypes lists the types
  *   present in the engine's type order, "unknown" (types it does not know) last.
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_info(xs_session *s, char *buf, size_t cap, size_t *out_len);
