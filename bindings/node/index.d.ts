@@ -24,7 +24,7 @@ export declare const status: Readonly<{
   XS_OK: 0; XS_ERROR: -1; XS_ENOMEM: -2; XS_EINVAL: -3; XS_EMISUSE: -4; XS_ENOTFOUND: -5;
   XS_EEXISTS: -6; XS_EBUFS: -7; XS_ECORRUPT: -8; XS_EIO: -9; XS_ELOCKED: -10; XS_EVERSION: -11;
   XS_ENOSPC: -12; XS_EREADONLY: -13; XS_ECONFLICT: -14; XS_ELIMIT: -15; XS_ENOHEADER: -16;
-  XS_EPOISONED: -17; XS_EAMBIGUOUS: -18; XS_EINTERNAL: -99;
+  XS_EPOISONED: -17; XS_EAMBIGUOUS: -18; XS_EDIALECT: -19; XS_EINTERNAL: -99;
 }>;
 
 export type StatusName = keyof typeof status;
@@ -45,9 +45,17 @@ export declare const bindingVersion: Readonly<Version>;
 /** The library's English name of a status code ("XS_ENOTFOUND: not found"). */
 export declare function statusString(code: number | bigint): string;
 
+/**
+ * Whose forms a session's lines take (docs/dialects.md): 'omp' (oh-my-pi) or 'pi'. Both are
+ * always read; a session writes in one, so the agent that wrote its file can read it back.
+ */
+export type Dialect = 'omp' | 'pi';
+
 export interface StoreOptions {
   /** Sessions live in memory only; `root` may then be null. */
   inMemory?: boolean;
+  /** The dialect of new sessions that do not force one (XS_STORE_DIALECT_PI for 'pi'); default 'omp'. */
+  dialect?: Dialect;
 }
 
 export interface SessionOptions {
@@ -63,6 +71,10 @@ export interface SessionOptions {
   maxLineBytes?: Int64;
   /** Deepest JSON value accepted (0 = 256). */
   maxDepth?: number;
+  /** Forces the dialect the session writes, for a new session and an existing file alike.
+   *  Absent or null (auto): an existing file's own dialect (as its lines show), else the store's
+   *  default; forks and branched sessions take their source's. */
+  dialect?: Dialect | null;
   /** Fixed clock for reproducible files: the first timestamp, ms since the epoch. */
   clockStartMs?: Int64;
   /** With clockStartMs: added after each timestamp. */
@@ -71,8 +83,10 @@ export interface SessionOptions {
   idSeed?: Int64;
   /** For new sessions: header cwd (open only; create takes it as an argument). */
   cwd?: string | null;
-  /** For new sessions: the session id ([A-Za-z0-9_-], 1-64); generated when absent. */
+  /** For new sessions: the session id ([A-Za-z0-9_-], 1-64); generated when absent (16 hex
+   *  characters; a UUIDv7 in the pi dialect). */
   sessionId?: string | null;
+  /** For new sessions: the title (the header's; in the pi dialect a first session_info entry). */
   title?: string | null;
   parentSession?: string | null;
 }
@@ -107,6 +121,8 @@ export interface Context {
   leafId: string | null;
   messages: AgentMessage[];
   thinkingLevel: string;
+  /** pi dialect only: pi's model of the path's last model setter, or null. */
+  model?: { provider: string; modelId: string } | null;
   models: Record<string, string>;
   injectedTtsrRules: string[];
   mode: string;
@@ -123,7 +139,7 @@ export interface Label { targetId: string; label: string; timestamp: string }
 export interface Diagnostic { line: number; offset: number; length: number; code: string; reason: string }
 export interface SessionInfo {
   id: string; path: string; cwd: string; timestamp: string; title: string | null;
-  parentSession: string | null; version: number; entryCount: number; leafId: string | null;
+  parentSession: string | null; version: number; dialect: Dialect; entryCount: number; leafId: string | null;
   persisted: boolean; readOnly: boolean; diagnostics: number;
   [key: string]: unknown;
 }
@@ -286,7 +302,9 @@ export declare class Session {
   close(): void;
   readonly closed: boolean;
 
-  // --- writing: each returns the new entry's id ---
+  // --- writing: each returns the new entry's id. In the pi dialect the omp-only entries
+  // (ttsr injection, session init, mode change, a model role, a compaction's shortSummary or
+  // preserveData, a custom message's attribution) throw XS_EDIALECT and change nothing. ---
   append(entry: JsonInput): string;
   appendMessage(message: JsonInput): string;
   appendThinkingLevel(level: string | null): string;
@@ -299,6 +317,10 @@ export declare class Session {
   appendTtsrInjection(rules: JsonInput): string;
   appendSessionInit(init: SessionInitEntry): string;
   appendModeChange(mode: string, data?: JsonInput | null): string;
+  /** pi dialect: pi's title entry, a session_info {name} (trimmed as String.prototype.trim does;
+   *  '' clears the title). The title is the name of the last one. XS_EDIALECT in the omp
+   *  dialect, which keeps the title in the header (setTitle). */
+  appendSessionInfo(name: string): string;
   /** Moves the leaf to fromId (null: a new root) and appends a branch_summary there. */
   branchWithSummary(fromId: string | null, summary: string, options?: BranchSummaryOptions): string;
   /** Moves the leaf to entry `id`, or to none for null (the next append starts a new root).
@@ -310,7 +332,8 @@ export declare class Session {
   flushSync(): void;
   persist(): Promise<void>;
   persistSync(): void;
-  /** null removes the title (the file is rewritten atomically). */
+  /** null removes the title. omp dialect: the header's title (the file is rewritten atomically);
+   *  pi dialect: appends a session_info entry as appendSessionInfo does (null: an empty name). */
   setTitle(title: string | null): Promise<void>;
   setTitleSync(title: string | null): void;
   moveTo(cwd: string): Promise<void>;
@@ -366,6 +389,8 @@ export declare class Session {
   usage(options?: RawOption): Usage;
   /** The leaf's id; null when the leaf is none. */
   leaf(): string | null;
+  /** The dialect the session writes (never auto: forced, detected, or the store's default). */
+  dialect(): Dialect;
   /** Everything wrong with the file as loaded (never writes). */
   verify(options: RawOption & { raw: true }): Promise<string>;
   verify(options?: RawOption): Promise<VerifyReport>;

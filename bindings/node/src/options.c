@@ -3,11 +3,43 @@
  * Option structs are initialised with their *_init function first, so fields a newer header
  * adds keep the library's defaults.
  */
+#include <string.h>
+
 #include "xsn.h"
 
-static const char *const kSessionKeys[] = {"readOnly",     "create",      "noDefer", "sync",  "maxLineBytes",
-                                           "maxDepth",     "clockStartMs", "clockStepMs", "idSeed", "cwd",
-                                           "sessionId",    "title",       "parentSession", NULL};
+static const char *const kSessionKeys[] = {
+    "readOnly", "create", "noDefer", "sync", "maxLineBytes", "maxDepth", "dialect", "clockStartMs",
+    "clockStepMs", "idSeed", "cwd", "sessionId", "title", "parentSession", NULL};
+
+/* The JS names of the dialects a session can write (docs/dialects.md); AUTO has none: it is
+ * what an absent option means. */
+static const struct {
+  uint32_t value;
+  const char *name;
+} kDialects[] = {{XS_DIALECT_OMP, "omp"}, {XS_DIALECT_PI, "pi"}};
+
+const char *xsn_dialect_name(uint32_t dialect) {
+  for (size_t i = 0; i < sizeof kDialects / sizeof kDialects[0]; i++) {
+    if (kDialects[i].value == dialect) return kDialects[i].name;
+  }
+  return NULL;
+}
+
+int xsn_get_dialect(xsn_args *a, napi_value v, const char *what, uint32_t *out) {
+  xsn_str name = {0};
+  if (!xsn_get_name(a, v, what, XSN_OPTIONAL, &name)) return 0;
+  if (!name.p) return 1; /* undefined or null: *out kept (AUTO) */
+  for (size_t i = 0; i < sizeof kDialects / sizeof kDialects[0]; i++) {
+    if (strcmp(name.p, kDialects[i].name) == 0) {
+      *out = kDialects[i].value;
+      xsn_str_free(&name);
+      return 1;
+    }
+  }
+  xsn_throw_type(a->env, "%s.%s: %s must be 'omp' or 'pi' (got '%.32s')", a->cls, a->fn, what, name.p);
+  xsn_str_free(&name);
+  return 0;
+}
 
 static int flag(xsn_args *a, napi_value o, const char *key, uint32_t bit, uint32_t *flags) {
   int on = 0;
@@ -39,6 +71,7 @@ int xsn_get_session_options(xsn_args *a, napi_value v, xsn_call *c) {
     if (!xsn_get_int(a, x, "maxDepth", 0, UINT32_MAX, &n)) return 0;
     so->max_depth = (uint32_t)n;
   }
+  if (!xsn_get_dialect(a, xsn_prop(a, o, "dialect"), "dialect", &so->dialect)) return 0;
   /* A start time is what makes the clock fixed (tests that compare exact bytes). */
   if (is_set(a, x = xsn_prop(a, o, "clockStartMs"))) {
     if (!xsn_get_int(a, x, "clockStartMs", INT64_MIN, INT64_MAX, &so->clock_start_ms)) return 0;

@@ -1,8 +1,12 @@
 /*
  * session_read.c -- the readers: JSON (or an id) through a caller buffer, returned parsed, or as
  * the library's exact text with {raw: true}. Readers whose cost grows with the session (context,
- * entries, path, tree) also have a Promise form that runs off the JS thread.
+ * entries, path, tree) also have a Promise form that runs off the JS thread. dialect() names the
+ * dialect the session writes.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "xsn.h"
 
 #define A(i) (a->argv[i])
@@ -48,6 +52,22 @@ READER(r_verify) { return xs_session_verify(S, b, cap, n); }
  * repair is never done twice. */
 READER(r_repair) { return xs_session_repair(S, c->u32, b, cap, n); }
 
+/* The dialect's name comes back through the id buffer of the call (the row's XSN_OUT_ID). */
+static xs_status x_dialect(xsn_call *c) {
+  uint32_t dialect = 0;
+  xs_status rc = xs_session_dialect(S, &dialect);
+  if (rc != XS_OK) return rc;
+  const char *name = xsn_dialect_name(dialect);
+  if (!name) {
+    char msg[64];
+    snprintf(msg, sizeof msg, "dialect %u is newer than this binding", (unsigned)dialect);
+    c->errmsg = strdup(msg); /* our failure: the library's error text would be stale */
+    return XS_ERROR;
+  }
+  snprintf(c->id, sizeof c->id, "%s", name);
+  return XS_OK;
+}
+
 /* ---- rows ------------------------------------------------------------------------------- */
 
 #define READ(name, parse, read, forms) {name, XSN_SESSION, parse, NULL, read, XSN_OUT_JSON, forms}
@@ -67,5 +87,6 @@ const xsn_method xsn_session_read_rows[] = {
     READ("verify", p_opts, r_verify, BOTH),
     READ("repair", p_repair, r_repair, BOTH),
     {"leaf", XSN_SESSION, NULL, NULL, r_leaf, XSN_OUT_LEAF, XSN_SYNC},
+    {"dialect", XSN_SESSION, NULL, x_dialect, NULL, XSN_OUT_ID, XSN_SYNC},
 };
 const size_t xsn_session_read_row_count = sizeof xsn_session_read_rows / sizeof xsn_session_read_rows[0];

@@ -16,6 +16,7 @@
 static int p_entry(xsn_args *a, xsn_call *c) { return xsn_get_json(a, A(0), "entry", XSN_REQUIRED, &c->s[0]); }
 static int p_message(xsn_args *a, xsn_call *c) { return xsn_get_json(a, A(0), "message", XSN_REQUIRED, &c->s[0]); }
 static int p_rules(xsn_args *a, xsn_call *c) { return xsn_get_json(a, A(0), "rules", XSN_REQUIRED, &c->s[0]); }
+static int p_info_name(xsn_args *a, xsn_call *c) { return xsn_get_text(a, A(0), "name", XSN_REQUIRED, &c->s[0]); }
 static int p_level(xsn_args *a, xsn_call *c) { return xsn_get_name(a, A(0), "level", XSN_OPTIONAL, &c->s[0]); }
 /* null (or no argument) is NULL: the leaf becomes none. */
 static int p_leaf(xsn_args *a, xsn_call *c) { return xsn_get_name(a, A(0), "id", XSN_OPTIONAL, &c->s[0]); }
@@ -108,6 +109,7 @@ static xs_status x_label(xsn_call *c) { return xs_append_label(S, c->s[0].p, c->
 static xs_status x_rules(xsn_call *c) { return xs_append_ttsr_injection(S, c->s[0].p, c->s[0].n, c->id); }
 static xs_status x_custom(xsn_call *c) { return xs_append_custom(S, c->s[0].p, c->s[1].p, c->s[1].n, c->id); }
 static xs_status x_mode(xsn_call *c) { return xs_append_mode_change(S, c->s[0].p, c->s[1].p, c->s[1].n, c->id); }
+static xs_status x_session_info(xsn_call *c) { return xs_append_session_info(S, c->s[0].p, c->s[0].n, c->id); }
 static xs_status x_set_leaf(xsn_call *c) { return xs_session_set_leaf(S, c->s[0].p); }
 
 static xs_status x_compaction(xsn_call *c) {
@@ -163,6 +165,7 @@ const xsn_method xsn_session_write_rows[] = {
     APPEND("appendTtsrInjection", p_rules, x_rules),
     APPEND("appendSessionInit", p_session_init, x_session_init),
     APPEND("appendModeChange", p_mode, x_mode),
+    APPEND("appendSessionInfo", p_info_name, x_session_info),
     APPEND("branchWithSummary", p_branch_summary, x_branch_summary),
     {"setLeaf", XSN_SESSION, p_leaf, x_set_leaf, NULL, XSN_OUT_VOID, XSN_SYNC},
 };

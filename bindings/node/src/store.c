@@ -10,7 +10,7 @@
 /* ---- constructor ------------------------------------------------------------------------ */
 
 static napi_value store_ctor(napi_env env, napi_callback_info info) {
-  static const char *const keys[] = {"inMemory", NULL};
+  static const char *const keys[] = {"inMemory", "dialect", NULL};
   xsn_args args = {.env = env, .cls = "Store", .fn = "constructor", .argc = 6}, *a = &args;
   napi_value self, target, opts;
   XSN_CHECK(env, napi_get_new_target(env, info, &target), NULL);
@@ -22,10 +22,13 @@ static napi_value store_ctor(napi_env env, napi_callback_info info) {
   xs_store_options o;
   xs_store_options_init(&o, XS_STORE_OPTIONS_VERSION);
   int in_memory = 0;
+  uint32_t dialect = XS_DIALECT_OMP; /* the default of new sessions: omp unless {dialect: 'pi'} */
   if (!xsn_get_options(a, A(1), "options", keys, &opts) ||
-      !xsn_get_bool(a, xsn_prop(a, opts, "inMemory"), "inMemory", &in_memory))
+      !xsn_get_bool(a, xsn_prop(a, opts, "inMemory"), "inMemory", &in_memory) ||
+      !xsn_get_dialect(a, xsn_prop(a, opts, "dialect"), "dialect", &dialect))
     return NULL;
   if (in_memory) o.flags |= XS_STORE_IN_MEMORY;
+  if (dialect == XS_DIALECT_PI) o.flags |= XS_STORE_DIALECT_PI;
   xsn_str root = {0};
   bool pending = false;
   if (!xsn_get_name(a, A(0), "root", in_memory ? XSN_OPTIONAL : XSN_REQUIRED, &root)) return NULL;

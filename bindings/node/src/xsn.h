@@ -179,9 +179,14 @@ void xsn_text_free(xsn_text *t);
 
 /* ---- options.c -------------------------------------------------------------------------- */
 
-/* SessionOptions {readOnly, create, noDefer, sync, maxLineBytes, maxDepth, clockStartMs,
- * clockStepMs, idSeed, cwd, sessionId, title, parentSession} -> c->sopts. */
+/* SessionOptions {readOnly, create, noDefer, sync, maxLineBytes, maxDepth, dialect,
+ * clockStartMs, clockStepMs, idSeed, cwd, sessionId, title, parentSession} -> c->sopts. */
 int xsn_get_session_options(xsn_args *a, napi_value v, xsn_call *c);
+/* 'omp' / 'pi' -> XS_DIALECT_OMP / XS_DIALECT_PI; undefined or null leaves *out as it was
+ * (XS_DIALECT_AUTO from the options' init); any other value is a TypeError. */
+int xsn_get_dialect(xsn_args *a, napi_value v, const char *what, uint32_t *out);
+/* "omp" / "pi"; NULL for a value newer than this binding. */
+const char *xsn_dialect_name(uint32_t dialect);
 /* ReadOptions {raw, resolveBlobs}; resolveBlobs only where `blobs` is set. */
 int xsn_get_read_options(xsn_args *a, napi_value v, xsn_call *c, int blobs);
 /* {<name>?: boolean, raw?: boolean}, for calls whose one option is a flag (blobList's verify,

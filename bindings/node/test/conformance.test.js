@@ -29,7 +29,8 @@ class CaseRunner {
     this.doc = doc;
     this.async = mode === 'async';
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), 'xsn-conformance-'));
-    this.store = new xs.Store(this.root);
+    // "store_dialect": the default dialect of the store's new sessions.
+    this.store = new xs.Store(this.root, doc.store_dialect ? { dialect: doc.store_dialect } : undefined);
     this.session = null;
     this.path = '';
   }
@@ -47,9 +48,12 @@ class CaseRunner {
     return (sync || obj[method]).apply(obj, args);
   }
 
-  options(flagsOverride) {
+  // The case's options; a step's own `flags` and `dialect` replace the case's.
+  options(step) {
     const opts = this.doc.options || {};
     const o = {};
+    const dialect = 'dialect' in step ? step.dialect : opts.dialect;
+    if (dialect !== undefined && dialect !== 'auto') o.dialect = dialect; // absent = auto
     if ('clock_start_ms' in opts) {
       o.clockStartMs = opts.clock_start_ms;
       if ('clock_step_ms' in opts) o.clockStepMs = opts.clock_step_ms;
@@ -57,7 +61,7 @@ class CaseRunner {
     if ('id_seed' in opts) o.idSeed = opts.id_seed;
     if ('max_line_bytes' in opts) o.maxLineBytes = opts.max_line_bytes;
     if ('max_depth' in opts) o.maxDepth = opts.max_depth;
-    for (const f of flagsOverride || opts.flags || []) {
+    for (const f of step.flags || opts.flags || []) {
       assert.ok(FLAGS[f], `unknown flag ${f}`);
       o[FLAGS[f]] = true;
     }
@@ -75,8 +79,8 @@ class CaseRunner {
     this.session = fresh;
     this.path = this.sessionPath();
   }
-  async openPath(p, flags, expect) {
-    const s = await this.attempt(expect, () => this.call(this.store, 'open', p, this.options(flags)));
+  async openPath(p, step, expect) {
+    const s = await this.attempt(expect, () => this.call(this.store, 'open', p, this.options(step)));
     if (s) {
       this.session = s;
       this.path = p;
@@ -129,7 +133,7 @@ class CaseRunner {
     }
     switch (op) {
       case 'create': {
-        const o = { ...this.options(s.flags), sessionId: str(s, 'session_id'), title: str(s, 'title'),
+        const o = { ...this.options(s), sessionId: str(s, 'session_id'), title: str(s, 'title'),
                     parentSession: str(s, 'parent_session') };
         const fresh = await this.attempt(expect, () => this.store.create(s.cwd, o));
         if (fresh) {
@@ -138,12 +142,12 @@ class CaseRunner {
         }
         return;
       }
-      case 'open': return this.openPath(path.join(this.root, s.path || 'input.jsonl'), s.flags, expect);
+      case 'open': return this.openPath(path.join(this.root, s.path || 'input.jsonl'), s, expect);
       case 'close':
       case 'reopen':
         if (this.session) this.session.close(); // like xs_session_close(NULL): nothing open, nothing to do
         this.session = null;
-        return op === 'reopen' ? this.openPath(this.path, s.flags, expect) : undefined;
+        return op === 'reopen' ? this.openPath(this.path, s, expect) : undefined;
       case 'append': return appendOp(() => session.append(textOf(s.entry)));
       case 'append_message': return appendOp(() => session.appendMessage(textOf(s.message)));
       case 'append_thinking_level': return appendOp(() => session.appendThinkingLevel(s.level));
@@ -179,6 +183,7 @@ class CaseRunner {
         }));
       case 'append_mode_change':
         return appendOp(() => session.appendModeChange(s.mode, s.data === undefined ? undefined : textOf(s.data)));
+      case 'append_session_info': return appendOp(() => session.appendSessionInfo(textOf(s.name)));
       case 'branch_with_summary':
         return appendOp(() => session.branchWithSummary(s.from_id, textOf(s.summary), {
           details: s.details === undefined ? undefined : textOf(s.details),
@@ -194,6 +199,11 @@ class CaseRunner {
       case 'check_leaf':
         assert.equal(session.leaf(), s.id === null ? null : textOf(s.id));
         return;
+      case 'check_dialect': {
+        const got = await this.attempt(expect, () => session.dialect());
+        if (expect === 'XS_OK') assert.equal(got, s.dialect);
+        return;
+      }
       case 'check_header': return this.checkText(s, expect, 'json', () => session.header({ raw: true }));
       case 'check_entries': return this.checkText(s, expect, 'json', () => this.call(session, 'entries', readOpts));
       case 'check_entry': return this.checkText(s, expect, 'json', () => session.entry(s.id, readOpts));
@@ -243,7 +253,7 @@ class CaseRunner {
       }
       case 'fork':
       case 'create_branched': {
-        const o = { ...this.options(s.flags), sessionId: str(s, 'session_id') };
+        const o = { ...this.options(s), sessionId: str(s, 'session_id') };
         const fresh = await this.attempt(expect, () =>
           op === 'fork' ? this.call(session, 'fork', o) : this.call(session, 'createBranched', str(s, 'leaf'), o));
         if (fresh) this.adopt(fresh);
@@ -251,7 +261,7 @@ class CaseRunner {
       }
       case 'fork_from':
       case 'continue_recent': {
-        const o = this.options(s.flags);
+        const o = this.options(s);
         const fresh = await this.attempt(expect, () =>
           op === 'fork_from'
             ? this.call(this.store, 'forkFrom', path.join(this.root, s.source), s.cwd, o)

@@ -19,8 +19,9 @@ test('the status table and statusString mirror xsession.h', () => {
   assert.equal(xs.status.XS_ENOTFOUND, -5);
   assert.equal(xs.status.XS_ELOCKED, -10);
   assert.equal(xs.status.XS_EAMBIGUOUS, -18);
+  assert.equal(xs.status.XS_EDIALECT, -19);
   assert.equal(xs.status.XS_EINTERNAL, -99);
-  assert.equal(Object.keys(xs.status).length, 20);
+  assert.equal(Object.keys(xs.status).length, 21);
   assert.ok(Object.isFrozen(xs.status));
   assert.equal(xs.statusString(xs.status.XS_ENOTFOUND), 'XS_ENOTFOUND: not found');
   assert.equal(xs.statusString(12345), 'unknown status');

@@ -14,10 +14,11 @@ function scratch(t, prefix = 'xsn-') {
   return dir;
 }
 
-// A store in a fresh directory; closed (with every session given to `track`) after the test.
-function scratchStore(t) {
+// A store in a fresh directory (StoreOptions `options`); closed (with every session given to
+// `track`) after the test.
+function scratchStore(t, options) {
   const root = scratch(t);
-  const store = new xs.Store(root);
+  const store = new xs.Store(root, options);
   const sessions = [];
   t.after(() => {
     for (const s of sessions) s.close();

@@ -47,6 +47,7 @@ test('strings, names and JSON arguments of the wrong type', (t) => {
     [() => s.appendMessage('{"role":"user","content":"\ud800"}'),
       typeError('Session.appendMessage: message is not valid Unicode (it holds a lone surrogate, which UTF-8 cannot encode)')],
     [() => s.setTitleSync(5), typeError('Session.setTitle: title must be a string or null (got number)')],
+    [() => s.appendSessionInfo(null), typeError('Session.appendSessionInfo: name must be a string (got null)')],
     [() => s.appendCompaction('summary'), typeError('Session.appendCompaction: the argument must be an object with the entry\'s fields')],
     [() => s.appendCompaction({ summary: 's', firstKeptEntryId: 'x' }),
       typeError('Session.appendCompaction: tokensBefore must be an integer (number or bigint) (got undefined)')],
@@ -94,6 +95,15 @@ test('options: unknown keys, wrong types and out-of-range numbers', (t) => {
     [() => s.header({ resolveBlobs: true }), typeError("Session.header: unknown key 'resolveBlobs' in options")],
     [() => s.header({ raw: 'yes' }), typeError('Session.header: raw must be a boolean (got string)')],
     [() => new xs.Store(null, { inMemory: 'yes' }), typeError('Store.constructor: inMemory must be a boolean (got string)')],
+    // A dialect is named; auto is what an absent option means, so 'auto' is not one.
+    [() => store.create('/w', { dialect: 'auto' }), typeError("Store.create: dialect must be 'omp' or 'pi' (got 'auto')")],
+    [() => store.create('/w', { dialect: 'PI' }), typeError("Store.create: dialect must be 'omp' or 'pi' (got 'PI')")],
+    [() => store.create('/w', { dialect: 2 }), typeError('Store.create: dialect must be a string or null (got number)')],
+    [() => s.forkSync({ dialect: true }), typeError('Session.fork: dialect must be a string or null (got boolean)')],
+    [() => new xs.Store(null, { inMemory: true, dialect: 'pie' }),
+      typeError("Store.constructor: dialect must be 'omp' or 'pi' (got 'pie')")],
+    [() => new xs.Store(null, { inMemory: true, dialect: null, dialects: 'pi' }),
+      typeError("Store.constructor: unknown key 'dialects' in options")],
   ];
   for (const [fn, expected] of cases) assert.throws(fn, expected);
   // BigInts are accepted where the C field is 64-bit, including beyond Number's safe range.
