@@ -9,7 +9,7 @@ public struct XSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     public enum Code: Sendable, Hashable, CustomStringConvertible {
         case error, outOfMemory, invalidArgument, misuse, notFound, exists, bufferTooSmall
         case corrupt, io, locked, version, noSpace, readOnly, conflict, limit, noHeader
-        case poisoned, ambiguous, internalError
+        case poisoned, ambiguous, dialect, internalError
         /// The Store or Session was closed. It is a misuse, so its status is XS_EMISUSE (as
         /// in the Node binding's XS_ECLOSED); the name tells it apart from the library's.
         case closed
@@ -26,6 +26,7 @@ public struct XSessionError: Error, Sendable, Hashable, CustomStringConvertible 
             (.readOnly, XS_EREADONLY, "XS_EREADONLY"), (.conflict, XS_ECONFLICT, "XS_ECONFLICT"),
             (.limit, XS_ELIMIT, "XS_ELIMIT"), (.noHeader, XS_ENOHEADER, "XS_ENOHEADER"),
             (.poisoned, XS_EPOISONED, "XS_EPOISONED"), (.ambiguous, XS_EAMBIGUOUS, "XS_EAMBIGUOUS"),
+            (.dialect, XS_EDIALECT, "XS_EDIALECT"),
             (.internalError, XS_EINTERNAL, "XS_EINTERNAL"), (.closed, XS_EMISUSE, "XS_ECLOSED"),
         ]
 

@@ -6,13 +6,19 @@ internal import CXSession
 public struct StoreOptions: Sendable, Hashable {
     /// Sessions live in memory only; nothing touches the disk.
     public var inMemory: Bool
+    /// The dialect of new sessions that do not force one (`.pi`: XS_STORE_DIALECT_PI).
+    public var dialect: Dialect
 
-    public init(inMemory: Bool = false) { self.inMemory = inMemory }
+    public init(inMemory: Bool = false, dialect: Dialect = .omp) {
+        self.inMemory = inMemory
+        self.dialect = dialect
+    }
 
     func cStruct() throws -> xs_store_options {
         var o = xs_store_options()
         try initialised(xs_store_options_init(&o, UInt32(XS_STORE_OPTIONS_VERSION)))
         if inMemory { o.flags |= UInt32(XS_STORE_IN_MEMORY) }
+        if dialect == .pi { o.flags |= UInt32(XS_STORE_DIALECT_PI) }
         return o
     }
 }
@@ -47,23 +53,30 @@ public struct SessionOptions: Sendable, Hashable {
     public var maxLineBytes: UInt64
     /// Deepest JSON value accepted; 0 = the library's default (256).
     public var maxDepth: UInt32
+    /// Forces the dialect the session writes, for a new session and an existing file alike.
+    /// nil (auto): an existing file's own (as its lines show), else the store's default; forks
+    /// and branched sessions take their source's.
+    public var dialect: Dialect?
     public var fixedClock: FixedClock?
     /// Non-zero: entry ids come from a reproducible sequence.
     public var idSeed: UInt64
     /// For new sessions: header cwd (open only; create takes the cwd as an argument).
     public var cwd: String?
-    /// For new sessions: the id ([A-Za-z0-9_-], 1-64 chars); nil = generated.
+    /// For new sessions: the id ([A-Za-z0-9_-], 1-64 chars); nil = generated (16 hex chars; a
+    /// UUIDv7 in the pi dialect).
     public var sessionID: String?
+    /// For new sessions: the header's title (in the pi dialect a first session_info entry).
     public var title: String?
     /// For new sessions: header parentSession (an id or a path).
     public var parentSession: String?
 
-    public init(flags: Flags = [], maxLineBytes: UInt64 = 0, maxDepth: UInt32 = 0, fixedClock: FixedClock? = nil,
-                idSeed: UInt64 = 0, cwd: String? = nil, sessionID: String? = nil, title: String? = nil,
-                parentSession: String? = nil) {
+    public init(flags: Flags = [], maxLineBytes: UInt64 = 0, maxDepth: UInt32 = 0, dialect: Dialect? = nil,
+                fixedClock: FixedClock? = nil, idSeed: UInt64 = 0, cwd: String? = nil, sessionID: String? = nil,
+                title: String? = nil, parentSession: String? = nil) {
         self.flags = flags
         self.maxLineBytes = maxLineBytes
         self.maxDepth = maxDepth
+        self.dialect = dialect
         self.fixedClock = fixedClock
         self.idSeed = idSeed
         self.cwd = cwd
@@ -84,6 +97,7 @@ public struct SessionOptions: Sendable, Hashable {
         }
         o.max_line_bytes = maxLineBytes
         o.max_depth = maxDepth
+        o.dialect = dialect?.cValue ?? UInt32(XS_DIALECT_AUTO)
         o.id_seed = idSeed
         o.cwd = try args.cString(cwd)
         o.session_id = try args.cString(sessionID)

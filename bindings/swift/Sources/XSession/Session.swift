@@ -41,12 +41,25 @@ public final class Session: Sendable {
         }
     }
 
-    /// Sets the header's title (nil removes it); the file is rewritten atomically when on disk.
+    /// Sets the title (nil removes it). omp dialect: the header's, the file rewritten atomically
+    /// when on disk; pi dialect: appends a session_info entry as appendSessionInfo does (nil: an
+    /// empty name).
     public func setTitle(_ title: String?) throws {
         try CArgs.with { a in
             let (t, n) = a.text(title)
             try handle.call { xs_session_set_title($0, t, n) }
         }
+    }
+
+    /// The dialect the session writes (forced, detected from its file, or the store's default).
+    /// Read-only sessions too.
+    public func dialect() throws -> Dialect {
+        var value: UInt32 = 0
+        try handle.call { xs_session_dialect($0, &value) }
+        guard let dialect = Dialect(cValue: value) else {
+            throw XSessionError(code: .error, message: "dialect \(value) is newer than this binding")
+        }
+        return dialect
     }
 
     /// Moves the session (file and artifacts directory) to `cwd`'s session directory.

@@ -4,7 +4,8 @@ internal import CXSession
 
 extension Session {
     /// The context the model sees for the path ending at `leaf` (nil: the current leaf):
-    /// {"leafId","messages":[...],"thinkingLevel","models","injectedTtsrRules","mode",...}.
+    /// {"leafId","messages":[...],"thinkingLevel","models","injectedTtsrRules","mode",...}; the pi
+    /// dialect adds pi's "model" ({"provider","modelId"} or null) after "thinkingLevel".
     public func buildContext(leaf: String? = nil) throws -> JSONText {
         try read(leaf) { xs_build_context($0, $1, $2, $3, $4) }
     }

@@ -1,5 +1,7 @@
 // Appends. Each adds one entry whose parent is the current leaf, moves the leaf to it and
-// returns the new entry's id. A failed append leaves the session as it was.
+// returns the new entry's id. A failed append leaves the session as it was. In the pi dialect the
+// omp-only entries (ttsr injection, session init, mode change, a model role, a compaction's short
+// summary or preserve data, a custom message's attribution) throw `.dialect`.
 internal import CXSession
 
 extension Session {
@@ -79,6 +81,14 @@ extension Session {
         try appending(args: { a in (try a.cString(mode), a.json(data)) }) { s, md, id in
             xs_append_mode_change(s, md.0, md.1.0, md.1.1, id)
         }
+    }
+
+    /// pi dialect: appends pi's title entry, a "session_info" {name} (trimmed as JavaScript's
+    /// trim() does; "" clears the title); the title is the last one's name. `.dialect` in the
+    /// omp dialect, which keeps the title in the header (setTitle).
+    @discardableResult
+    public func appendSessionInfo(_ name: String) throws -> String {
+        try appending(args: { a in a.text(name) }) { s, n, id in xs_append_session_info(s, n.0, n.1, id) }
     }
 
     /// Moves the leaf to `fromID` (nil: a new root) and appends a "branch_summary" there: the

@@ -19,9 +19,9 @@ public final class Store: Sendable {
                       options: options)
     }
 
-    /// A store whose sessions live in memory only.
-    public static func inMemory() throws -> Store {
-        try Store(rootPath: nil, options: StoreOptions(inMemory: true))
+    /// A store whose sessions live in memory only; `dialect` is the default of its new sessions.
+    public static func inMemory(dialect: Dialect = .omp) throws -> Store {
+        try Store(rootPath: nil, options: StoreOptions(inMemory: true, dialect: dialect))
     }
 
     private init(rootPath: String?, options: StoreOptions) throws {

@@ -9,10 +9,13 @@ public struct SessionInfo: Sendable, Hashable, Decodable {
     public let cwd: String
     /// The header's ISO-8601 timestamp.
     public let timestamp: String
+    /// The header's title, or in the pi dialect the name of the last session_info entry.
     public let title: String?
     public let parentSession: String?
     /// The format version (3 once loaded: older files are migrated in memory).
     public let version: Int
+    /// The dialect the session writes.
+    public let dialect: Dialect
     public let entryCount: Int
     public let leafID: String?
     /// Whether the file has been written (false while deferred).
@@ -25,7 +28,7 @@ public struct SessionInfo: Sendable, Hashable, Decodable {
     public let entryTypes: [String: Int]
 
     private enum CodingKeys: String, CodingKey {
-        case id, path, cwd, timestamp, title, parentSession, version, entryCount
+        case id, path, cwd, timestamp, title, parentSession, version, dialect, entryCount
         case leafID = "leafId"
         case persisted, readOnly, diagnostics, entryTypes
     }

@@ -15,6 +15,11 @@ extension CaseRunner {
             let got = try current().leaf() ?? ""
             let want = optionalText(s, "id") ?? ""
             try require(sameBytes(got, want), "leaf \(got), expected \(want)")
+        case "check_dialect":
+            let want = try text(s, "dialect")
+            if let got = try expecting(s, { try current().dialect() }) {
+                try require(got.rawValue == want, "dialect \(got), expected \(want)")
+            }
         case "check_header": try checkText(s, "json") { try $0.header() }
         case "check_entries": try checkText(s, "json") { try $0.entries(flags) }
         case "check_entry":

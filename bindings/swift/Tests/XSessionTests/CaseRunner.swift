@@ -18,7 +18,8 @@ let statusNames: [String: Int32] = [
     "XS_EBUFS": XS_EBUFS, "XS_ECORRUPT": XS_ECORRUPT, "XS_EIO": XS_EIO, "XS_ELOCKED": XS_ELOCKED,
     "XS_EVERSION": XS_EVERSION, "XS_ENOSPC": XS_ENOSPC, "XS_EREADONLY": XS_EREADONLY,
     "XS_ECONFLICT": XS_ECONFLICT, "XS_ELIMIT": XS_ELIMIT, "XS_ENOHEADER": XS_ENOHEADER,
-    "XS_EPOISONED": XS_EPOISONED, "XS_EAMBIGUOUS": XS_EAMBIGUOUS, "XS_EINTERNAL": XS_EINTERNAL,
+    "XS_EPOISONED": XS_EPOISONED, "XS_EAMBIGUOUS": XS_EAMBIGUOUS, "XS_EDIALECT": XS_EDIALECT,
+    "XS_EINTERNAL": XS_EINTERNAL,
 ]
 
 final class CaseRunner {
@@ -42,7 +43,15 @@ final class CaseRunner {
             throw CaseMismatch(description: "\(name): no description or steps")
         }
         scratch = try ScratchDirectory("xs-swift-conformance")
-        store = try Store(root: scratch.path)
+        // "store_dialect": the default dialect of the store's new sessions.
+        var storeOptions = StoreOptions()
+        if let given = doc["store_dialect"]?.string {
+            guard let dialect = Dialect(rawValue: given) else {
+                throw CaseMismatch(description: "\(name): unknown store_dialect \(given)")
+            }
+            storeOptions.dialect = dialect
+        }
+        store = try Store(root: scratch.path, options: storeOptions)
     }
 
     func run() throws {
@@ -108,17 +117,22 @@ final class CaseRunner {
         p.hasPrefix(root + "/") ? String(p.dropFirst(root.count + 1)) : p
     }
 
-    /// The case's `options` (flags replaced by the step's own when it has some).
-    func options(_ flagsOverride: CaseJSON?) throws -> SessionOptions {
+    /// The case's `options`, with the step's own `flags` and `dialect` in place of the case's.
+    func options(_ step: CaseJSON) throws -> SessionOptions {
         var o = SessionOptions()
         let opts = doc["options"]
+        // "auto" (or no dialect at all) is nil: the library decides.
+        if let name = (step["dialect"] ?? opts?["dialect"])?.string, name != "auto" {
+            guard let dialect = Dialect(rawValue: name) else { throw fail("unknown dialect \(name)") }
+            o.dialect = dialect
+        }
         if let start = opts?["clock_start_ms"]?.int64 {
             o.fixedClock = .init(startMs: start, stepMs: opts?["clock_step_ms"]?.int64 ?? 0)
         }
         o.idSeed = opts?["id_seed"]?.uint64 ?? 0
         o.maxLineBytes = opts?["max_line_bytes"]?.uint64 ?? 0
         o.maxDepth = UInt32(opts?["max_depth"]?.uint64 ?? 0)
-        for flag in (flagsOverride ?? opts?["flags"])?.array ?? [] {
+        for flag in (step["flags"] ?? opts?["flags"])?.array ?? [] {
             switch flag.string {
             case "read_only": o.flags.insert(.readOnly)
             case "create": o.flags.insert(.create)
@@ -152,8 +166,8 @@ final class CaseRunner {
         path = try fresh.info().path
     }
 
-    func open(_ p: String, flags: CaseJSON?, step: CaseJSON) throws {
-        let o = try options(flags)
+    func open(_ p: String, step: CaseJSON) throws {
+        let o = try options(step)
         if let s = try expecting(step, { try store.openSession(p, options: o) }) {
             session = s
             path = p

@@ -10,28 +10,27 @@ extension CaseRunner {
     }
 
     private func runLifecycle(_ op: String, _ s: CaseJSON) throws -> Bool {
-        let flags = s["flags"]
         if op == "create" || op == "open" {
             session?.close()  // one session at a time: a new one replaces the last
             session = nil
         }
         switch op {
         case "create":
-            var o = try options(flags)
+            var o = try options(s)
             o.sessionID = optionalText(s, "session_id")
             o.title = optionalText(s, "title")
             o.parentSession = optionalText(s, "parent_session")
             let cwd = try text(s, "cwd")
             if let fresh = try expecting(s, { try store.createSession(cwd: cwd, options: o) }) { try adopt(fresh) }
         case "open":
-            try open(root + "/" + (s["path"]?.string ?? "input.jsonl"), flags: flags, step: s)
+            try open(root + "/" + (s["path"]?.string ?? "input.jsonl"), step: s)
         case "close":
             session?.close()
             session = nil
         case "reopen":
             session?.close()
             session = nil
-            try open(path, flags: flags, step: s)
+            try open(path, step: s)
         case "set_leaf":
             let id = optionalText(s, "id")  // "id": null moves the leaf to none
             _ = try expecting(s) { try current().setLeaf(id) }
@@ -45,7 +44,7 @@ extension CaseRunner {
                 try require(added == want, "reload added \(added), expected \(want)")
             }
         case "fork", "create_branched":
-            var o = try options(flags)
+            var o = try options(s)
             o.sessionID = optionalText(s, "session_id")
             let leaf = optionalText(s, "leaf")
             let fresh = try expecting(s) {
@@ -53,12 +52,12 @@ extension CaseRunner {
             }
             if let fresh { try adopt(fresh) }
         case "fork_from":
-            let o = try options(flags), source = root + "/" + (try text(s, "source")), cwd = try text(s, "cwd")
+            let o = try options(s), source = root + "/" + (try text(s, "source")), cwd = try text(s, "cwd")
             if let fresh = try expecting(s, { try store.forkFrom(source, targetCwd: cwd, options: o) }) {
                 try adopt(fresh)
             }
         case "continue_recent":
-            let o = try options(flags), cwd = try text(s, "cwd"), terminal = optionalText(s, "terminal_id")
+            let o = try options(s), cwd = try text(s, "cwd"), terminal = optionalText(s, "terminal_id")
             if let fresh = try expecting(s, { try store.continueRecent(cwd: cwd, terminalID: terminal, options: o) }) {
                 try adopt(fresh)
             }
@@ -115,6 +114,9 @@ extension CaseRunner {
         case "append_mode_change":
             let mode = try text(s, "mode"), data = json(s, "data")
             append = { try $0.appendModeChange(mode, data: data) }
+        case "append_session_info":
+            let name = try text(s, "name")
+            append = { try $0.appendSessionInfo(name) }
         case "branch_with_summary":
             let from = optionalText(s, "from_id"), summary = try text(s, "summary"), details = json(s, "details")
             let fromExtension = s["from_extension"]?.bool
