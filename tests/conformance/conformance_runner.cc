@@ -223,8 +223,9 @@ class CaseRunner {
     return path.compare(0, root_.size() + 1, root_ + "/") == 0 ? path.substr(root_.size() + 1) : path;
   }
 
-  void open_path(const std::string& path, std::optional<element> flags, xs_status expect) {
+  void open_path(const std::string& path, std::optional<element> flags, xs_status expect, const char* cwd = nullptr) {
     xs_session_options o = options(flags);
+    o.cwd = cwd;
     xs_status rc = xs_session_open(store_, path.c_str(), &o, &session_);
     EXPECT_EQ(rc, expect) << xs_store_errmsg(store_);
     if (rc == XS_OK) path_ = path;
@@ -269,7 +270,7 @@ class CaseRunner {
       if (rc == XS_OK) path_ = session_path();
     } else if (op == "open") {
       std::string path = root_ + "/" + (has(s, "path") ? c_str(s, "path") : "input.jsonl");
-      open_path(path, flags, expect);
+      open_path(path, flags, expect, str(s, "cwd"));
     } else if (op == "close") {
       xs_session_close(session_);
       session_ = nullptr;
