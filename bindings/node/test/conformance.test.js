@@ -79,8 +79,9 @@ class CaseRunner {
     this.session = fresh;
     this.path = this.sessionPath();
   }
-  async openPath(p, step, expect) {
-    const s = await this.attempt(expect, () => this.call(this.store, 'open', p, this.options(step)));
+  // `cwd`: a fresh header's cwd (open only).
+  async openPath(p, step, expect, cwd) {
+    const s = await this.attempt(expect, () => this.call(this.store, 'open', p, { ...this.options(step), cwd }));
     if (s) {
       this.session = s;
       this.path = p;
@@ -142,7 +143,7 @@ class CaseRunner {
         }
         return;
       }
-      case 'open': return this.openPath(path.join(this.root, s.path || 'input.jsonl'), s, expect);
+      case 'open': return this.openPath(path.join(this.root, s.path || 'input.jsonl'), s, expect, str(s, 'cwd'));
       case 'close':
       case 'reopen':
         if (this.session) this.session.close(); // like xs_session_close(NULL): nothing open, nothing to do

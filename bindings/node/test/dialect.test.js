@@ -10,12 +10,14 @@ const { xs, scratchStore, FIXED, user, assistant } = require('./helpers');
 const T = (s) => `2026-01-01T00:00:${String(s).padStart(2, '0')}.000Z`;
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-const refused = (err) => {
+// An XS_EDIALECT error; with `message`, the library's exact text for that call.
+const refused = (message) => (err) => {
   assert.ok(err instanceof Error, 'an Error object');
   assert.equal(err.code, 'XS_EDIALECT');
   assert.equal(err.status, -19);
   assert.equal(err.status, xs.status.XS_EDIALECT);
-  assert.ok(err.message.length > 0, 'the library says why');
+  if (message) assert.equal(err.message, message);
+  else assert.ok(err.message.length > 0, 'the library says why');
   return true;
 };
 
@@ -94,18 +96,21 @@ test('omp-only entries are XS_EDIALECT in a pi session, session_info in an omp o
   const s = pi.track(pi.store.create('/w', FIXED));
   s.appendMessage(user('q'));
   const before = s.entriesSync({ raw: true });
-  assert.throws(() => s.appendTtsrInjection(['rule']), refused);
-  assert.throws(() => s.appendModeChange('plan'), refused);
-  assert.throws(() => s.appendSessionInit({ systemPrompt: 's', task: 't', tools: [] }), refused);
-  assert.throws(() => s.appendModelChange('anthropic/claude', 'smol'), refused);
-  assert.throws(() => s.appendCustomMessage({ customType: 'c', content: '"x"', attribution: 'user' }), refused);
-  assert.throws(() => s.append({ type: 'ttsr_injection', injectedRules: ['rule'] }), refused);
+  assert.throws(() => s.appendTtsrInjection(['rule']), refused(
+    'a ttsr_injection entry (oh-my-pi only) has no form in the pi dialect of this session (docs/dialects.md)'));
+  assert.throws(() => s.appendModeChange('plan'), refused());
+  assert.throws(() => s.appendSessionInit({ systemPrompt: 's', task: 't', tools: [] }), refused());
+  assert.throws(() => s.appendModelChange('anthropic/claude', 'smol'), refused());
+  assert.throws(() => s.appendCustomMessage({ customType: 'c', content: '"x"', attribution: 'user' }), refused());
+  assert.throws(() => s.append({ type: 'ttsr_injection', injectedRules: ['rule'] }), refused());
   // A refused call changes nothing.
   assert.equal(s.entriesSync({ raw: true }), before);
 
   const omp = scratchStore(t);
   const o = omp.track(omp.store.create('/w', FIXED));
-  assert.throws(() => o.appendSessionInfo('title'), refused);
+  assert.throws(() => o.appendSessionInfo('title'), refused(
+    'a session_info entry (pi only; omp\'s title: set_title) has no form in the omp dialect of this session ' +
+    '(docs/dialects.md)'));
   assert.deepEqual(o.entriesSync(), []);
 });
 

@@ -166,8 +166,10 @@ final class CaseRunner {
         path = try fresh.info().path
     }
 
-    func open(_ p: String, step: CaseJSON) throws {
-        let o = try options(step)
+    /// `cwd`: a fresh header's cwd (open only).
+    func open(_ p: String, step: CaseJSON, cwd: String? = nil) throws {
+        var o = try options(step)
+        o.cwd = cwd
         if let s = try expecting(step, { try store.openSession(p, options: o) }) {
             session = s
             path = p

@@ -104,6 +104,9 @@ import XSession
             #expect(error?.message.isEmpty == false)
         }
         #expect(try s.entries() == before)  // a refused call changes nothing
+        #expect(throws: XSessionError(code: .dialect, message: "a ttsr_injection entry (oh-my-pi only) has no form in the pi dialect of this session (docs/dialects.md)")) {
+            try s.appendTTSRInjection(#"["rule"]"#)
+        }
 
         let o = try store.createSession(cwd: "/w", options: fixedOptions)
         let error = #expect(throws: XSessionError.self) { try o.appendSessionInfo("title") }
