@@ -248,6 +248,7 @@ class CaseRunner {
 
   void open_path(const std::string& path, element s, xs_status expect) {
     xs_session_options o = options(s);
+    if (has(s, "cwd")) o.cwd = c_str(s, "cwd");  // an open's own cwd replaces the case's
     xs_status rc = xs_session_open(store_, path.c_str(), &o, &session_);
     EXPECT_EQ(rc, expect) << xs_store_errmsg(store_);
     if (rc == XS_OK) path_ = path;

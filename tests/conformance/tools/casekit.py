@@ -89,12 +89,15 @@ def entry_after(type_, id_, parent, tick_or_ts, **payload):
     return J(e)
 
 
-def ctx(leaf, messages, thinking='"off"', models=None, rules=(), mode='"none"', extra=""):
-    """The exact context text. `messages` are raw JSON texts, spliced as the engine splices."""
+def ctx(leaf, messages, thinking='"off"', models=None, rules=(), mode='"none"', extra="", model=False):
+    """The exact context text. `messages` are raw JSON texts, spliced as the engine splices.
+    `model`: pi's member in a pi-dialect session (None = null, or {"provider", "modelId"});
+    False leaves it out, as the omp dialect does (docs/dialects.md#the-context-in-the-pi-dialect)."""
     models = models or {}
     leaf_tok = "null" if leaf is None else J(leaf)
-    return ('{"leafId":%s,"messages":[%s],"thinkingLevel":%s,"models":%s,"injectedTtsrRules":%s,"mode":%s%s}'
-            % (leaf_tok, ",".join(messages), thinking, J(models), J(list(rules)), mode, extra))
+    pi_model = "" if model is False else ',"model":%s' % J(model)
+    return ('{"leafId":%s,"messages":[%s],"thinkingLevel":%s%s,"models":%s,"injectedTtsrRules":%s,"mode":%s%s}'
+            % (leaf_tok, ",".join(messages), thinking, pi_model, J(models), J(list(rules)), mode, extra))
 
 
 def file_bytes(lines):
@@ -157,5 +160,5 @@ def js_trim(s):
 def pi_ctx(leaf, messages, thinking='"off"', model=None, models=None, rules=(), mode='"none"', extra=""):
     """The context of a pi-dialect session: the omp shape plus "model" after thinkingLevel
     (docs/dialects.md#the-context-in-the-pi-dialect)."""
-    model_tok = "null" if model is None else J({"provider": model[0], "modelId": model[1]})
-    return ctx(leaf, messages, thinking + ',"model":' + model_tok, models, rules, mode, extra)
+    pi_model = None if model is None else {"provider": model[0], "modelId": model[1]}
+    return ctx(leaf, messages, thinking, models, rules, mode, extra, model=pi_model)

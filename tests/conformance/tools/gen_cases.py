@@ -376,13 +376,14 @@ case("13_no_header_writable_preserves_bytes",
      "A writable open of a file without a header first preserves its bytes as "
      "<file>.corrupt-<time>, then writes a fresh session there (the agents overwrite it instead: "
      "docs/decisions.md#1-no-silent-data-loss-on-a-bad-file). The copy takes the first clock tick, "
-     "the new header the second.",
+     "the new header the second, with the cwd the caller gave (never an empty one: without a cwd "
+     "it is the process's, docs/dialects.md and tests/core/session/dialect_test.cc).",
      options=opts(13),
      input_raw=RAW13,
      steps=[
-         {"op": "open"},
+         {"op": "open", "cwd": "/w"},
          {"op": "check_preserved", "raw": RAW13},
-         {"op": "check_file", "lines": [header(sid13, 1, "")]},
+         {"op": "check_file", "lines": [header(sid13, 1, "/w")]},
          {"op": "check_diagnostics", "expected": [{"line": 0, "offset": 0, "code": "corrupt_file_preserved"}]},
          {"op": "check_info", "fields": {"id": sid13, "entryCount": 0, "version": 3}},
      ])
@@ -390,14 +391,14 @@ case("13_no_header_writable_preserves_bytes",
 ids = Ids(14)
 sid14 = ids.session()
 case("14_empty_file_writable",
-     "An empty file opened for writing becomes a fresh session at once (nothing to preserve); "
-     "opened read-only it has no header.",
+     "An empty file opened for writing becomes a fresh session at once (nothing to preserve), "
+     "with the caller's cwd; opened read-only it has no header.",
      options=opts(14),
      input_raw="",
      steps=[
          {"op": "open", "flags": ["read_only"], "expect": "XS_ENOHEADER"},
-         {"op": "open"},
-         {"op": "check_file", "lines": [header(sid14, 0, "")]},
+         {"op": "open", "cwd": "/w"},
+         {"op": "check_file", "lines": [header(sid14, 0, "/w")]},
          {"op": "check_diagnostics", "expected": []},
      ])
 
@@ -1073,14 +1074,16 @@ L39 = [entry_after("custom_message", "c1", None, "yesterday", customType="t", co
 case("39_timestamps_of_constructed_messages",
      "Constructed messages carry Date.parse(entry.timestamp) in ms: seconds without a fraction and "
      "±hh:mm offsets parse; anything else is NaN, which JSON.stringify writes as null "
-     "(docs/context.md#constructed-messages).",
+     "(docs/context.md#constructed-messages). Custom messages without attribution are pi's: the "
+     "context has pi's model member (docs/dialects.md#detection).",
      input=[H39] + L39,
      steps=[
          {"op": "open", "flags": ["read_only"]},
          {"op": "check_context", "context": ctx("c2", [
              '{"role":"custom","customType":"t","content":"bad time","display":true,"timestamp":null}',
              J({"role": "branchSummary", "summary": "no millis", "fromId": "c1", "timestamp": 1767225600000}),
-             J({"role": "custom", "customType": "t", "content": "offset", "display": True, "timestamp": 1767225600123})])},
+             J({"role": "custom", "customType": "t", "content": "offset", "display": True, "timestamp": 1767225600123})],
+             model=None)},
      ])
 
 ids = Ids(40)
@@ -1169,7 +1172,8 @@ case("43_pi_forms",
      "pi's forms are read: model_change {provider, modelId}, roles such as bashExecution and "
      "toolResult, UUID session ids, and session_info names (the last one, trimmed) as the title "
      "when the header has none (docs/format.md#pi-and-oh-my-pi, "
-     "docs/decisions.md#what-we-accept-on-read).",
+     "docs/decisions.md#what-we-accept-on-read). The file is pi's, so its context has pi's model "
+     "(docs/dialects.md#the-context-in-the-pi-dialect).",
      input=[PIH] + PI,
      steps=[
          {"op": "open", "flags": ["read_only"]},
@@ -1178,7 +1182,9 @@ case("43_pi_forms",
              J({"role": "user", "content": "run ls"}),
              J({"role": "bashExecution", "command": "ls", "output": "a\nb", "exitCode": 0}),
              J({"role": "toolResult", "toolCallId": "t1", "content": []})],
-             models={"default": "anthropic/claude-opus-4-5"})},
+             models={"default": "anthropic/claude-opus-4-5"},
+             model={"provider": "anthropic", "modelId": "claude-opus-4-5"})},
+         {"op": "check_info", "fields": {"dialect": "pi"}},
      ])
 
 H44 = J({"type": "session", "version": 3, "id": "s44", "timestamp": ts(0), "cwd": "/w"})
