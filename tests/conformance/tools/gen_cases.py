@@ -1501,7 +1501,7 @@ PI_ASSISTANT = J({"role": "assistant", "content": [{"type": "text", "text": "hel
 
 def pam(id_, text, provider="p", model="m"):
     """A generic xs_append of an assistant message with a provider and a model."""
-    return {"op": "append", "entry": J({"type": "message", "id": id_, "message": pa(text, provider, model)}),
+    return {"op": "append", "entry": J({"type": "message", "id": id_, "message": json.loads(pa(text, provider, model))}),
             "expect_id": id_}
 
 
