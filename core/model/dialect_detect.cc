@@ -30,8 +30,7 @@ std::optional<Dialect> mark_of(const Entry& e) {
       if (has(m, "fromHook")) return Dialect::kPi;
       return std::nullopt;
     }
-    case EntryType::kCustomMessage:
-      return has(json::members_of(e.line), "attribution") ? Dialect::kOmp : Dialect::kPi;
+    case EntryType::kCustomMessage: return has(json::members_of(e.line), "attribution") ? Dialect::kOmp : Dialect::kPi;
     default: return std::nullopt;
   }
 }
