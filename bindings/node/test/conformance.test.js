@@ -61,6 +61,7 @@ class CaseRunner {
     if ('id_seed' in opts) o.idSeed = opts.id_seed;
     if ('max_line_bytes' in opts) o.maxLineBytes = opts.max_line_bytes;
     if ('max_depth' in opts) o.maxDepth = opts.max_depth;
+    if ('cwd' in opts) o.cwd = opts.cwd; // a fresh header's cwd
     for (const f of step.flags || opts.flags || []) {
       assert.ok(FLAGS[f], `unknown flag ${f}`);
       o[FLAGS[f]] = true;
@@ -79,9 +80,10 @@ class CaseRunner {
     this.session = fresh;
     this.path = this.sessionPath();
   }
-  // `cwd`: a fresh header's cwd (open only).
-  async openPath(p, step, expect, cwd) {
-    const s = await this.attempt(expect, () => this.call(this.store, 'open', p, { ...this.options(step), cwd }));
+  async openPath(p, step, expect) {
+    const o = this.options(step);
+    if ('cwd' in step) o.cwd = step.cwd; // an open's own cwd replaces the case's
+    const s = await this.attempt(expect, () => this.call(this.store, 'open', p, o));
     if (s) {
       this.session = s;
       this.path = p;
@@ -143,7 +145,7 @@ class CaseRunner {
         }
         return;
       }
-      case 'open': return this.openPath(path.join(this.root, s.path || 'input.jsonl'), s, expect, str(s, 'cwd'));
+      case 'open': return this.openPath(path.join(this.root, s.path || 'input.jsonl'), s, expect);
       case 'close':
       case 'reopen':
         if (this.session) this.session.close(); // like xs_session_close(NULL): nothing open, nothing to do

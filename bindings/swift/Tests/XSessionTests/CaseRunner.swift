@@ -132,6 +132,7 @@ final class CaseRunner {
         o.idSeed = opts?["id_seed"]?.uint64 ?? 0
         o.maxLineBytes = opts?["max_line_bytes"]?.uint64 ?? 0
         o.maxDepth = UInt32(opts?["max_depth"]?.uint64 ?? 0)
+        o.cwd = opts?["cwd"].map { text(of: $0) }  // a fresh header's cwd
         for flag in (step["flags"] ?? opts?["flags"])?.array ?? [] {
             switch flag.string {
             case "read_only": o.flags.insert(.readOnly)
@@ -166,10 +167,9 @@ final class CaseRunner {
         path = try fresh.info().path
     }
 
-    /// `cwd`: a fresh header's cwd (open only).
-    func open(_ p: String, step: CaseJSON, cwd: String? = nil) throws {
+    func open(_ p: String, step: CaseJSON) throws {
         var o = try options(step)
-        o.cwd = cwd
+        if let cwd = optionalText(step, "cwd") { o.cwd = cwd }  // an open's own cwd replaces the case's
         if let s = try expecting(step, { try store.openSession(p, options: o) }) {
             session = s
             path = p

@@ -23,7 +23,7 @@ extension CaseRunner {
             let cwd = try text(s, "cwd")
             if let fresh = try expecting(s, { try store.createSession(cwd: cwd, options: o) }) { try adopt(fresh) }
         case "open":
-            try open(root + "/" + (s["path"]?.string ?? "input.jsonl"), step: s, cwd: optionalText(s, "cwd"))
+            try open(root + "/" + (s["path"]?.string ?? "input.jsonl"), step: s)
         case "close":
             session?.close()
             session = nil
