@@ -13,7 +13,7 @@ static_assert(
         XS_ENOHEADER == static_cast<int>(xs::Code::kNoHeader) &&
         XS_EPOISONED == static_cast<int>(xs::Code::kPoisoned) &&
         XS_EAMBIGUOUS == static_cast<int>(xs::Code::kAmbiguous) &&
-        XS_EINTERNAL == static_cast<int>(xs::Code::kInternal),
+        XS_EDIALECT == static_cast<int>(xs::Code::kDialect) && XS_EINTERNAL == static_cast<int>(xs::Code::kInternal),
     "xs_status codes and xs::Code must agree");
 
 extern "C" {
@@ -45,6 +45,7 @@ const char* xs_status_str(xs_status code) {
     case XS_ENOHEADER: return "XS_ENOHEADER: no session header";
     case XS_EPOISONED: return "XS_EPOISONED: an earlier write failed";
     case XS_EAMBIGUOUS: return "XS_EAMBIGUOUS: ambiguous session id";
+    case XS_EDIALECT: return "XS_EDIALECT: no form in the session's dialect";
     case XS_EINTERNAL: return "XS_EINTERNAL: internal error";
     default: return "unknown status";
   }

@@ -197,4 +197,19 @@ xs_status xs_session_set_title(xs_session* s, const char* title, size_t title_le
   return guarded(s, [&] { return s->impl->set_title(opt_span(title, title_len)); });
 }
 
+xs_status xs_append_session_info(xs_session* s, const char* name, size_t name_len, char* id_out) {
+  return append(s, id_out, [&](xs::session::Session& x, std::string* id) -> Status {
+    if (!name) return null_arg("name");
+    return x.append_session_info({name, name_len}, id);
+  });
+}
+
+xs_status xs_session_dialect(xs_session* s, uint32_t* dialect) {
+  return guarded(s, [&]() -> Status {
+    if (!dialect) return null_arg("dialect");
+    *dialect = s->impl->dialect() == xs::format::Dialect::kPi ? XS_DIALECT_PI : XS_DIALECT_OMP;
+    return Status::Ok();
+  });
+}
+
 }  // extern "C"

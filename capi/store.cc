@@ -19,7 +19,7 @@ Status xs::capi::translate_options(const xs_session_options* o, xs::session::Ses
     return Status(Code::kVersion, "xs_session_options version " + std::to_string(o->version) + " is not supported");
   }
   if (o->flags & ~kKnownSessionFlags) return Status::Invalid("unknown bits in xs_session_options.flags");
-  if (o->reserved != 0) return Status::Invalid("xs_session_options.reserved must be 0");
+  if (o->dialect > XS_DIALECT_PI) return Status::Invalid("xs_session_options.dialect must be an XS_DIALECT_* value");
   if (o->max_line_bytes > xs::json::kMaxConfigurableLineBytes) {
     return Status::Invalid("max_line_bytes may be at most " + std::to_string(xs::json::kMaxConfigurableLineBytes));
   }
@@ -38,6 +38,8 @@ Status xs::capi::translate_options(const xs_session_options* o, xs::session::Ses
   if (o->session_id) out->session_id = std::string(o->session_id);
   if (o->title) out->title = std::string(o->title);
   if (o->parent_session) out->parent_session = std::string(o->parent_session);
+  if (o->dialect == XS_DIALECT_OMP) out->dialect = xs::format::Dialect::kOmp;
+  if (o->dialect == XS_DIALECT_PI) out->dialect = xs::format::Dialect::kPi;
   return Status::Ok();
 }
 
@@ -68,9 +70,12 @@ xs_status xs_store_open(xs_store* st, const char* root, const xs_store_options* 
       return Status(Code::kVersion, "xs_store_options version " + std::to_string(opts->version) + " is not supported");
     }
     uint32_t flags = opts ? opts->flags : 0;
-    if (flags & ~XS_STORE_IN_MEMORY) return Status::Invalid("unknown bits in xs_store_options.flags");
+    if (flags & ~(XS_STORE_IN_MEMORY | XS_STORE_DIALECT_PI)) {
+      return Status::Invalid("unknown bits in xs_store_options.flags");
+    }
     xs::store::StoreOptions o;
     o.in_memory = flags & XS_STORE_IN_MEMORY;
+    if (flags & XS_STORE_DIALECT_PI) o.default_dialect = xs::format::Dialect::kPi;
     if (!root && !o.in_memory) return null_arg("root");
     auto opened = xs::store::Store::open(root ? root : "", std::move(o));
     if (!opened.ok()) return opened.status();

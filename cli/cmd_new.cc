@@ -14,6 +14,7 @@ struct NewArgs {
   std::string cwd;
   std::string title;
   std::string id;
+  std::string dialect;
   bool json = false;
 };
 
@@ -43,11 +44,14 @@ void add_new(CLI::App& app, Globals& g) {
   CLI::App* cmd = app.add_subcommand("new", "start a session (written at once) and print its id and file");
   cmd->add_option("--cwd", a->cwd, "its working directory (default: the current one)");
   cmd->add_option("--title", a->title, "a title for the header");
-  cmd->add_option("--id", a->id, "the session id (default: 16 random hex digits)");
+  cmd->add_option("--id", a->id, "the session id (default: 16 random hex digits; a UUIDv7 for pi)");
+  cmd->add_option("--dialect", a->dialect, "write pi's forms (pi) or oh-my-pi's (omp, the default)")
+      ->check(CLI::IsMember({"omp", "pi"}));
   cmd->add_flag("--json", a->json, "print the session's info as JSON");
   cmd->callback([a, &g] {
     Store store(g.root());
     xs_session_options o = session_options(XS_SESSION_NO_DEFER);
+    if (!a->dialect.empty()) o.dialect = a->dialect == "pi" ? XS_DIALECT_PI : XS_DIALECT_OMP;
     if (!a->title.empty()) o.title = a->title.c_str();
     if (!a->id.empty()) o.session_id = a->id.c_str();
     std::string cwd = cwd_or_current(a->cwd);

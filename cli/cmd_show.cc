@@ -34,6 +34,7 @@ void print_plain(const Session& s, Json info, const Style& style) {
   std::string_view parent = str(info, "parentSession");
   if (!parent.empty()) row("parent", parent);
   row("version", std::to_string(num(info, "version")));
+  row("dialect", str(info, "dialect"));
   // The library counts types (in its type order) while loading: no entry is parsed here.
   std::string by_type;
   if (std::optional<Json> types = member(info, "entryTypes")) {

@@ -20,6 +20,8 @@ using model::Entry;
 
 constexpr std::string_view kEmptyContext =
     R"({"leafId":null,"messages":[],"thinkingLevel":"off","models":{},"injectedTtsrRules":[],"mode":"none"})";
+constexpr std::string_view kEmptyPiContext =
+    R"({"leafId":null,"messages":[],"thinkingLevel":"off","model":null,"models":{},"injectedTtsrRules":[],"mode":"none"})";
 
 bool present(const Member* m) { return m != nullptr; }
 bool non_null(const Member* m) { return m && m->kind != Kind::kNull; }
@@ -57,7 +59,8 @@ struct State {
   const Entry* mode = nullptr;
   const Entry* service_tier = nullptr;
   const Entry* mcp_tools = nullptr;
-  size_t compaction = SIZE_MAX;  // position on the path of the last compaction
+  const Entry* default_model = nullptr;  // what last set the default model (pi's one model)
+  size_t compaction = SIZE_MAX;          // position on the path of the last compaction
 
   Model& model_slot(std::string_view role) {
     for (Model& m : models) {
@@ -75,6 +78,7 @@ void fold(const Entry& e, size_t pos, State& st) {
         State::Model& m = st.model_slot("default");
         m.from_message = &e;
         m.value.clear();
+        st.default_model = &e;
       }
       return;
     case EntryType::kThinkingLevelChange: st.thinking = &e; return;
@@ -88,7 +92,9 @@ void fold(const Entry& e, size_t pos, State& st) {
         if (provider && id) model = *provider + "/" + *id;
       }
       if (model && !model->empty()) {
-        State::Model& slot = st.model_slot(json::string_value(json::find_member(m, "role")).value_or("default"));
+        std::string role = json::string_value(json::find_member(m, "role")).value_or("default");
+        if (role == "default") st.default_model = &e;
+        State::Model& slot = st.model_slot(role);
         slot.from_message = nullptr;
         slot.value = std::move(*model);
       }
@@ -115,8 +121,44 @@ void fold(const Entry& e, size_t pos, State& st) {
   }
 }
 
+// pi's "model" (docs/dialects.md#the-context-in-the-pi-dialect): {provider, modelId} of what
+// last set the default model on the path, or null.
+void append_pi_model(std::string& out, const Entry* setter) {
+  out += ",\"model\":";
+  if (!setter) {
+    out += "null";
+    return;
+  }
+  std::string provider, model_id;
+  if (setter->type == EntryType::kMessage) {
+    provider = setter->provider;
+    model_id = setter->model;
+  } else {
+    auto m = json::members_of(setter->line);
+    const Member* p = json::find_member(m, "provider");
+    const Member* id = json::find_member(m, "modelId");
+    if (!json::find_member(m, "model") && p && id) {  // pi's own form: its values as stored
+      out += "{\"provider\":";
+      out += p->value;
+      out += ",\"modelId\":";
+      out += id->value;
+      out += '}';
+      return;
+    }
+    std::string both = json::string_value(json::find_member(m, "model")).value_or("");
+    size_t slash = both.find('/');  // omp's "provider/id": the id may hold '/' itself
+    provider = both.substr(0, slash);
+    model_id = slash == std::string::npos ? std::string() : both.substr(slash + 1);
+  }
+  out += "{\"provider\":";
+  json::append_quoted(out, provider);
+  out += ",\"modelId\":";
+  json::append_quoted(out, model_id);
+  out += '}';
+}
+
 // The context's closing members, from the folded state.
-void append_state(std::string& out, const State& st) {
+void append_state(std::string& out, const State& st, bool pi_model) {
   out += ",\"thinkingLevel\":";
   if (st.thinking) {
     auto m = json::members_of(st.thinking->line);
@@ -125,6 +167,7 @@ void append_state(std::string& out, const State& st) {
   } else {
     out += "\"off\"";
   }
+  if (pi_model) append_pi_model(out, st.default_model);
   out += ",\"models\":{";
   for (size_t i = 0; i < st.models.size(); ++i) {
     const State::Model& m = st.models[i];
@@ -273,8 +316,8 @@ class Emitter {
 }  // namespace
 
 std::string build_context(const model::SessionData& data, const model::Tree& tree, uint32_t leaf,
-                          const BlobResolver& resolve) {
-  if (leaf == model::kNone) return std::string(kEmptyContext);
+                          const BlobResolver& resolve, bool pi_model) {
+  if (leaf == model::kNone) return std::string(pi_model ? kEmptyPiContext : kEmptyContext);
   const std::vector<Entry>& entries = data.entries;
   std::vector<uint32_t> path = tree.path_to(leaf);
 
@@ -314,7 +357,7 @@ std::string build_context(const model::SessionData& data, const model::Tree& tre
     if (p != st.compaction) emit.entry(entries[path[p]]);
   }
   out += ']';
-  append_state(out, st);
+  append_state(out, st, pi_model);
   return out;
 }
 

@@ -20,8 +20,8 @@ namespace xs::context {
 using BlobResolver = std::function<std::string(std::string_view json)>;
 
 // The context for the path that ends at `leaf`; kNone gives the empty context. `resolve` may be
-// empty (refs then stay as stored).
+// empty (refs then stay as stored). `pi_model` adds pi's "model" member (docs/dialects.md).
 std::string build_context(const model::SessionData& data, const model::Tree& tree, uint32_t leaf,
-                          const BlobResolver& resolve = {});
+                          const BlobResolver& resolve = {}, bool pi_model = false);
 
 }  // namespace xs::context

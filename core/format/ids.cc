@@ -43,6 +43,15 @@ std::string IdGenerator::entry_id(const std::function<bool(std::string_view)>& t
 
 std::string IdGenerator::session_id() { return hex(next(), 16); }
 
+std::string IdGenerator::uuid_v7(int64_t ms) {
+  uint64_t time = static_cast<uint64_t>(ms) & 0xFFFFFFFFFFFFull;
+  uint64_t rand_a = next() >> 52;
+  uint64_t rand_b = (next() >> 2) | (uint64_t{2} << 62);  // the variant: 0b10
+  std::string t = hex(time, 12);
+  return t.substr(0, 8) + "-" + t.substr(8, 4) + "-7" + hex(rand_a, 3) + "-" + hex(rand_b >> 48, 4) + "-" +
+         hex(rand_b & 0xFFFFFFFFFFFFull, 12);
+}
+
 bool is_valid_new_id(std::string_view id) {
   if (id.empty() || id.size() > kMaxNewIdLength) return false;
   for (char c : id) {

@@ -19,6 +19,9 @@ class IdGenerator {
   std::string entry_id(const std::function<bool(std::string_view)>& taken);
   // 16 lowercase hex chars (the seed's example session id has this shape).
   std::string session_id();
+  // pi's session ids: a UUIDv7 (RFC 9562) whose first 48 bits are `ms`, then version 7, the top
+  // 12 bits of one draw, variant 0b10 and the top 62 bits of a second draw; lowercase, hyphenated.
+  std::string uuid_v7(int64_t ms);
 
  private:
   uint64_t next();

@@ -11,6 +11,7 @@
 #include "format/session_paths.h"
 #include "format/side_files.h"
 #include "json/json_string.h"
+#include "model/dialect_detect.h"
 #include "model/loader.h"
 #include "model/migration.h"
 #include "storage/atomic_file.h"
@@ -105,19 +106,23 @@ Session::Session(std::shared_ptr<storage::Fs> fs, std::string path, SessionOptio
 Session::~Session() = default;
 
 Status Session::start_fresh() {
+  dialect_ = options_.dialect.value_or(options_.default_dialect);
+  bool pi = dialect_ == format::Dialect::kPi;
   format::Header h;
   h.version = format::kCurrentVersion;
+  int64_t now = clock_.now_ms();
   if (options_.session_id) {
     if (!format::is_valid_new_id(*options_.session_id)) {
       return Status::Invalid("session id must be 1-64 characters of [A-Za-z0-9_-]");
     }
     h.id = *options_.session_id;
   } else {
-    h.id = ids_.session_id();
+    h.id = pi ? ids_.uuid_v7(now) : ids_.session_id();
   }
-  h.timestamp = format::iso_from_ms(clock_.now_ms());
-  h.cwd = options_.cwd;
-  h.title = options_.title;
+  h.timestamp = format::iso_from_ms(now);
+  // Never an empty cwd: a session is found by it (pi takes process.cwd() when none is given).
+  h.cwd = options_.cwd.empty() ? storage::current_directory() : options_.cwd;
+  if (!pi) h.title = options_.title;  // pi's title is an entry (add_initial_title)
   h.parent_session = options_.parent_session;
   for (const std::string* text :
        {&h.cwd, h.title ? &*h.title : nullptr, h.parent_session ? &*h.parent_session : nullptr}) {
@@ -131,6 +136,17 @@ Status Session::start_fresh() {
   return Status::Ok();
 }
 
+Status Session::add_initial_title() {
+  if (dialect_ != format::Dialect::kPi || !options_.title) return Status::Ok();
+  return append_session_info(*options_.title, nullptr);
+}
+
+Status Session::check_dialect(format::Dialect needed, std::string_view what) const {
+  if (dialect_ == needed) return Status::Ok();
+  return Status::WrongDialect(std::string(what) + " has no form in the " + std::string(format::dialect_name(dialect_)) +
+                              " dialect of this session (docs/dialects.md)");
+}
+
 Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<storage::Fs> fs, const std::string& dir,
                                                  SessionOptions options) {
   options.read_only = false;
@@ -139,23 +155,26 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<storage::Fs> fs
   const format::Header& h = s->data_.header;
   s->persistence_.set_path(storage::join_path(dir, format::session_file_name(h.timestamp, h.id)));
   s->tree_.build();
+  XS_RETURN_IF_ERROR(s->add_initial_title());
   if (!s->options_.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
   return s;
 }
 
 Result<std::unique_ptr<Session>> Session::create_from(std::shared_ptr<storage::Fs> fs, const std::string& dir,
-                                                      SessionOptions options, format::Header header,
-                                                      const std::vector<std::string_view>& lines) {
+                                                      SessionOptions options, NewFile file) {
   options.read_only = false;
-  std::string text = format::build_header_line(header) + "\n";
-  for (std::string_view l : lines) text.append(l).push_back('\n');
-  std::string path = storage::join_path(dir, format::session_file_name(header.timestamp, header.id));
+  std::string text = format::build_header_line(file.header) + "\n";
+  for (std::string_view l : file.lines) text.append(l).push_back('\n');
+  std::string path = storage::join_path(dir, format::session_file_name(file.header.timestamp, file.header.id));
   std::unique_ptr<Session> s(new Session(fs, path, std::move(options)));
+  s->clock_ = file.clock;
+  s->ids_ = file.ids;
+  s->dialect_ = s->options_.dialect.value_or(file.dialect);
   uint64_t size = text.size();
   XS_RETURN_IF_ERROR(load_file(storage::PaddedBuffer::Copy(text), s->options_.limits, &s->data_));
   s->file_size_ = size;
   s->tree_.build();
-  XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
+  if (file.write_now || !s->options_.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
   return s;
 }
 
@@ -185,6 +204,7 @@ Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<storage::Fs> fs, 
   if (st.code() == Code::kNotFound && o.create_if_missing && !o.read_only) {
     XS_RETURN_IF_ERROR(s->start_fresh());
     s->tree_.build();
+    XS_RETURN_IF_ERROR(s->add_initial_title());
     if (!o.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
     return s;
   }
@@ -231,6 +251,8 @@ Status Session::finish_load(const storage::FileInfo& read) {
   bool migrated = false;
   file_version_ = data_.header.version;
   if (!ids_before_migration_) ids_before_migration_ = ids_;  // see reload_whole
+  // The dialect is read from the lines as the file has them (a v1 file's marks survive migration).
+  dialect_ = options_.dialect.value_or(model::detect_dialect(data_).value_or(options_.default_dialect));
   XS_RETURN_IF_ERROR(migrate(&data_, ids_, &migrated));
   migrated_in_memory_ = migrated;
   if (migrated && !options_.read_only) {
@@ -365,7 +387,7 @@ Status Session::recover_headerless(const storage::PaddedBuffer& original, const 
                                  "the file had no session header; its bytes were kept as " + preserved});
   }
   tree_.build();
-  return Status::Ok();
+  return add_initial_title();
 }
 
 Status Session::check_writable() const {
@@ -382,9 +404,13 @@ std::string Session::next_timestamp_token() {
 Status Session::commit(std::string line, Entry e, std::string* id_out) {
   XS_RETURN_IF_ERROR(check_writable());
   // Size rules first (truncation, blobs): the blobs are stored before the line that names them.
-  auto sized = blobs::apply_size_rules(line, options_.blobs.get());
+  // pi has neither (docs/dialects.md): in its dialect every line stays whole, as pi writes it.
+  auto sized = dialect_ == format::Dialect::kPi ? Result<blobs::SizeRulesOutcome>(blobs::SizeRulesOutcome{})
+                                                : blobs::apply_size_rules(line, options_.blobs.get());
   if (!sized.ok()) return sized.status();
-  e.blob_ref = sized->has_blob_ref ? kBlobRefYes : kBlobRefNo;
+  // In pi's dialect the line was not looked at: whether it holds a ref is learned when read, as
+  // for a loaded line, so a live session and the same session reopened read the same.
+  if (dialect_ != format::Dialect::kPi) e.blob_ref = sized->has_blob_ref ? kBlobRefYes : kBlobRefNo;
   if (sized->rewritten) {
     // The rules moved bytes around: derive the entry's facts from the new line, as a load would.
     line = std::move(*sized->rewritten);
@@ -447,6 +473,7 @@ Status Session::set_leaf(std::optional<std::string_view> id) {
 
 Status Session::set_title(std::optional<std::string_view> title) {
   XS_RETURN_IF_ERROR(check_writable());
+  if (dialect_ == format::Dialect::kPi) return append_session_info(title.value_or(""), nullptr);
   if (title && !json::is_valid_utf8(*title)) return Status::Invalid("title must be UTF-8");
   std::optional<std::string> t = title ? std::optional<std::string>(std::string(*title)) : std::nullopt;
   auto edited = format::set_header_title(data_.header_bytes(), t);
@@ -486,9 +513,10 @@ Result<std::string> Session::context(std::optional<std::string_view> leaf_id) co
     leaf = tree_.find(*leaf_id);
     if (leaf == kNone) return Status::NotFound("entry " + std::string(*leaf_id) + " not found");
   }
-  if (!options_.blobs) return context::build_context(data_, tree_, leaf);
-  return context::build_context(data_, tree_, leaf,
-                                [this](std::string_view json) { return views::resolve_refs(source(), json); });
+  bool pi_model = dialect_ == format::Dialect::kPi;
+  if (!options_.blobs) return context::build_context(data_, tree_, leaf, {}, pi_model);
+  return context::build_context(
+      data_, tree_, leaf, [this](std::string_view json) { return views::resolve_refs(source(), json); }, pi_model);
 }
 
 std::optional<std::string_view> Session::leaf_id() const {

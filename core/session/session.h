@@ -12,6 +12,7 @@
 
 #include "blobs/blob_store.h"
 #include "format/clock.h"
+#include "format/dialect.h"
 #include "format/envelope.h"
 #include "format/ids.h"
 #include "json/input_json.h"
@@ -39,8 +40,12 @@ struct SessionOptions {
   uint64_t id_seed = 0;                // 0: random ids
   // Where large images go (and are resolved from); null keeps them inline.
   std::shared_ptr<blobs::BlobStore> blobs;
+  // The dialect the session writes (docs/dialects.md#which-dialect-a-session-writes): forced, or
+  // nullopt for the file's own (detected), else `default_dialect` (the store's).
+  std::optional<format::Dialect> dialect;
+  format::Dialect default_dialect = format::Dialect::kOmp;
   // For new sessions (create(), a missing file with create_if_missing, or a fresh header that
-  // replaces a file without one):
+  // replaces a file without one); an empty cwd is the process's (pi's rule):
   std::string cwd;
   std::optional<std::string> session_id;  // nullopt: generated
   std::optional<std::string> title;
@@ -89,12 +94,22 @@ class Session {
                                                SessionOptions options);
   ~Session();
 
-  // A new session made of `header` and `lines` (entry lines, each without its '\n'), written at
-  // once and atomically to `dir`/<timestamp>_<id>.jsonl and returned open for writing. What
-  // session/forks.h builds its copies with.
+  // What session/forks.h builds a copy from: the new file's header and entry lines (each without
+  // its '\n'), the clock and id sequence that made them (the new handle continues both, so under a
+  // fixed test clock its first append gets neither the header's timestamp nor a used id), and
+  // whether to write it now or at the first assistant message (pi's branched session).
+  struct NewFile {
+    format::Header header;
+    std::vector<std::string_view> lines;
+    format::Clock clock;
+    format::IdGenerator ids;
+    format::Dialect dialect = format::Dialect::kOmp;  // the copied session's, unless options force one
+    bool write_now = true;
+  };
+  // A new session made of `file`, written to `dir`/<timestamp>_<id>.jsonl atomically (at once, or
+  // deferred as write_now says) and returned open for writing.
   static Result<std::unique_ptr<Session>> create_from(std::shared_ptr<storage::Fs> fs, const std::string& dir,
-                                                      SessionOptions options, format::Header header,
-                                                      const std::vector<std::string_view>& lines);
+                                                      SessionOptions options, NewFile file);
 
   // --- in place ---
   // moveTo(cwd): the file (and its artifacts directory "<file without .jsonl>/", if any) moves into
@@ -113,6 +128,8 @@ class Session {
   Status append_ttsr_injection(std::string_view rules_json, std::string* id_out);
   Status append_session_init(const SessionInitArgs& args, std::string* id_out);
   Status append_mode_change(std::string_view mode, std::optional<std::string_view> data_json, std::string* id_out);
+  // pi's title entry {name: trimmed}; kDialect in the omp dialect (its title is in the header).
+  Status append_session_info(std::string_view name, std::string* id_out);
   Status branch_with_summary(std::optional<std::string_view> from_id, std::string_view summary,
                              std::optional<std::string_view> details_json, std::optional<bool> from_extension,
                              std::string* id_out);
@@ -122,6 +139,7 @@ class Session {
   // next append starts a new root.
   Status set_leaf(std::optional<std::string_view> id);
 
+  // omp: the header's title, rewritten atomically; pi: a session_info entry (nullopt: name "").
   Status set_title(std::optional<std::string_view> title);
   // Read-only handles: picks up what another process appended since the last load, reading only
   // the new bytes (a UI watching a session an agent writes). A file that was replaced or shrank is
@@ -150,7 +168,7 @@ class Session {
   std::string labels_json() const { return views::labels_json(tree_); }
   std::string diagnostics_json() const { return views::diagnostics_json(data_, tree_, blob_problems_); }
   std::string info_json() const {
-    return views::info_json(data_, tree_, {path(), persisted(), options_.read_only, diagnostic_count()});
+    return views::info_json(data_, tree_, {path(), persisted(), options_.read_only, diagnostic_count(), dialect_});
   }
   std::string usage_json() const { return views::usage_json(data_); }
   std::optional<std::string_view> leaf_id() const;
@@ -178,6 +196,7 @@ class Session {
   const std::string& path() const { return persistence_.path(); }
   const format::Header& header_info() const { return data_.header; }
   bool read_only() const { return options_.read_only; }
+  format::Dialect dialect() const { return dialect_; }
   bool persisted() const { return persistence_.persisted(); }
   size_t entry_count() const { return data_.entries.size(); }
   size_t message_count() const { return views::message_count(data_); }
@@ -196,6 +215,10 @@ class Session {
   void recount_file_size();
   void note_read(const storage::FileInfo& read);
   Status start_fresh();
+  // pi keeps a new session's title in its first entry (start_fresh() leaves it out of the header).
+  Status add_initial_title();
+  // kDialect for what the session's dialect has no form for (docs/dialects.md).
+  Status check_dialect(format::Dialect needed, std::string_view what) const;
   Status reload_whole(size_t before, int64_t* added);
   Status load_whole();
   Status recover_headerless(const storage::PaddedBuffer& original, const storage::FileInfo& read);
@@ -220,6 +243,7 @@ class Session {
   SessionOptions options_;
   format::Clock clock_;
   format::IdGenerator ids_;
+  format::Dialect dialect_ = format::Dialect::kOmp;
   // The generator as it was before the first load migrated anything: a reload that migrates the
   // same old file again hands out the same ids.
   std::optional<format::IdGenerator> ids_before_migration_;

@@ -1,6 +1,7 @@
 // The append family: the generic xs_append (a whole entry as JSON) and one typed call per entry
-// type. Each builds the entry's line in omp's key order from validated, minified caller JSON,
-// then hands it to Session::commit.
+// type. Each builds the entry's line in its dialect's key order (omp's, or pi's:
+// docs/dialects.md#what-the-pi-dialect-writes) from validated, minified caller JSON, then hands it
+// to Session::commit.
 #include <vector>
 
 #include "format/envelope.h"
@@ -79,6 +80,21 @@ std::string decode_key(std::string_view key_token) {
   return s;
 }
 
+// What a whole entry given to xs_append may not hold in pi's dialect: the forms only omp reads.
+// pi would drop such a line from its context, or read a model change as no model at all.
+std::optional<std::string> omp_form(EntryType type, std::string_view type_name, const std::vector<json::Member>& m) {
+  if (format::omp_only(type)) return "a " + std::string(type_name) + " entry (oh-my-pi only)";
+  auto with = [&](std::string_view key) { return json::find_member(m, key) != nullptr; };
+  if (type == EntryType::kModelChange && with("model")) return std::string("a model_change with \"model\"");
+  if (type == EntryType::kCustomMessage && with("attribution")) return std::string("\"attribution\"");
+  if (type == EntryType::kCompaction || type == EntryType::kBranchSummary) {
+    for (std::string_view key : {"fromExtension", "shortSummary", "preserveData"}) {
+      if (with(key)) return "\"" + std::string(key) + "\" in a " + std::string(type_name);
+    }
+  }
+  return std::nullopt;
+}
+
 Status array_of_strings(std::string_view json_array, const char* what) {
   std::vector<json::Member> items;
   bool is_object = true;
@@ -149,6 +165,9 @@ Status Session::append_entry(std::string_view entry_json, std::string* id_out) {
   }
   EntryType type = format::entry_type_from_name(type_name);
   XS_RETURN_IF_ERROR(check_shape(type, type_name, m));
+  if (dialect_ == format::Dialect::kPi) {
+    if (auto form = omp_form(type, type_name, m)) return check_dialect(format::Dialect::kOmp, *form);
+  }
   const json::Member* ts_m = json::find_member(m, "timestamp");
   if (ts_m && ts_m->kind != Kind::kString) return Status::Invalid("entry timestamp must be a string");
   const json::Member* id_m = json::find_member(m, "id");
@@ -246,6 +265,17 @@ Status Session::append_model_change(std::string_view model, std::optional<std::s
   XS_RETURN_IF_ERROR(check_text(model, "model"));
   if (model.empty()) return Status::Invalid("model must not be empty");
   format::Payload p;
+  if (dialect_ == format::Dialect::kPi) {
+    if (role) return check_dialect(format::Dialect::kOmp, "a model role");
+    // pi's {provider, modelId}; a model id may hold '/' itself ("openrouter/anthropic/claude").
+    size_t slash = model.find('/');
+    if (slash == std::string_view::npos || slash == 0 || slash + 1 == model.size()) {
+      return Status::Invalid("in the pi dialect a model is \"provider/modelId\", both non-empty");
+    }
+    p.text("provider", model.substr(0, slash));
+    p.text("modelId", model.substr(slash + 1));
+    return append_typed(EntryType::kModelChange, p, id_out);
+  }
   p.text("model", model);
   if (role) {
     XS_RETURN_IF_ERROR(check_text(*role, "role"));
@@ -258,6 +288,9 @@ Status Session::append_compaction(const CompactionArgs& a, std::string* id_out) 
   XS_RETURN_IF_ERROR(check_text(a.summary, "summary"));
   XS_RETURN_IF_ERROR(check_text(a.first_kept_entry_id, "firstKeptEntryId"));
   if (a.short_summary) XS_RETURN_IF_ERROR(check_text(*a.short_summary, "shortSummary"));
+  bool pi = dialect_ == format::Dialect::kPi;
+  if (pi && a.short_summary) return check_dialect(format::Dialect::kOmp, "a compaction's shortSummary");
+  if (pi && a.preserve_data_json) return check_dialect(format::Dialect::kOmp, "a compaction's preserveData");
   std::string details, preserve;
   Kind kind;
   if (a.details_json) XS_RETURN_IF_ERROR(prepare_value(*a.details_json, &details, &kind, "details"));
@@ -268,7 +301,7 @@ Status Session::append_compaction(const CompactionArgs& a, std::string* id_out) 
   p.text("firstKeptEntryId", a.first_kept_entry_id);
   p.integer("tokensBefore", a.tokens_before);
   if (a.details_json) p.raw("details", details);
-  if (a.from_extension) p.boolean("fromExtension", *a.from_extension);
+  if (a.from_extension) p.boolean(pi ? "fromHook" : "fromExtension", *a.from_extension);
   if (a.preserve_data_json) p.raw("preserveData", preserve);
   return append_typed(EntryType::kCompaction, p, id_out);
 }
@@ -294,6 +327,8 @@ Status Session::append_custom_message(const CustomMessageArgs& a, std::string* i
     return Status::Invalid("content must be a JSON string or an array of content blocks");
   }
   if (a.details_json) XS_RETURN_IF_ERROR(prepare_value(*a.details_json, &details, &kind, "details"));
+  bool pi = dialect_ == format::Dialect::kPi;
+  if (pi && a.attribution) return check_dialect(format::Dialect::kOmp, "a custom message's attribution");
   std::string_view attribution = a.attribution.value_or("agent");  // omp's default
   XS_RETURN_IF_ERROR(check_text(attribution, "attribution"));
   format::Payload p;
@@ -301,7 +336,7 @@ Status Session::append_custom_message(const CustomMessageArgs& a, std::string* i
   p.raw("content", content);
   p.boolean("display", a.display);
   if (a.details_json) p.raw("details", details);
-  p.text("attribution", attribution);
+  if (!pi) p.text("attribution", attribution);
   return append_typed(EntryType::kCustomMessage, p, id_out);
 }
 
@@ -321,6 +356,7 @@ Status Session::append_label(std::string_view target_id, std::optional<std::stri
 }
 
 Status Session::append_ttsr_injection(std::string_view rules_json, std::string* id_out) {
+  XS_RETURN_IF_ERROR(check_dialect(format::Dialect::kOmp, "a ttsr_injection entry (oh-my-pi only)"));
   std::string rules;
   Kind kind;
   XS_RETURN_IF_ERROR(prepare_value(rules_json, &rules, &kind, "injectedRules"));
@@ -332,6 +368,7 @@ Status Session::append_ttsr_injection(std::string_view rules_json, std::string* 
 }
 
 Status Session::append_session_init(const SessionInitArgs& a, std::string* id_out) {
+  XS_RETURN_IF_ERROR(check_dialect(format::Dialect::kOmp, "a session_init entry (oh-my-pi only)"));
   XS_RETURN_IF_ERROR(check_text(a.system_prompt, "systemPrompt"));
   XS_RETURN_IF_ERROR(check_text(a.task, "task"));
   std::string tools, schema;
@@ -350,6 +387,7 @@ Status Session::append_session_init(const SessionInitArgs& a, std::string* id_ou
 
 Status Session::append_mode_change(std::string_view mode, std::optional<std::string_view> data_json,
                                    std::string* id_out) {
+  XS_RETURN_IF_ERROR(check_dialect(format::Dialect::kOmp, "a mode_change entry (oh-my-pi only)"));
   XS_RETURN_IF_ERROR(check_text(mode, "mode"));
   std::string data;
   Kind kind;
@@ -358,6 +396,15 @@ Status Session::append_mode_change(std::string_view mode, std::optional<std::str
   p.text("mode", mode);
   if (data_json) p.raw("data", data);
   return append_typed(EntryType::kModeChange, p, id_out);
+}
+
+Status Session::append_session_info(std::string_view name, std::string* id_out) {
+  XS_RETURN_IF_ERROR(check_writable());
+  XS_RETURN_IF_ERROR(check_dialect(format::Dialect::kPi, "a session_info entry (pi only; omp's title: set_title)"));
+  XS_RETURN_IF_ERROR(check_text(name, "name"));
+  format::Payload p;
+  p.text("name", json::js_trim(name));  // pi stores name.trim()
+  return append_typed(EntryType::kSessionInfo, p, id_out);
 }
 
 Status Session::branch_with_summary(std::optional<std::string_view> from_id, std::string_view summary,
@@ -377,7 +424,7 @@ Status Session::branch_with_summary(std::optional<std::string_view> from_id, std
   p.text("fromId", from_id ? *from_id : std::string_view("root"));
   p.text("summary", summary);
   if (details_json) p.raw("details", details);
-  if (from_extension) p.boolean("fromExtension", *from_extension);
+  if (from_extension) p.boolean(dialect_ == format::Dialect::kPi ? "fromHook" : "fromExtension", *from_extension);
   // A failed append leaves the session as it was, also when it runs out of memory (throws).
   struct RestoreLeaf {
     model::Tree& tree;

@@ -6,6 +6,9 @@
 
 namespace xs::storage {
 
+// The process's working directory (pi's process.cwd()); "/" when it cannot be read (removed).
+std::string current_directory();
+
 inline std::string join_path(std::string_view a, std::string_view b) {
   if (a.empty()) return std::string(b);
   std::string out(a);

@@ -439,4 +439,14 @@ PosixFsCalls posix_fs_calls() {
 #endif
 }
 
+std::string current_directory() {
+  std::string buf(4096, '\0');
+  while (::getcwd(buf.data(), buf.size()) == nullptr) {
+    if (errno != ERANGE || buf.size() > (1u << 20)) return "/";
+    buf.resize(buf.size() * 2);
+  }
+  buf.resize(std::strlen(buf.c_str()));
+  return buf;
+}
+
 }  // namespace xs::storage

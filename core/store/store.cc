@@ -31,26 +31,28 @@ Result<std::shared_ptr<Store>> Store::open(std::string root, StoreOptions option
     auto info = fs->stat(root);
     if (info.ok() && !info->is_dir) return Status::Invalid(root + " is not a directory");
   }
-  return std::shared_ptr<Store>(new Store(std::move(fs), std::move(root)));
+  return std::shared_ptr<Store>(new Store(std::move(fs), std::move(root), options.default_dialect));
 }
 
-Store::Store(std::shared_ptr<storage::Fs> fs, std::string root)
+Store::Store(std::shared_ptr<storage::Fs> fs, std::string root, format::Dialect default_dialect)
     : fs_(std::move(fs)),
       root_(std::move(root)),
       blobs_(std::make_shared<blobs::BlobStore>(fs_, root_)),
-      finder_(fs_, root_) {}
+      finder_(fs_, root_),
+      default_dialect_(default_dialect) {}
 
 std::string Store::session_dir(std::string_view cwd) const { return format::session_dir(root_, cwd); }
 
-session::SessionOptions Store::with_blobs(session::SessionOptions options) const {
+session::SessionOptions Store::with_store(session::SessionOptions options) const {
   options.blobs = blobs_;
+  options.default_dialect = default_dialect_;
   return options;
 }
 
 Result<std::unique_ptr<session::Session>> Store::create_session(std::string_view cwd, session::SessionOptions options) {
   if (options.read_only) return Status::Invalid("a new session cannot be read-only");
   options.cwd = std::string(cwd);
-  return session::Session::create(fs_, session_dir(cwd), with_blobs(std::move(options)));
+  return session::Session::create(fs_, session_dir(cwd), with_store(std::move(options)));
 }
 
 Result<std::unique_ptr<session::Session>> Store::open_session(std::string_view path_or_id,
@@ -61,14 +63,14 @@ Result<std::unique_ptr<session::Session>> Store::open_session(std::string_view p
     if (!found.ok()) return found.status();
     path = std::move(*found);
   }
-  return session::Session::open(fs_, std::move(path), with_blobs(std::move(options)));
+  return session::Session::open(fs_, std::move(path), with_store(std::move(options)));
 }
 
 Result<std::unique_ptr<session::Session>> Store::continue_recent(std::string_view cwd,
                                                                  std::optional<std::string_view> terminal_id,
                                                                  session::SessionOptions options) {
   if (options.read_only) return Status::Invalid("continue-recent opens for writing");
-  options = with_blobs(std::move(options));
+  options = with_store(std::move(options));
   std::string cwd_text(cwd);
   std::optional<std::string> terminal = owned(terminal_id);
   std::optional<std::string> path;
@@ -98,18 +100,18 @@ Result<std::unique_ptr<session::Session>> Store::continue_recent(std::string_vie
 Result<std::unique_ptr<session::Session>> Store::fork_from(std::string_view source, std::string_view cwd,
                                                            session::SessionOptions options) {
   options.cwd = std::string(cwd);
-  return session::fork_from(fs_, std::string(source), session_dir(cwd), with_blobs(std::move(options)));
+  return session::fork_from(fs_, std::string(source), session_dir(cwd), with_store(std::move(options)));
 }
 
 Result<std::unique_ptr<session::Session>> Store::fork_session(const session::Session& from,
                                                               session::SessionOptions options) {
-  return session::fork_session(from, with_blobs(std::move(options)));
+  return session::fork_session(from, with_store(std::move(options)));
 }
 
 Result<std::unique_ptr<session::Session>> Store::create_branched(const session::Session& from,
                                                                  std::optional<std::string_view> leaf,
                                                                  session::SessionOptions options) {
-  return session::create_branched(from, leaf, with_blobs(std::move(options)));
+  return session::create_branched(from, leaf, with_store(std::move(options)));
 }
 
 Status Store::move_session(session::Session& s, std::string_view cwd) {

@@ -36,6 +36,8 @@ struct StoreOptions {
   // The file system of an on-disk store, instead of the real one (tests pass fault-injecting
   // seams); null: posix_fs. Not together with in_memory.
   std::shared_ptr<storage::Fs> fs;
+  // The dialect new sessions are written in (docs/dialects.md); existing files keep their own.
+  format::Dialect default_dialect = format::Dialect::kOmp;
 };
 
 class Store {
@@ -96,13 +98,15 @@ class Store {
   Result<blobs::GcReport> collect_garbage(blobs::GcOptions options);
 
  private:
-  Store(std::shared_ptr<storage::Fs> fs, std::string root);
-  session::SessionOptions with_blobs(session::SessionOptions options) const;
+  Store(std::shared_ptr<storage::Fs> fs, std::string root, format::Dialect default_dialect);
+  // What every session of the store shares: its blob store and its default dialect.
+  session::SessionOptions with_store(session::SessionOptions options) const;
 
   std::shared_ptr<storage::Fs> fs_;
   std::string root_;
   std::shared_ptr<blobs::BlobStore> blobs_;
   discovery::Finder finder_;
+  format::Dialect default_dialect_;
 };
 
 }  // namespace xs::store

@@ -36,6 +36,7 @@ enum class Code : int {
   kNoHeader = -16,
   kPoisoned = -17,
   kAmbiguous = -18,
+  kDialect = -19,  // no form in the session's dialect (docs/dialects.md)
   kInternal = -99,
 };
 
@@ -52,6 +53,7 @@ class Status {
   static Status Corrupt(std::string m) { return {Code::kCorrupt, std::move(m)}; }
   static Status Limit(std::string m) { return {Code::kLimit, std::move(m)}; }
   static Status ReadOnly(std::string m) { return {Code::kReadOnly, std::move(m)}; }
+  static Status WrongDialect(std::string m) { return {Code::kDialect, std::move(m)}; }
   static Status Internal(std::string m) { return {Code::kInternal, std::move(m)}; }
 
   bool ok() const { return code_ == Code::kOk; }

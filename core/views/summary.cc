@@ -52,6 +52,8 @@ std::string info_json(const SessionData& data, const Tree& tree, const HandleFac
   json::append_optional_member(out, "title", title(data));
   json::append_optional_member(out, "parentSession", h.parent_session);
   out += ",\"version\":" + std::to_string(h.version);
+  out += ",\"dialect\":";
+  json::append_quoted(out, format::dialect_name(handle.dialect));
   out += ",\"entryCount\":" + std::to_string(data.entries.size());
   out += ",\"leafId\":";
   if (tree.leaf() != model::kNone)

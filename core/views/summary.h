@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "format/dialect.h"
 #include "model/session_data.h"
 #include "model/tree.h"
 
@@ -26,9 +27,10 @@ struct HandleFacts {
   bool persisted = false;
   bool read_only = false;
   size_t diagnostics = 0;  // every diagnostic the handle reports
+  format::Dialect dialect = format::Dialect::kOmp;
 };
 
-// {"id","path","cwd","timestamp","title","parentSession","version","entryCount","leafId",
+// {"id","path","cwd","timestamp","title","parentSession","version","dialect","entryCount","leafId",
 //  "persisted","readOnly","diagnostics","entryTypes":{type:count, in the enum's order, unknown last}}
 std::string info_json(const model::SessionData& data, const model::Tree& tree, const HandleFacts& handle);
 

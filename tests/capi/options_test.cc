@@ -23,7 +23,7 @@ static_assert(offsetof(xs_session_options, version) == 0, "");
 static_assert(offsetof(xs_session_options, flags) == 4, "");
 static_assert(offsetof(xs_session_options, max_line_bytes) == 8, "");
 static_assert(offsetof(xs_session_options, max_depth) == 16, "");
-static_assert(offsetof(xs_session_options, reserved) == 20, "");
+static_assert(offsetof(xs_session_options, dialect) == 20, "");
 static_assert(offsetof(xs_session_options, clock_start_ms) == 24, "");
 static_assert(offsetof(xs_session_options, clock_step_ms) == 32, "");
 static_assert(offsetof(xs_session_options, id_seed) == 40, "");
@@ -172,6 +172,7 @@ const NamedCode kCodes[] = {
     {XS_ENOHEADER, "XS_ENOHEADER"},
     {XS_EPOISONED, "XS_EPOISONED"},
     {XS_EAMBIGUOUS, "XS_EAMBIGUOUS"},
+    {XS_EDIALECT, "XS_EDIALECT"},
     {XS_EINTERNAL, "XS_EINTERNAL"},
 };
 
@@ -195,6 +196,7 @@ TEST(Library, StatusCodesNeverRenumbered) {
   EXPECT_EQ(XS_ENOHEADER, -16);
   EXPECT_EQ(XS_EPOISONED, -17);
   EXPECT_EQ(XS_EAMBIGUOUS, -18);
+  EXPECT_EQ(XS_EDIALECT, -19);
   EXPECT_EQ(XS_EINTERNAL, -99);
 }
 
@@ -215,7 +217,7 @@ TEST(Library, StatusStrNamesEveryCode) {
 }
 
 TEST(Library, StatusStrUnknownCodes) {
-  for (xs_status code : {1, 7, -19, -98, -100, -1000, INT32_MIN, INT32_MAX}) {
+  for (xs_status code : {1, 7, -20, -98, -100, -1000, INT32_MIN, INT32_MAX}) {
     const char* s = xs_status_str(code);
     ASSERT_NE(s, nullptr);
     EXPECT_STREQ(s, "unknown status") << code;
@@ -243,7 +245,7 @@ TEST(OptionsInit, SessionOptionsDefaults) {
   EXPECT_EQ(o.flags, 0u);
   EXPECT_EQ(o.max_line_bytes, 0u);  // 0 = the default (64 MiB)
   EXPECT_EQ(o.max_depth, 0u);       // 0 = the default (256)
-  EXPECT_EQ(o.reserved, 0u);        // must be 0
+  EXPECT_EQ(o.dialect, static_cast<uint32_t>(XS_DIALECT_AUTO));
   EXPECT_EQ(o.clock_start_ms, 0);
   EXPECT_EQ(o.clock_step_ms, 0);
   EXPECT_EQ(o.id_seed, 0u);  // random ids
@@ -361,12 +363,14 @@ TEST_F(OptionsUse, SessionOptionsWrongVersionIsEversion) {
   EXPECT_EQ(s, nullptr);
 }
 
-TEST_F(OptionsUse, SessionOptionsReservedMustBeZero) {
+// The field was `reserved` (must be 0) before dialects: 0 still means what it meant.
+TEST_F(OptionsUse, SessionOptionsDialectOutOfRangeIsRefused) {
   xs_session_options o = Opts();
-  o.reserved = 1;
+  o.dialect = XS_DIALECT_PI + 1;
   xs_session* s = nullptr;
   EXPECT_EQ(xs_session_create(store_, "/work/proj", &o, &s), XS_EINVAL);
   EXPECT_EQ(s, nullptr);
+  EXPECT_NE(std::string(xs_store_errmsg(store_)).find("dialect"), std::string::npos);
 }
 
 TEST_F(OptionsUse, SessionOptionsLimitsOverTheirMaximum) {

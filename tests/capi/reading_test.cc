@@ -261,7 +261,7 @@ TEST_F(CapiTest, InfoFieldsInOrder) {
   std::string prefix = "{\"id\":\"sid-1\",\"path\":\"" + path + "\",\"cwd\":\"/work/proj\",\"timestamp\":\"" +
                        xstest::Ts(0) +
                        "\",\"title\":\"T\",\"parentSession\":\"/prev/session.jsonl\",\"version\":3,"
-                       "\"entryCount\":1,\"leafId\":\"" + u1 + "\",\"persisted\":true,\"readOnly\":false,"
+                       "\"dialect\":\"omp\",\"entryCount\":1,\"leafId\":\"" + u1 + "\",\"persisted\":true,\"readOnly\":false,"
                        "\"diagnostics\":";
   std::string info = xstest::Info(s);
   ASSERT_EQ(info.substr(0, prefix.size()), prefix);

@@ -78,6 +78,7 @@ class XsReadTest(StoreTest):
             "created     2026-03-02T09:00:00.000Z\n"
             "title       Fix the tokenizer crash\n"
             "version     3\n"
+            "dialect     omp\n"
             "entries     10 (message 6, thinking_level_change 1, model_change 1, branch_summary 1, label 1)\n"
             "leaf        b0000004\n"
             "tokens      input 6550, output 264, cache read 3800, cache write 0, cost $0.0248\n"

@@ -78,6 +78,22 @@ class XsWriteTest(unittest.TestCase):
             '{"type":"label","id":"%s","parentId":"%s",%s,"targetId":"%s"}\n' % (cleared, c, t, u)))
         self.assertEqual(json.loads(self.xs("show", sid, "--json"))["labels"], [])
 
+    def test_a_pi_session_written_from_the_command_line(self):
+        # docs/dialects.md: pi's title is an entry, its ids UUIDv7; xs show names the dialect.
+        sid, path = self.xs("new", "--cwd", "/w", "--title", " Demo ", "--dialect", "pi").split()
+        self.assertRegex(sid, r"^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+        u = self.xs("append", sid, "--message", "user", "Hello").strip()
+        t = '"timestamp":"2026-03-08T20:00:00.000Z"'
+        lines = self.read(path).decode().splitlines()
+        self.assertEqual(lines[0], '{"type":"session","version":3,"id":"%s",%s,"cwd":"/w"}' % (sid, t))
+        info = json.loads(lines[1])
+        self.assertEqual(list(info), ["type", "id", "parentId", "timestamp", "name"])
+        self.assertEqual((info["type"], info["name"]), ("session_info", "Demo"))
+        self.assertEqual(json.loads(lines[2])["id"], u)
+        shown = self.xs("show", sid)
+        self.assertIn("title       Demo\nversion     3\ndialect     pi\n", shown)
+        self.xs("new", "--cwd", "/w", "--dialect", "Pi", code=2)  # only "omp" or "pi"
+
     def test_fork_whole_and_at_an_entry(self):
         whole = self.xs("fork", "5e55", "--json")
         info = json.loads(whole)

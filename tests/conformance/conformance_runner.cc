@@ -56,8 +56,17 @@ const std::map<std::string, xs_status>& status_names() {
       {"XS_EIO", XS_EIO},         {"XS_ELOCKED", XS_ELOCKED},     {"XS_EVERSION", XS_EVERSION},
       {"XS_ENOSPC", XS_ENOSPC},   {"XS_EREADONLY", XS_EREADONLY}, {"XS_ECONFLICT", XS_ECONFLICT},
       {"XS_ELIMIT", XS_ELIMIT},   {"XS_ENOHEADER", XS_ENOHEADER}, {"XS_EPOISONED", XS_EPOISONED},
-      {"XS_EAMBIGUOUS", XS_EAMBIGUOUS}, {"XS_EINTERNAL", XS_EINTERNAL}};
+      {"XS_EAMBIGUOUS", XS_EAMBIGUOUS}, {"XS_EDIALECT", XS_EDIALECT},   {"XS_EINTERNAL", XS_EINTERNAL}};
   return names;
+}
+
+// A dialect name of a case ("auto", "omp", "pi") as its XS_DIALECT_* value.
+uint32_t dialect_named(std::string_view name) {
+  if (name == "auto") return XS_DIALECT_AUTO;
+  if (name == "omp") return XS_DIALECT_OMP;
+  if (name == "pi") return XS_DIALECT_PI;
+  ADD_FAILURE() << "unknown dialect " << name;
+  return XS_DIALECT_AUTO;
 }
 
 std::string read_file(const std::string& path, bool* exists = nullptr) {
@@ -127,7 +136,12 @@ class CaseRunner {
     char tmpl[] = "/tmp/xs-conformance-XXXXXX";
     root_ = mkdtemp(tmpl);
     store_ = xs_store_new();
-    EXPECT_EQ(xs_store_open(store_, root_.c_str(), nullptr), XS_OK);
+    xs_store_options so;
+    xs_store_options_init(&so, XS_STORE_OPTIONS_VERSION);
+    if (has(doc_, "store_dialect")) {
+      if (dialect_named(view(doc_, "store_dialect")) == XS_DIALECT_PI) so.flags |= XS_STORE_DIALECT_PI;
+    }
+    EXPECT_EQ(xs_store_open(store_, root_.c_str(), &so), XS_OK);
   }
   ~CaseRunner() {
     xs_session_close(session_);
@@ -156,7 +170,9 @@ class CaseRunner {
 
  private:
   // --- options -------------------------------------------------------------------------------
-  xs_session_options options(std::optional<element> flags_override) {
+  // The case's options for a call that makes or opens a session; the step `s` may replace the
+  // case's flags ("flags") and dialect ("dialect").
+  xs_session_options options(element s) {
     xs_session_options o;
     xs_session_options_init(&o, XS_SESSION_OPTIONS_VERSION);
     std::optional<element> opts;
@@ -169,7 +185,14 @@ class CaseRunner {
     if (opts && has(*opts, "id_seed")) o.id_seed = uint64(*opts, "id_seed");
     if (opts && has(*opts, "max_line_bytes")) o.max_line_bytes = uint64(*opts, "max_line_bytes");
     if (opts && has(*opts, "max_depth")) o.max_depth = static_cast<uint32_t>(uint64(*opts, "max_depth"));
-    std::optional<element> flags = flags_override;
+    if (opts && has(*opts, "cwd")) o.cwd = c_str(*opts, "cwd");
+    if (has(s, "dialect")) {
+      o.dialect = dialect_named(view(s, "dialect"));
+    } else if (opts && has(*opts, "dialect")) {
+      o.dialect = dialect_named(view(*opts, "dialect"));
+    }
+    std::optional<element> flags;
+    if (has(s, "flags")) flags = at(s, "flags");
     if (!flags && opts && has(*opts, "flags")) flags = at(*opts, "flags");
     if (flags) {
       for (element f : array_of(*flags)) {
@@ -223,8 +246,9 @@ class CaseRunner {
     return path.compare(0, root_.size() + 1, root_ + "/") == 0 ? path.substr(root_.size() + 1) : path;
   }
 
-  void open_path(const std::string& path, std::optional<element> flags, xs_status expect) {
-    xs_session_options o = options(flags);
+  void open_path(const std::string& path, element s, xs_status expect) {
+    xs_session_options o = options(s);
+    if (has(s, "cwd")) o.cwd = c_str(s, "cwd");  // an open's own cwd replaces the case's
     xs_status rc = xs_session_open(store_, path.c_str(), &o, &session_);
     EXPECT_EQ(rc, expect) << xs_store_errmsg(store_);
     if (rc == XS_OK) path_ = path;
@@ -248,8 +272,6 @@ class CaseRunner {
       ASSERT_NE(it, status_names().end()) << "unknown status " << c_str(s, "expect");
       expect = it->second;
     }
-    std::optional<element> flags;
-    if (has(s, "flags")) flags = at(s, "flags");
     char id[XS_ID_BUFSIZE] = {0};
     std::optional<xs_status> appended;
     uint32_t rflags = flag(s, "resolve_blobs") ? XS_READ_RESOLVE_BLOBS : 0;
@@ -260,7 +282,7 @@ class CaseRunner {
       session_ = nullptr;
     }
     if (op == "create") {
-      xs_session_options o = options(flags);
+      xs_session_options o = options(s);
       o.session_id = str(s, "session_id");
       o.title = str(s, "title");
       o.parent_session = str(s, "parent_session");
@@ -269,14 +291,14 @@ class CaseRunner {
       if (rc == XS_OK) path_ = session_path();
     } else if (op == "open") {
       std::string path = root_ + "/" + (has(s, "path") ? c_str(s, "path") : "input.jsonl");
-      open_path(path, flags, expect);
+      open_path(path, s, expect);
     } else if (op == "close") {
       xs_session_close(session_);
       session_ = nullptr;
     } else if (op == "reopen") {
       xs_session_close(session_);
       session_ = nullptr;
-      open_path(path_, flags, expect);
+      open_path(path_, s, expect);
     } else if (op == "append") {
       std::string e = text(s, "entry");
       appended = xs_append(session_, e.data(), e.size(), id);
@@ -362,6 +384,9 @@ class CaseRunner {
                                                 summary.data(), summary.size(),
                                                 has(s, "details") ? details.data() : nullptr, details.size(),
                                                 tri(s, "from_extension"), id);
+    } else if (op == "append_session_info") {
+      std::string name = text(s, "name");
+      appended = xs_append_session_info(session_, name.data(), name.size(), id);
     } else if (op == "set_leaf") {
       rc_check(xs_session_set_leaf(session_, str(s, "id")));  // "id": null moves the leaf to none
     } else if (op == "set_title") {
@@ -393,6 +418,10 @@ class CaseRunner {
     } else if (op == "check_context") {
       const char* leaf = str(s, "leaf");
       check_text(s, expect, "context", [&](char* b, size_t c, size_t* n) { return xs_build_context(session_, leaf, b, c, n); });
+    } else if (op == "check_dialect") {
+      uint32_t got = XS_DIALECT_AUTO;
+      ASSERT_EQ(xs_session_dialect(session_, &got), XS_OK) << xs_session_errmsg(session_);
+      EXPECT_EQ(got, dialect_named(view(s, "dialect")));
     } else if (op == "check_leaf") {
       std::string got;
       ASSERT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_session_leaf(session_, b, c, n); }, &got), XS_OK);
@@ -457,7 +486,7 @@ class CaseRunner {
         EXPECT_EQ(added, int64(s, "expect_added"));
       }
     } else if (op == "fork" || op == "create_branched") {
-      xs_session_options o = options(flags);
+      xs_session_options o = options(s);
       o.session_id = str(s, "session_id");
       xs_session* fresh = nullptr;
       xs_status rc = op == "fork" ? xs_session_fork(session_, &o, &fresh)
@@ -465,7 +494,7 @@ class CaseRunner {
       EXPECT_EQ(rc, expect) << xs_session_errmsg(session_);
       if (rc == XS_OK) adopt(fresh);
     } else if (op == "fork_from" || op == "continue_recent") {
-      xs_session_options o = options(flags);
+      xs_session_options o = options(s);
       xs_session* fresh = nullptr;
       xs_status rc = op == "fork_from"
                          ? xs_session_fork_from(store_, (root_ + "/" + c_str(s, "source")).c_str(),

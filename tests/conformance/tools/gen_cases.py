@@ -2,7 +2,7 @@
 """Writes tests/conformance/cases/*.json.
 
 Each case below states its steps and its expected bytes by hand, from the rules in docs/
-(format.md, context.md, decisions.md; each description names the section it proves); nothing here
+(format.md, context.md, decisions.md, dialects.md; each names the section it proves); nothing here
 runs the engine. Run this script after editing a case and commit both the script and the JSON it
 writes:
 
@@ -16,7 +16,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from casekit import J, Ids, ctx, entry, entry_after, file_bytes, header, ms, opts, ts  # noqa: E402
+from casekit import (J, Ids, ctx, entry, entry_after, file_bytes, file_name, header, js_trim, ms, opts,  # noqa: E402
+                     pi_branch_summary, pi_compaction, pi_ctx, pi_custom_message, pi_header, pi_model_change,
+                     session_info, ts)
 
 CASES = {}
 
@@ -374,13 +376,14 @@ case("13_no_header_writable_preserves_bytes",
      "A writable open of a file without a header first preserves its bytes as "
      "<file>.corrupt-<time>, then writes a fresh session there (the agents overwrite it instead: "
      "docs/decisions.md#1-no-silent-data-loss-on-a-bad-file). The copy takes the first clock tick, "
-     "the new header the second.",
+     "the new header the second, with the cwd the caller gave (never an empty one: without a cwd "
+     "it is the process's, docs/dialects.md and tests/core/session/dialect_test.cc).",
      options=opts(13),
      input_raw=RAW13,
      steps=[
-         {"op": "open"},
+         {"op": "open", "cwd": "/w"},
          {"op": "check_preserved", "raw": RAW13},
-         {"op": "check_file", "lines": [header(sid13, 1, "")]},
+         {"op": "check_file", "lines": [header(sid13, 1, "/w")]},
          {"op": "check_diagnostics", "expected": [{"line": 0, "offset": 0, "code": "corrupt_file_preserved"}]},
          {"op": "check_info", "fields": {"id": sid13, "entryCount": 0, "version": 3}},
      ])
@@ -388,14 +391,14 @@ case("13_no_header_writable_preserves_bytes",
 ids = Ids(14)
 sid14 = ids.session()
 case("14_empty_file_writable",
-     "An empty file opened for writing becomes a fresh session at once (nothing to preserve); "
-     "opened read-only it has no header.",
+     "An empty file opened for writing becomes a fresh session at once (nothing to preserve), "
+     "with the caller's cwd; opened read-only it has no header.",
      options=opts(14),
      input_raw="",
      steps=[
          {"op": "open", "flags": ["read_only"], "expect": "XS_ENOHEADER"},
-         {"op": "open"},
-         {"op": "check_file", "lines": [header(sid14, 0, "")]},
+         {"op": "open", "cwd": "/w"},
+         {"op": "check_file", "lines": [header(sid14, 0, "/w")]},
          {"op": "check_diagnostics", "expected": []},
      ])
 
@@ -1071,14 +1074,16 @@ L39 = [entry_after("custom_message", "c1", None, "yesterday", customType="t", co
 case("39_timestamps_of_constructed_messages",
      "Constructed messages carry Date.parse(entry.timestamp) in ms: seconds without a fraction and "
      "±hh:mm offsets parse; anything else is NaN, which JSON.stringify writes as null "
-     "(docs/context.md#constructed-messages).",
+     "(docs/context.md#constructed-messages). Custom messages without attribution are pi's: the "
+     "context has pi's model member (docs/dialects.md#detection).",
      input=[H39] + L39,
      steps=[
          {"op": "open", "flags": ["read_only"]},
          {"op": "check_context", "context": ctx("c2", [
              '{"role":"custom","customType":"t","content":"bad time","display":true,"timestamp":null}',
              J({"role": "branchSummary", "summary": "no millis", "fromId": "c1", "timestamp": 1767225600000}),
-             J({"role": "custom", "customType": "t", "content": "offset", "display": True, "timestamp": 1767225600123})])},
+             J({"role": "custom", "customType": "t", "content": "offset", "display": True, "timestamp": 1767225600123})],
+             model=None)},
      ])
 
 ids = Ids(40)
@@ -1167,7 +1172,8 @@ case("43_pi_forms",
      "pi's forms are read: model_change {provider, modelId}, roles such as bashExecution and "
      "toolResult, UUID session ids, and session_info names (the last one, trimmed) as the title "
      "when the header has none (docs/format.md#pi-and-oh-my-pi, "
-     "docs/decisions.md#what-we-accept-on-read).",
+     "docs/decisions.md#what-we-accept-on-read). The file is pi's, so its context has pi's model "
+     "(docs/dialects.md#the-context-in-the-pi-dialect).",
      input=[PIH] + PI,
      steps=[
          {"op": "open", "flags": ["read_only"]},
@@ -1176,7 +1182,9 @@ case("43_pi_forms",
              J({"role": "user", "content": "run ls"}),
              J({"role": "bashExecution", "command": "ls", "output": "a\nb", "exitCode": 0}),
              J({"role": "toolResult", "toolCallId": "t1", "content": []})],
-             models={"default": "anthropic/claude-opus-4-5"})},
+             models={"default": "anthropic/claude-opus-4-5"},
+             model={"provider": "anthropic", "modelId": "claude-opus-4-5"})},
+         {"op": "check_info", "fields": {"dialect": "pi"}},
      ])
 
 H44 = J({"type": "session", "version": 3, "id": "s44", "timestamp": ts(0), "cwd": "/w"})
@@ -1481,6 +1489,766 @@ case("56_continue_recent_prefers_the_terminal",
          {"op": "continue_recent", "cwd": "/elsewhere", "terminal_id": "tty1", "flags": []},
          {"op": "check_info", "fields": {"cwd": "/elsewhere", "persisted": False, "entryCount": 0}},
          {"op": "write_breadcrumb", "terminal_id": "../x", "cwd": "/p", "path": "x", "expect": "XS_EINVAL"},
+     ])
+
+# ------------------------------------------------------------------------------------------------
+# The pi dialect (docs/dialects.md): what a session whose dialect is pi writes, refuses and reads
+# ------------------------------------------------------------------------------------------------
+
+PI_ASSISTANT = J({"role": "assistant", "content": [{"type": "text", "text": "hello"}], "provider": "anthropic",
+                  "model": "claude-sonnet-4-5", "timestamp": 2})
+
+
+def pam(id_, text, provider="p", model="m"):
+    """A generic xs_append of an assistant message with a provider and a model."""
+    return {"op": "append", "entry": J({"type": "message", "id": id_, "message": json.loads(pa(text, provider, model))}),
+            "expect_id": id_}
+
+
+def pa(text, provider="p", model="m"):
+    return J({"role": "assistant", "content": text, "provider": provider, "model": model})
+
+
+def custom_msg(custom_type, content, display, tick, details=None):
+    """A constructed custom message of a pi-dialect entry: no attribution (docs/context.md#constructed-messages)."""
+    m = {"role": "custom", "customType": custom_type, "content": content, "display": display}
+    if details is not None:
+        m["details"] = details
+    m["timestamp"] = ms(tick)
+    return J(m)
+
+
+PI_EMPTY = pi_ctx(None, [])
+
+ids = Ids(57)
+sid57 = ids.uuid7(ms(0))
+e = [ids.entry() for _ in range(16)]
+U57, A57 = json.loads(USER), json.loads(PI_ASSISTANT)
+L57 = [
+    pi_header(sid57, 0, "/w"),
+    entry("message", e[0], None, 1, message=U57),
+    pi_model_change(e[1], e[0], 2, "anthropic", "claude-sonnet-4-5"),
+    entry("thinking_level_change", e[2], e[1], 3, thinkingLevel="high"),
+    entry("message", e[3], e[2], 4, message=A57),
+    entry("thinking_level_change", e[4], e[3], 5, thinkingLevel=None),
+    pi_model_change(e[5], e[4], 6, "openrouter", "anthropic/claude"),
+    pi_compaction(e[6], e[5], 7, "S", e[0], 1234, details={"readFiles": ["a.ts"]}, from_hook=True),
+    pi_compaction(e[7], e[6], 8, "T", e[3], 5),
+    pi_branch_summary(e[8], e[3], 9, e[3], "Abandoned path", details={"note": 1}, from_hook=False),
+    entry_after("custom", e[9], e[8], 10, customType="my-ext", data={"state": 1}),
+    entry_after("custom", e[10], e[9], 11, customType="my-ext"),
+    pi_custom_message(e[11], e[10], 12, "note", "Injected", True, details={"debug": False}),
+    pi_custom_message(e[12], e[11], 13, "note", [{"type": "text", "text": "block"}], False),
+    entry("label", e[13], e[12], 14, targetId=e[0], label="checkpoint"),
+    entry("label", e[14], e[13], 15, targetId=e[0]),
+    session_info(e[15], e[14], 16, "My session"),
+]
+case("57_pi_new_session_writes_pi_forms",
+     "A new session forced to the pi dialect (xs_session_options.dialect) writes every typed entry in "
+     "pi 0.73.1's form and key order (docs/dialects.md#what-the-pi-dialect-writes): a header without "
+     "title and a UUIDv7 id (the header's ms, then the seeded draws), model_change as provider + "
+     "modelId split at the first '/', compaction and branch_summary with fromHook, custom_message "
+     "without attribution, session_info with its name trimmed; nothing is written before the first "
+     "assistant message (pi's deferral); xs_session_info reports dialect \"pi\" and the "
+     "session_info name as the title (docs/dialects.md#which-dialect-a-session-writes).",
+     options=opts(57, dialect="pi"),
+     steps=[
+         {"op": "create", "cwd": "/w"},
+         {"op": "check_dialect", "dialect": "pi"},
+         {"op": "append_message", "message": USER, "expect_id": e[0]},
+         {"op": "append_model_change", "model": "anthropic/claude-sonnet-4-5", "expect_id": e[1]},
+         {"op": "append_thinking_level", "level": "high", "expect_id": e[2]},
+         {"op": "check_file", "exists": False},
+         {"op": "check_info", "fields": {"persisted": False, "dialect": "pi", "entryCount": 3}},
+         {"op": "append_message", "message": PI_ASSISTANT, "expect_id": e[3]},
+         {"op": "check_file", "lines": L57[:5]},
+         {"op": "append_thinking_level", "level": None, "expect_id": e[4]},
+         {"op": "append_model_change", "model": "openrouter/anthropic/claude", "expect_id": e[5]},
+         {"op": "append_compaction", "summary": "S", "first_kept_entry_id": e[0], "tokens_before": 1234,
+          "details": "{\"readFiles\": [\"a.ts\"]}", "from_extension": True, "expect_id": e[6]},
+         {"op": "append_compaction", "summary": "T", "first_kept_entry_id": e[3], "tokens_before": 5,
+          "expect_id": e[7]},
+         {"op": "branch_with_summary", "from_id": e[3], "summary": "Abandoned path", "details": "{\"note\":1}",
+          "from_extension": False, "expect_id": e[8]},
+         {"op": "append_custom", "custom_type": "my-ext", "data": "{\"state\":1}", "expect_id": e[9]},
+         {"op": "append_custom", "custom_type": "my-ext", "expect_id": e[10]},
+         {"op": "append_custom_message", "custom_type": "note", "content": "\"Injected\"", "display": True,
+          "details": "{\"debug\":false}", "expect_id": e[11]},
+         {"op": "append_custom_message", "custom_type": "note", "content": '[{"type":"text","text":"block"}]',
+          "display": False, "expect_id": e[12]},
+         {"op": "append_label", "target_id": e[0], "label": "checkpoint", "expect_id": e[13]},
+         {"op": "append_label", "target_id": e[0], "expect_id": e[14]},
+         {"op": "append_session_info", "name": " \t My session\n ", "expect_id": e[15]},
+         {"op": "check_file", "lines": L57},
+         {"op": "check_header", "json": L57[0]},
+         {"op": "check_leaf", "id": e[15]},
+         {"op": "check_info", "fields": {"id": sid57, "dialect": "pi", "title": "My session", "persisted": True,
+                                         "version": 3, "entryCount": 16}},
+         {"op": "check_dialect", "dialect": "pi"},
+     ])
+
+ids = Ids(58)
+sid58 = ids.uuid7(ms(0))
+s58a, s58b = ids.entry(), ids.entry()
+omp58 = Ids(58).session()
+RAW_NAME58 = ("\u00a0\ufeff\t\n\r\u000b\u000c \u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000"
+              "Two \t words\u0085\u200b\u3000\u00a0 \n")
+NAME58 = "Two \t words\u0085\u200b"
+assert js_trim(RAW_NAME58) == NAME58
+case("58_store_default_pi_and_session_info_trim",
+     "A store opened with XS_STORE_DIALECT_PI makes new sessions pi (docs/dialects.md#which-dialect-a-session-writes, "
+     "rule 3), continue_recent's new session included; a forced omp dialect still wins over it (rule 1). "
+     "xs_append_session_info trims the name as JavaScript's trim() does: tabs, newlines, U+000B, "
+     "U+000C, U+00A0, U+FEFF, U+2028, U+2029 and every space separator go, U+0085 and U+200B stay; a "
+     "name of white space only clears the title (docs/dialects.md#what-the-pi-dialect-writes).",
+     options=opts(58, flags=["no_defer"]),
+     store_dialect="pi",
+     steps=[
+         {"op": "create", "cwd": "/s"},
+         {"op": "check_dialect", "dialect": "pi"},
+         {"op": "check_file", "lines": [pi_header(sid58, 0, "/s")]},
+         {"op": "append_session_info", "name": RAW_NAME58, "expect_id": s58a},
+         {"op": "check_info", "fields": {"title": NAME58, "dialect": "pi"}},
+         {"op": "append_session_info", "name": " \u3000\t", "expect_id": s58b},
+         {"op": "check_info", "fields": {"title": None}},
+         {"op": "check_file", "lines": [pi_header(sid58, 0, "/s"), session_info(s58a, None, 1, NAME58),
+                                        session_info(s58b, s58a, 2, "")]},
+         {"op": "continue_recent", "cwd": "/fresh"},
+         {"op": "check_dialect", "dialect": "pi"},
+         {"op": "check_file", "lines": [pi_header(sid58, 0, "/fresh")]},
+         {"op": "create", "cwd": "/o", "dialect": "omp"},
+         {"op": "check_dialect", "dialect": "omp"},
+         {"op": "check_info", "fields": {"dialect": "omp", "id": omp58}},
+         {"op": "check_file", "lines": [header(omp58, 0, "/o")]},
+     ])
+
+ids = Ids(59)
+sid59, g59 = ids.uuid7(ms(0)), [ids.entry() for _ in range(3)]
+CM59 = '{"type":"custom_message","customType":"n","content":"x","display":true}'
+case("59_pi_refuses_what_pi_cannot_read",
+     "In the pi dialect a line pi would drop or misread is never written: the typed omp-only calls "
+     "(ttsr_injection, session_init, mode_change), a model_change role (even \"default\"), a "
+     "compaction's shortSummary or preserveData and a custom message's attribution (even \"agent\") are "
+     "refused with XS_EDIALECT; through xs_append the five omp-only types, a model_change with "
+     "\"model\", a custom_message with attribution, a compaction or branch_summary with fromExtension, a "
+     "compaction with shortSummary or preserveData too. A model without a '/' or with nothing on one "
+     "side of it is XS_EINVAL. A refused call changes nothing: no id, no timestamp, no line "
+     "(docs/dialects.md#what-the-pi-dialect-writes). pi's own forms pass through xs_append.",
+     options=opts(59, dialect="pi", flags=["no_defer"]),
+     steps=[
+         {"op": "create", "cwd": "/w"},
+         {"op": "append_ttsr_injection", "rules": "[\"a\"]", "expect": "XS_EDIALECT"},
+         {"op": "append_session_init", "system_prompt": "s", "task": "t", "tools": "[]", "expect": "XS_EDIALECT"},
+         {"op": "append_mode_change", "mode": "plan", "expect": "XS_EDIALECT"},
+         {"op": "append_model_change", "model": "a/b", "role": "default", "expect": "XS_EDIALECT"},
+         {"op": "append_model_change", "model": "a/b", "role": "smol", "expect": "XS_EDIALECT"},
+         {"op": "append_compaction", "summary": "S", "short_summary": "s", "first_kept_entry_id": "x",
+          "tokens_before": 1, "expect": "XS_EDIALECT"},
+         {"op": "append_compaction", "summary": "S", "first_kept_entry_id": "x", "tokens_before": 1,
+          "preserve_data": "{}", "expect": "XS_EDIALECT"},
+         {"op": "append_custom_message", "custom_type": "n", "content": "\"x\"", "attribution": "user",
+          "expect": "XS_EDIALECT"},
+         {"op": "append_custom_message", "custom_type": "n", "content": "\"x\"", "attribution": "agent",
+          "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"ttsr_injection","injectedRules":["a"]}', "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"session_init","systemPrompt":"s","task":"t","tools":[]}',
+          "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"mode_change","mode":"plan"}', "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"service_tier_change","serviceTier":"flex"}', "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"mcp_tool_selection","selectedToolNames":[]}', "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"model_change","model":"a/b"}', "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"model_change","provider":"a","modelId":"b","model":"a/b"}',
+          "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"custom_message","customType":"n","content":"x","display":true,'
+                                   '"attribution":"agent"}', "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"compaction","summary":"s","firstKeptEntryId":"x","tokensBefore":1,'
+                                   '"fromExtension":true}', "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"compaction","summary":"s","shortSummary":"t","firstKeptEntryId":"x",'
+                                   '"tokensBefore":1}', "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"compaction","summary":"s","firstKeptEntryId":"x","tokensBefore":1,'
+                                   '"preserveData":{}}', "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"branch_summary","fromId":"root","summary":"s","fromExtension":false}',
+          "expect": "XS_EDIALECT"},
+         {"op": "append_model_change", "model": "gpt", "expect": "XS_EINVAL"},
+         {"op": "append_model_change", "model": "/x", "expect": "XS_EINVAL"},
+         {"op": "append_model_change", "model": "x/", "expect": "XS_EINVAL"},
+         {"op": "check_file", "lines": [pi_header(sid59, 0, "/w")]},
+         {"op": "check_leaf", "id": None},
+         {"op": "check_info", "fields": {"entryCount": 0, "dialect": "pi"}},
+         {"op": "append", "entry": '{"type":"compaction","summary":"s","firstKeptEntryId":"x","tokensBefore":1,'
+                                   '"fromHook":true}', "expect_id": g59[0]},
+         {"op": "append", "entry": '{"type":"model_change","provider":"a","modelId":"b"}', "expect_id": g59[1]},
+         {"op": "append", "entry": CM59, "expect_id": g59[2]},
+         {"op": "check_file", "lines": [
+             pi_header(sid59, 0, "/w"),
+             pi_compaction(g59[0], None, 1, "s", "x", 1, from_hook=True),
+             pi_model_change(g59[1], g59[0], 2, "a", "b"),
+             pi_custom_message(g59[2], g59[1], 3, "n", "x", True)]},
+     ])
+
+ids = Ids(60)
+sid60, g60, m60 = ids.session(), ids.entry(), ids.entry()
+case("60_omp_refuses_session_info",
+     "In the omp dialect xs_append_session_info is refused with XS_EDIALECT and changes nothing (omp "
+     "keeps the title in the header: xs_session_set_title); xs_append stays open to any type, a "
+     "session_info included, and the session keeps writing omp's forms "
+     "(docs/dialects.md#what-the-pi-dialect-writes). The title is the header's, else the last "
+     "session_info name (docs/format.md#pi-and-oh-my-pi).",
+     options=opts(60, flags=["no_defer"]),
+     steps=[
+         {"op": "create", "cwd": "/w"},
+         {"op": "check_dialect", "dialect": "omp"},
+         {"op": "append_session_info", "name": "x", "expect": "XS_EDIALECT"},
+         {"op": "check_file", "lines": [header(sid60, 0, "/w")]},
+         {"op": "append", "entry": '{"type":"session_info","name":"Named"}', "expect_id": g60},
+         {"op": "check_info", "fields": {"title": "Named", "dialect": "omp"}},
+         {"op": "append_model_change", "model": "a/b", "expect_id": m60},
+         {"op": "set_title", "title": "Header title"},
+         {"op": "check_info", "fields": {"title": "Header title"}},
+         {"op": "check_dialect", "dialect": "omp"},
+         {"op": "check_file", "lines": [header(sid60, 0, "/w", title="Header title"),
+                                        session_info(g60, None, 1, "Named"),
+                                        entry("model_change", m60, g60, 2, model="a/b")]},
+     ])
+
+ids = Ids(61)
+sid61, t61 = ids.uuid7(ms(0)), [ids.entry() for _ in range(3)]
+H61 = pi_header(sid61, 0, "/w", parent="/old/2025-01-01T00-00-00-000Z_x.jsonl")
+case("61_pi_set_title_appends_session_info",
+     "In the pi dialect xs_session_set_title appends a session_info entry (trimmed, as "
+     "xs_append_session_info) and never rewrites the header; a NULL title appends an empty name, "
+     "which clears the title (docs/dialects.md#what-the-pi-dialect-writes). session_info entries give "
+     "the context nothing.",
+     options=opts(61, dialect="pi", flags=["no_defer"]),
+     steps=[
+         {"op": "create", "cwd": "/w", "parent_session": "/old/2025-01-01T00-00-00-000Z_x.jsonl"},
+         {"op": "check_file", "lines": [H61]},
+         {"op": "set_title", "title": "  New  "},
+         {"op": "check_file", "lines": [H61, session_info(t61[0], None, 1, "New")]},
+         {"op": "check_info", "fields": {"title": "New", "entryCount": 1, "leafId": t61[0]}},
+         {"op": "set_title", "title": "Second \"t\""},
+         {"op": "check_info", "fields": {"title": "Second \"t\""}},
+         {"op": "set_title", "title": None},
+         {"op": "check_info", "fields": {"title": None}},
+         {"op": "check_header", "json": H61},
+         {"op": "check_file", "lines": [H61, session_info(t61[0], None, 1, "New"),
+                                        session_info(t61[1], t61[0], 2, "Second \"t\""),
+                                        session_info(t61[2], t61[1], 3, "")]},
+         {"op": "check_context", "context": pi_ctx(t61[2], [])},
+     ])
+
+ids = Ids(62)
+sid62, t62, u62, a62 = ids.uuid7(ms(0)), ids.entry(), ids.entry(), ids.entry()
+case("62_pi_title_option_is_the_first_entry",
+     "A title in the options of a new pi-dialect session becomes its first entry, a session_info, "
+     "not a header field; it waits for the first assistant message with the rest "
+     "(docs/dialects.md#what-the-pi-dialect-writes).",
+     options=opts(62, dialect="pi"),
+     steps=[
+         {"op": "create", "cwd": "/w", "title": "Plan"},
+         {"op": "check_file", "exists": False},
+         {"op": "check_info", "fields": {"title": "Plan", "entryCount": 1, "leafId": t62}},
+         {"op": "check_header", "json": pi_header(sid62, 0, "/w")},
+         {"op": "append_message", "message": USER, "expect_id": u62},
+         {"op": "append_message", "message": PI_ASSISTANT, "expect_id": a62},
+         {"op": "check_file", "lines": [pi_header(sid62, 0, "/w"), session_info(t62, None, 1, "Plan"),
+                                        entry("message", u62, t62, 2, message=U57),
+                                        entry("message", a62, u62, 3, message=A57)]},
+     ])
+
+ids = Ids(63)
+sid63, e63 = ids.uuid7(ms(0)), ids.entry()
+MSG63 = ['{"role":"toolResult","toolCallId":"t","content":[{"type":"text","text":"', rep("ab", 300000),
+         '"},{"type":"image","data":"', B64, '","mimeType":"image/png"}],"attachment":{"image_url":"', URL,
+         '"},"details":{"thinkingSignature":"', rep("s", 500001),
+         '","partialJson":"{\\"a\\"","jsonlEvents":[1],"lineCount":9,"content":"x"}}']
+case("63_pi_no_size_rules",
+     "The pi dialect applies no size rules (docs/dialects.md#what-the-pi-dialect-writes): a "
+     "600,000-character string, a 500,001-character thinkingSignature, partialJson and jsonlEvents "
+     "members, a base64 image of 1024+ characters in `content` and an image data URL all stay inline "
+     "and unchanged, and nothing goes to the blob store (compare cases 46 and 47 in the omp dialect).",
+     options=opts(63, dialect="pi", flags=["no_defer"]),
+     steps=[
+         {"op": "create", "cwd": "/w"},
+         {"op": "append_message", "message": MSG63, "expect_id": e63},
+         {"op": "check_file", "lines": [pi_header(sid63, 0, "/w"),
+                                        ['{"type":"message","id":"%s","parentId":null,"timestamp":"%s","message":'
+                                         % (e63, ts(1))] + MSG63 + ["}"]]},
+         {"op": "check_blob", "hash": H_PNG, "data": "", "expect": "XS_ENOTFOUND"},
+         {"op": "check_blob", "hash": H_URL, "data": "", "expect": "XS_ENOTFOUND"},
+         {"op": "check_context", "context": ['{"leafId":"%s","messages":[' % e63] + MSG63 +
+          ['],"thinkingLevel":"off","model":null,"models":{},"injectedTtsrRules":[],"mode":"none"}']},
+     ])
+
+H64 = J({"type": "session", "version": 3, "id": "ctx-model", "timestamp": ts(0), "cwd": "/w"})
+A64 = {"role": "assistant", "content": "r", "provider": "openai", "model": "gpt-4o"}
+L64 = [
+    entry("message", "u1", None, 1, message={"role": "user", "content": "q"}),
+    entry("model_change", "mc1", "u1", 2, model="openrouter/x/y"),
+    entry("model_change", "mc2", "mc1", 3, model="small/s", role="smol"),
+    entry("message", "a1", "mc2", 4, message=A64),
+    entry("model_change", "mc3", "a1", 5, model="c/d", role="default"),
+    pi_model_change("mc4", "mc3", 6, "google", "gemini"),
+    entry("thinking_level_change", "tl", "mc4", 7, thinkingLevel="high"),
+]
+n64 = Ids(64).entry()
+M64 = [mu("q"), J(A64)]
+case("64_pi_context_model",
+     "The context of a pi-dialect session adds pi's \"model\" after thinkingLevel: null until a model "
+     "setter; a pi model_change gives its provider and modelId as stored, an assistant message its "
+     "provider and model, an omp model_change without a role or with role \"default\" its model split "
+     "at the first '/' (a \"smol\" role sets only models); the last setter on the path wins. The rest "
+     "is the omp shape, models included (docs/dialects.md#the-context-in-the-pi-dialect).",
+     options=opts(64, dialect="pi"),
+     input=[H64] + L64,
+     steps=[
+         {"op": "open"},
+         {"op": "check_dialect", "dialect": "pi"},
+         {"op": "check_context", "leaf": "u1", "context": pi_ctx("u1", [mu("q")])},
+         {"op": "check_context", "leaf": "mc1", "context": pi_ctx("mc1", [mu("q")], model=("openrouter", "x/y"),
+                                                                  models={"default": "openrouter/x/y"})},
+         {"op": "check_context", "leaf": "mc2", "context": pi_ctx(
+             "mc2", [mu("q")], model=("openrouter", "x/y"), models={"default": "openrouter/x/y", "smol": "small/s"})},
+         {"op": "check_context", "leaf": "a1", "context": pi_ctx(
+             "a1", M64, model=("openai", "gpt-4o"), models={"default": "openai/gpt-4o", "smol": "small/s"})},
+         {"op": "check_context", "leaf": "mc3", "context": pi_ctx(
+             "mc3", M64, model=("c", "d"), models={"default": "c/d", "smol": "small/s"})},
+         {"op": "check_context", "leaf": "mc4", "context": pi_ctx(
+             "mc4", M64, model=("google", "gemini"), models={"default": "google/gemini", "smol": "small/s"})},
+         {"op": "check_context", "context": pi_ctx(
+             "tl", M64, thinking='"high"', model=("google", "gemini"),
+             models={"default": "google/gemini", "smol": "small/s"})},
+         {"op": "append_model_change", "model": "openrouter/anthropic/claude", "expect_id": n64},
+         {"op": "check_context", "context": pi_ctx(
+             n64, M64, thinking='"high"', model=("openrouter", "anthropic/claude"),
+             models={"default": "openrouter/anthropic/claude", "smol": "small/s"})},
+         {"op": "check_file", "lines": [H64] + L64 + [pi_model_change(n64, "tl", 0, "openrouter", "anthropic/claude")]},
+     ])
+
+ids = Ids(65)
+ids.uuid7(ms(0))
+cm65, c65, cm65b, b65 = ids.entry(), ids.entry(), ids.entry(), ids.entry()
+case("65_pi_context_messages",
+     "In the pi dialect the context's messages follow docs/context.md: the last compaction's summary "
+     "(no shortSummary), then its kept range (custom messages included), then what follows; branch "
+     "summaries; custom messages without attribution, displayed or not; the model from the last "
+     "assistant (docs/dialects.md#the-context-in-the-pi-dialect).",
+     options=opts(65, dialect="pi", flags=["no_defer"]),
+     steps=[{"op": "create", "cwd": "/w"}, um("u1", "q1"), pam("a1", "r1"), um("u2", "q2"), pam("a2", "r2"),
+            {"op": "append_custom_message", "custom_type": "note", "content": '"plain"', "display": False,
+             "details": '{"k":1}', "expect_id": cm65},
+            {"op": "append_compaction", "summary": "S1", "first_kept_entry_id": "u2", "tokens_before": 500,
+             "details": '{"readFiles":[]}', "from_extension": True, "expect_id": c65},
+            um("u3", "q3"),
+            {"op": "append_custom_message", "custom_type": "note", "content": '[{"type":"text","text":"b"}]',
+             "expect_id": cm65b},
+            pam("a3", "r3", provider="q", model="n"),
+            {"op": "check_context", "context": pi_ctx("a3", [
+                summary_msg("S1", 500, 6), mu("q2"), pa("r2"), custom_msg("note", "plain", False, 5, details={"k": 1}),
+                mu("q3"), custom_msg("note", [{"type": "text", "text": "b"}], True, 8), pa("r3", "q", "n")],
+                model=("q", "n"), models={"default": "q/n"})},
+            {"op": "branch_with_summary", "from_id": "a2", "summary": "went back", "expect_id": b65},
+            {"op": "check_context", "context": pi_ctx(b65, [
+                mu("q1"), pa("r1"), mu("q2"), pa("r2"),
+                J({"role": "branchSummary", "summary": "went back", "fromId": "a2", "timestamp": ms(10)})],
+                model=("p", "m"), models={"default": "p/m"})},
+            ])
+
+# Detection (docs/dialects.md#detection). A neutral file shows neither dialect; each probe adds one line.
+HN = J({"type": "session", "version": 3, "id": "plain", "timestamp": ts(0), "cwd": "/w"})
+UN = entry("message", "u1", None, 1, message={"role": "user", "content": "q"})
+
+
+def probe(name, lines, dialect):
+    """Writes d/<name>.jsonl and opens it read-only: its dialect as detected."""
+    return [{"op": "write_file", "path": "d/%s.jsonl" % name, "lines": lines},
+            {"op": "open", "path": "d/%s.jsonl" % name, "flags": ["read_only"]},
+            {"op": "check_dialect", "dialect": dialect}]
+
+
+def marked(line):
+    return [HN, UN, line]
+
+
+PI_MARKS = {
+    "pi_model_change": pi_model_change("m", "u1", 2, "a", "b"),
+    "session_info": session_info("m", "u1", 2, "Name"),
+    "compaction_from_hook": pi_compaction("m", "u1", 2, "s", "u1", 1, from_hook=True),
+    "branch_summary_from_hook": pi_branch_summary("m", "u1", 2, "u1", "s", from_hook=False),
+    "custom_message_without_attribution": pi_custom_message("m", "u1", 2, "t", "c", True),
+}
+UUID66 = "d703a1a9-1b7b-4fb1-b512-c9738b1fe617"
+NEUTRAL66 = [HN, UN, entry_after("custom", "c1", "u1", 2, customType="x"),
+             entry("label", "l1", "c1", 3, targetId="u1", label="x"),
+             entry("thinking_level_change", "t1", "l1", 4, thinkingLevel="low"),
+             entry("compaction", "k1", "t1", 5, summary="s", firstKeptEntryId="u1", tokensBefore=1),
+             entry("branch_summary", "b1", "k1", 6, fromId="k1", summary="s"),
+             entry("message", "a1", "b1", 7, message={"role": "assistant", "content": "r"})]
+n66 = Ids(66).entry()
+steps66 = []
+for name, line in PI_MARKS.items():
+    steps66 += probe(name, marked(line), "pi")
+steps66 += probe("uuid_header", [J({"type": "session", "version": 3, "id": UUID66, "timestamp": ts(0), "cwd": "/w"}),
+                                  UN], "pi")
+steps66 += probe("neutral", NEUTRAL66, "omp")
+steps66 += [
+    {"op": "check_info", "fields": {"dialect": "omp"}},
+    {"op": "open", "path": "d/session_info.jsonl"},
+    {"op": "append_model_change", "model": "p/m", "expect_id": n66},
+    {"op": "check_file", "lines": marked(PI_MARKS["session_info"]) + [pi_model_change(n66, "m", 0, "p", "m")]},
+    {"op": "open", "path": "d/neutral.jsonl"},
+    {"op": "append_model_change", "model": "p/m", "expect_id": n66},
+    {"op": "check_file", "lines": NEUTRAL66 + [entry("model_change", n66, "a1", 0, model="p/m")]},
+]
+case("66_detect_pi_from_its_marks",
+     "An existing file opened with XS_DIALECT_AUTO writes in the dialect its lines show "
+     "(docs/dialects.md#detection): a model_change with provider and modelId and no model, a "
+     "session_info, a compaction or branch_summary with fromHook (false too), a custom_message without "
+     "attribution are pi's; with no mark a UUID-shaped header id is pi's. A file that shows neither (a "
+     "plain id; custom, label, thinking_level_change, compaction and branch_summary without the marked "
+     "keys are no marks) takes the store's default, omp here. A writable open then appends in the "
+     "detected form.",
+     options=opts(66),
+     steps=steps66)
+
+OMP_MARKS = {
+    "omp_model_change": entry("model_change", "m", "u1", 2, model="a/b"),
+    "model_change_with_both": entry("model_change", "m", "u1", 2, provider="a", modelId="b", model="a/b"),
+    "ttsr_injection": entry("ttsr_injection", "m", "u1", 2, injectedRules=["r"]),
+    "session_init": entry("session_init", "m", "u1", 2, systemPrompt="s", task="t", tools=[]),
+    "mode_change": entry("mode_change", "m", "u1", 2, mode="plan"),
+    "service_tier_change": entry("service_tier_change", "m", "u1", 2, serviceTier=None),
+    "mcp_tool_selection": entry("mcp_tool_selection", "m", "u1", 2, selectedToolNames=[]),
+    "compaction_from_extension": entry("compaction", "m", "u1", 2, summary="s", firstKeptEntryId="u1",
+                                       tokensBefore=1, fromExtension=False),
+    "compaction_short_summary": entry("compaction", "m", "u1", 2, summary="s", shortSummary="t",
+                                      firstKeptEntryId="u1", tokensBefore=1),
+    "compaction_preserve_data": entry("compaction", "m", "u1", 2, summary="s", firstKeptEntryId="u1",
+                                      tokensBefore=1, preserveData={}),
+    "branch_summary_from_extension": entry("branch_summary", "m", "u1", 2, fromId="u1", summary="s",
+                                           fromExtension=True),
+    "custom_message_with_attribution": entry_after("custom_message", "m", "u1", 2, customType="t", content="c",
+                                                   display=True, attribution="agent"),
+}
+n67 = Ids(67).entry()
+steps67 = []
+for name, line in OMP_MARKS.items():
+    steps67 += probe(name, marked(line), "omp")
+steps67 += probe("titled_header", [J({"type": "session", "version": 3, "id": "plain", "timestamp": ts(0), "cwd": "/w",
+                                      "title": "T"}), UN], "omp")
+steps67 += probe("hex_header", [J({"type": "session", "version": 3, "id": "0123456789abcdef", "timestamp": ts(0),
+                                   "cwd": "/w"}), UN], "omp")
+steps67 += probe("neutral", NEUTRAL66, "pi")
+steps67 += [
+    {"op": "check_info", "fields": {"dialect": "pi"}},
+    {"op": "open", "path": "d/ttsr_injection.jsonl"},
+    {"op": "append_model_change", "model": "p/m", "expect_id": n67},
+    {"op": "check_file", "lines": marked(OMP_MARKS["ttsr_injection"]) + [entry("model_change", n67, "m", 0, model="p/m")]},
+    {"op": "open", "path": "d/neutral.jsonl"},
+    {"op": "append_model_change", "model": "p/m", "expect_id": n67},
+    {"op": "check_file", "lines": NEUTRAL66 + [pi_model_change(n67, "a1", 0, "p", "m")]},
+]
+case("67_detect_omp_from_its_marks",
+     "In a store whose default is pi (XS_STORE_DIALECT_PI), a file shows omp by its marks "
+     "(docs/dialects.md#detection): a model_change with model (with provider and modelId beside it "
+     "too), the omp-only types ttsr_injection, session_init, mode_change, service_tier_change and "
+     "mcp_tool_selection, a compaction with fromExtension, shortSummary or preserveData, a "
+     "branch_summary with fromExtension, a custom_message with attribution; with no mark, a header "
+     "title or a 16-hex id. A file that shows neither takes the store's default, pi here. A writable "
+     "open then appends in the detected form.",
+     options=opts(67),
+     store_dialect="pi",
+     steps=steps67)
+
+HU68 = J({"type": "session", "version": 3, "id": UUID66, "timestamp": ts(0), "cwd": "/w"})
+HX68 = J({"type": "session", "version": 3, "id": "0123456789abcdef", "timestamp": ts(0), "cwd": "/w"})
+PI_LAST68 = [HX68, UN, entry("ttsr_injection", "t1", "u1", 2, injectedRules=["r"]),
+             pi_model_change("m1", "t1", 3, "a", "b"), entry("message", "u2", "m1", 4, message={"role": "user", "content": "x"})]
+OMP_LAST68 = [HU68, UN, session_info("s1", "u1", 2, "N"), pi_model_change("m1", "s1", 3, "a", "b"),
+              entry_after("custom_message", "c1", "m1", 4, customType="t", content="c", display=True, attribution="agent"),
+              entry_after("custom", "x1", "c1", 5, customType="x")]
+n68 = Ids(68).entry()
+case("68_detect_last_mark_wins_and_forcing",
+     "The last line in file order that carries a mark decides, whatever came before it and whatever "
+     "the header says (docs/dialects.md#detection): an omp file continued by pi is pi, a pi file "
+     "continued by omp is omp. A dialect forced by the caller wins over the file (rule 1 of "
+     "docs/dialects.md#which-dialect-a-session-writes), and the appends take its forms.",
+     options=opts(68),
+     steps=probe("pi_last", PI_LAST68, "pi") + probe("omp_last", OMP_LAST68, "omp") + [
+         {"op": "open", "path": "d/pi_last.jsonl", "flags": ["read_only"], "dialect": "omp"},
+         {"op": "check_dialect", "dialect": "omp"},
+         {"op": "open", "path": "d/pi_last.jsonl", "dialect": "omp"},
+         {"op": "check_info", "fields": {"dialect": "omp"}},
+         {"op": "append_model_change", "model": "p/m", "expect_id": n68},
+         {"op": "check_file", "lines": PI_LAST68 + [entry("model_change", n68, "u2", 0, model="p/m")]},
+         {"op": "open", "path": "d/omp_last.jsonl", "dialect": "pi"},
+         {"op": "check_dialect", "dialect": "pi"},
+         {"op": "append_model_change", "model": "p/m", "expect_id": n68},
+         {"op": "check_file", "lines": OMP_LAST68 + [pi_model_change(n68, "x1", 0, "p", "m")]},
+     ])
+
+PI_UUID69 = "019b1f0e-3a2c-7d41-9c55-2f1e0d3c4b5a"
+A69 = {"role": "assistant", "content": [{"type": "text", "text": "hi"}], "api": "anthropic-messages",
+       "provider": "anthropic", "model": "claude-opus-4-5",
+       "usage": {"input": 10, "output": 2, "cacheRead": 0, "cacheWrite": 0,
+                 "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}},
+       "stopReason": "stop", "timestamp": 1766000002000}
+IN69 = [
+    J({"type": "session", "version": 3, "id": PI_UUID69, "timestamp": "2025-12-17T19:33:20.000Z", "cwd": "/home/u/proj"}),
+    pi_model_change("a1b2c3d4", None, "2025-12-17T19:33:20.100Z", "anthropic", "claude-opus-4-5"),
+    entry("message", "b2c3d4e5", "a1b2c3d4", "2025-12-17T19:33:21.000Z",
+          message={"role": "user", "content": [{"type": "text", "text": "hello"}], "timestamp": 1766000001000}),
+    entry("message", "c3d4e5f6", "b2c3d4e5", "2025-12-17T19:33:22.000Z", message=A69),
+    session_info("d4e5f6a7", "c3d4e5f6", "2025-12-17T19:33:23.000Z", "Old name"),
+    pi_custom_message("e5f6a7b8", "d4e5f6a7", "2025-12-17T19:33:24.000Z", "ext", "ctx note", False),
+    entry("label", "f6a7b8c9", "e5f6a7b8", "2025-12-17T19:33:25.000Z", targetId="b2c3d4e5", label="start"),
+    entry("thinking_level_change", "0a1b2c3d", "f6a7b8c9", "2025-12-17T19:33:26.000Z", thinkingLevel="medium"),
+]
+ids = Ids(69)
+n69 = [ids.entry() for _ in range(6)]
+A69b = J({"role": "assistant", "content": "ok", "provider": "openai", "model": "gpt-5"})
+case("69_continue_a_pi_file_in_pi_forms",
+     "A pi v3 file (UUID header id, pi's model_change, session_info, custom_message without "
+     "attribution) opened with XS_DIALECT_AUTO is continued in pi's forms, byte for byte as pi would "
+     "write them; the title is the last session_info name and the context carries pi's model "
+     "(docs/dialects.md#which-dialect-a-session-writes, #what-the-pi-dialect-writes, "
+     "#the-context-in-the-pi-dialect).",
+     options=opts(69),
+     input=IN69,
+     steps=[
+         {"op": "open"},
+         {"op": "check_dialect", "dialect": "pi"},
+         {"op": "check_info", "fields": {"dialect": "pi", "title": "Old name", "id": PI_UUID69}},
+         {"op": "append_message", "message": mu("next"), "expect_id": n69[0]},
+         {"op": "append_message", "message": A69b, "expect_id": n69[1]},
+         {"op": "append_model_change", "model": "google/gemini-2.5-pro", "expect_id": n69[2]},
+         {"op": "append_compaction", "summary": "Done so far", "first_kept_entry_id": n69[0], "tokens_before": 4321,
+          "details": '{"readFiles":[],"modifiedFiles":["a.ts"]}', "from_extension": False, "expect_id": n69[3]},
+         {"op": "append_custom_message", "custom_type": "ext", "content": '"again"', "expect_id": n69[4]},
+         {"op": "append_session_info", "name": "Renamed  ", "expect_id": n69[5]},
+         {"op": "check_file", "lines": IN69 + [
+             entry("message", n69[0], "0a1b2c3d", 0, message={"role": "user", "content": "next"}),
+             entry("message", n69[1], n69[0], 1, message=json.loads(A69b)),
+             pi_model_change(n69[2], n69[1], 2, "google", "gemini-2.5-pro"),
+             pi_compaction(n69[3], n69[2], 3, "Done so far", n69[0], 4321,
+                           details={"readFiles": [], "modifiedFiles": ["a.ts"]}, from_hook=False),
+             pi_custom_message(n69[4], n69[3], 4, "ext", "again", True),
+             session_info(n69[5], n69[4], 5, "Renamed")]},
+         {"op": "check_info", "fields": {"title": "Renamed", "entryCount": 13}},
+         {"op": "check_context", "context": pi_ctx(n69[5], [
+             summary_msg("Done so far", 4321, 3), mu("next"), A69b, custom_msg("ext", "again", True, 4)],
+             thinking='"medium"', model=("google", "gemini-2.5-pro"), models={"default": "google/gemini-2.5-pro"})},
+     ])
+
+H70 = {"type": "session", "id": "d703a1a9-1b7b-4fb1-b512-c9738b1fe617", "timestamp": "2025-11-20T23:33:50.805Z",
+       "cwd": "/Users/u/proj", "provider": "anthropic", "modelId": "claude-sonnet-4-5", "thinkingLevel": "off"}
+V70 = [
+    {"type": "message", "timestamp": "2025-11-20T23:33:01.550Z",
+     "message": {"role": "user", "content": [{"type": "text", "text": "/mode"}], "timestamp": 1763681581544}},
+    {"type": "message", "timestamp": "2025-11-20T23:33:02.351Z",
+     "message": {"role": "assistant", "content": [], "api": "openai-responses", "provider": "openai",
+                 "model": "gpt-5.1-codex", "stopReason": "aborted", "timestamp": 1763681581545}},
+    {"type": "model_change", "timestamp": "2025-11-20T23:33:07.814Z", "provider": "anthropic",
+     "modelId": "claude-sonnet-4-5"},
+    {"type": "thinking_level_change", "timestamp": "2025-11-20T23:33:08.000Z", "thinkingLevel": "high"},
+    {"type": "message", "timestamp": "2025-11-20T23:33:50.804Z",
+     "message": {"role": "user", "content": [{"type": "text", "text": "read the docs"}], "timestamp": 1763681630791}},
+]
+ids = Ids(70)
+m70 = [ids.entry() for _ in range(len(V70))]
+n70a, n70b = ids.entry(), ids.entry()
+MIG70 = [J(dict(H70, version=3))] + [J(dict(v, id=m70[k], parentId=m70[k - 1] if k else None)) for k, v in enumerate(V70)]
+case("70_pi_v1_file_migrated_and_continued",
+     "A v1 file as pi wrote it (UUID header id with provider/modelId/thinkingLevel, entries without "
+     "ids, a model_change with provider and modelId) is migrated on a writable open "
+     "(docs/format.md#migration), detected from its lines as loaded as pi, and continued in pi's "
+     "forms (docs/dialects.md#detection).",
+     options=opts(70),
+     input=[J(H70)] + [J(v) for v in V70],
+     steps=[
+         {"op": "open"},
+         {"op": "check_file", "lines": MIG70},
+         {"op": "check_dialect", "dialect": "pi"},
+         {"op": "append_model_change", "model": "openai/gpt-5", "expect_id": n70a},
+         {"op": "append_session_info", "name": "v1 continued", "expect_id": n70b},
+         {"op": "check_file", "lines": MIG70 + [pi_model_change(n70a, m70[4], 0, "openai", "gpt-5"),
+                                                session_info(n70b, n70a, 1, "v1 continued")]},
+         {"op": "check_context", "context": pi_ctx(n70b, [J(V70[0]["message"]), J(V70[1]["message"]),
+                                                          J(V70[4]["message"])],
+                                                   thinking='"high"', model=("openai", "gpt-5"),
+                                                   models={"default": "openai/gpt-5"})},
+         {"op": "check_info", "fields": {"dialect": "pi", "title": "v1 continued", "version": 3}},
+     ])
+
+IN71 = [J({"type": "session", "version": 3, "id": PI_UUID69, "timestamp": "2025-12-17T19:33:20.000Z", "cwd": "/w"}),
+        entry("message", "u1", None, "2025-12-17T19:33:21.000Z", message={"role": "user", "content": "q"}),
+        entry("message", "a1", "u1", "2025-12-17T19:33:22.000Z", message=A69),
+        session_info("s1", "a1", "2025-12-17T19:33:23.000Z", "Source")]
+fork71 = Ids(71).uuid7(ms(0))
+case("71_pi_fork_and_fork_from",
+     "A fork and a fork from a file take the dialect of the session they copy, without forcing: a pi "
+     "file (detected) gives pi copies, whose headers name the source by its path in parentSession, "
+     "as pi's createBranchedSession and forkFrom do, carry no title and get a UUIDv7 id; the entries "
+     "are copied as they are (docs/dialects.md#which-dialect-a-session-writes, rule 4, and "
+     "#what-the-pi-dialect-writes).",
+     options=opts(71),
+     input=IN71,
+     steps=[
+         {"op": "open"},
+         {"op": "check_dialect", "dialect": "pi"},
+         {"op": "fork"},
+         {"op": "check_dialect", "dialect": "pi"},
+         {"op": "check_file", "lines": [pi_header(fork71, 0, "/w", parent="{root}/input.jsonl")] + IN71[1:]},
+         {"op": "check_info", "fields": {"id": fork71, "title": "Source", "persisted": True, "leafId": "s1"}},
+         {"op": "fork_from", "source": "input.jsonl", "cwd": "/target"},
+         {"op": "check_dialect", "dialect": "pi"},
+         {"op": "check_file", "lines": [pi_header(fork71, 0, "/target", parent="{root}/input.jsonl")] + IN71[1:]},
+         {"op": "check_info", "fields": {"id": fork71, "cwd": "/target", "persisted": True, "entryCount": 3}},
+     ])
+
+SRC72 = "{root}/sessions/--w--/" + file_name(0, "src-b")
+br72 = Ids(72)
+lab72a, lab72b = br72.entry(), br72.entry()
+br72 = Ids(72)
+lab72c, a72 = br72.entry(), br72.entry()
+U72 = entry("message", "u1", None, 1, message={"role": "user", "content": "q1"})
+A72 = entry("message", "a1", "u1", 2, message=json.loads(pa("r1")))
+case("72_pi_create_branched_session",
+     "A branched session of a pi session is pi (docs/dialects.md#which-dialect-a-session-writes, rule "
+     "4), names its source by path, and follows pi's createBranchedSession "
+     "(docs/dialects.md#what-the-pi-dialect-writes): its re-created labels keep the timestamps of the "
+     "original label entries (taking no clock tick), and it is written at once only when its path "
+     "holds an assistant message, otherwise at the first one. Entries whose parent was a dropped label "
+     "are re-linked as in docs/format.md#new-files-from-old-ones.",
+     options=opts(72, dialect="pi"),
+     steps=[
+         {"op": "create", "cwd": "/w", "session_id": "src-b", "flags": ["no_defer"]},
+         um("u1", "q1"), pam("a1", "r1"),
+         {"op": "append", "entry": J({"type": "label", "id": "l1", "targetId": "a1", "label": "good"}), "expect_id": "l1"},
+         um("u2", "q2"),
+         {"op": "append", "entry": J({"type": "label", "id": "l2", "targetId": "u1", "label": "start"}), "expect_id": "l2"},
+         pam("a2", "r2"),
+         {"op": "set_leaf", "id": "a1"}, um("u3", "other"),
+         {"op": "append", "entry": J({"type": "label", "id": "l3", "targetId": "u3", "label": "elsewhere"}),
+          "expect_id": "l3"},
+         {"op": "create_branched", "leaf": "a2", "session_id": "branched-1", "dialect": "auto"},
+         {"op": "check_dialect", "dialect": "pi"},
+         {"op": "check_file", "lines": [
+             pi_header("branched-1", 0, "/w", parent=SRC72), U72, A72,
+             entry("message", "u2", "a1", 4, message={"role": "user", "content": "q2"}),
+             entry("message", "a2", "u2", 6, message=json.loads(pa("r2"))),
+             entry("label", lab72a, "a2", 3, targetId="a1", label="good"),
+             entry("label", lab72b, lab72a, 5, targetId="u1", label="start")]},
+         {"op": "open", "path": "sessions/--w--/" + file_name(0, "src-b")},
+         {"op": "create_branched", "leaf": "u1", "session_id": "branched-2"},
+         {"op": "check_file", "exists": False},
+         {"op": "check_info", "fields": {"persisted": False, "dialect": "pi", "entryCount": 2}},
+         {"op": "append_message", "message": PI_ASSISTANT, "expect_id": a72},
+         {"op": "check_file", "lines": [
+             pi_header("branched-2", 0, "/w", parent=SRC72), U72,
+             entry("label", lab72c, "u1", 5, targetId="u1", label="start"),
+             entry("message", a72, lab72c, 1, message=A57)]},
+     ])
+
+ids = Ids(73)
+sid73 = ids.session()
+pi73 = Ids(73).uuid7(ms(1))
+RAW73 = "not a session\n"
+case("73_headerless_open_takes_the_options_cwd",
+     "A writable open of an empty file, or of a file without a header, writes a fresh header whose cwd "
+     "is xs_session_options.cwd (docs/format.md#reading-a-file; xsession.h, xs_session_options.cwd), "
+     "in the dialect asked for: a pi one gets pi's header and a UUIDv7 id from the tick after the "
+     "corrupt copy's. Without options.cwd the header takes the process's working directory, which a "
+     "case cannot know: the C++ tests prove that one.",
+     options=opts(73, cwd="/from/options"),
+     input_raw="",
+     steps=[
+         {"op": "open"},
+         {"op": "check_file", "lines": [header(sid73, 0, "/from/options")]},
+         {"op": "check_info", "fields": {"cwd": "/from/options", "dialect": "omp"}},
+         {"op": "write_file", "path": "junk.jsonl", "raw": RAW73},
+         {"op": "open", "path": "junk.jsonl", "dialect": "pi"},
+         {"op": "check_preserved", "raw": RAW73},
+         {"op": "check_dialect", "dialect": "pi"},
+         {"op": "check_file", "lines": [pi_header(pi73, 1, "/from/options")]},
+         {"op": "check_info", "fields": {"id": pi73, "cwd": "/from/options"}},
+     ])
+
+ids = Ids(74)
+ids.uuid7(ms(0))
+mc74, t74 = ids.entry(), ids.entry()
+case("74_pi_empty_context_of_a_null_leaf",
+     "In the pi dialect the leaf set to none gives pi's empty context (pi's buildSessionContext(entries, "
+     "null)): no messages, thinkingLevel \"off\", model null, whatever the session holds; the next "
+     "append starts a new root whose context owes nothing to the other branch "
+     "(docs/dialects.md#the-context-in-the-pi-dialect).",
+     options=opts(74, dialect="pi", flags=["no_defer"]),
+     steps=[
+         {"op": "create", "cwd": "/w"},
+         {"op": "check_context", "context": PI_EMPTY},
+         {"op": "append_model_change", "model": "a/b", "expect_id": mc74},
+         {"op": "append_thinking_level", "level": "high", "expect_id": t74},
+         um("u1", "q"),
+         {"op": "check_context", "context": pi_ctx("u1", [mu("q")], thinking='"high"', model=("a", "b"),
+                                                   models={"default": "a/b"})},
+         {"op": "set_leaf", "id": None},
+         {"op": "check_context", "context": PI_EMPTY},
+         {"op": "check_path", "json": "[]"},
+         {"op": "check_leaf", "id": None},
+         um("r2", "new root"),
+         {"op": "check_context", "context": pi_ctx("r2", [mu("new root")])},
+         {"op": "check_context", "leaf": "u1", "context": pi_ctx("u1", [mu("q")], thinking='"high"', model=("a", "b"),
+                                                                 models={"default": "a/b"})},
+     ])
+
+SRC75 = "{root}/sessions/--w--/" + file_name(0, "src-c")
+ids = Ids(75)
+bid75, lab75, n75 = ids.session(), ids.entry(), ids.entry()
+case("75_branched_session_continues_the_clock_and_ids",
+     "A branched session made under a fixed clock with an id seed (omp dialect) keeps one clock and one "
+     "id sequence: its header takes a tick and its generated id the first draw, its re-created label "
+     "the next of each, and its first append the next again, so that append's timestamp is not the "
+     "header's and its id is not the first 8 characters of the session id (tests/conformance/README.md: "
+     "a fixed clock advances once per timestamp taken; docs/format.md#new-files-from-old-ones).",
+     options=opts(75),
+     steps=[
+         {"op": "create", "cwd": "/w", "session_id": "src-c", "flags": ["no_defer"]},
+         um("u1", "q1"), am("a1", "r1"),
+         {"op": "append", "entry": J({"type": "label", "id": "l1", "targetId": "u1", "label": "start"}), "expect_id": "l1"},
+         {"op": "create_branched", "leaf": "a1"},
+         {"op": "append_message", "message": mu("next"), "expect_id": n75},
+         {"op": "check_info", "fields": {"id": bid75}},
+         {"op": "check_file", "lines": [
+             header(bid75, 0, "/w", parent=SRC75),
+             entry("message", "u1", None, 1, message={"role": "user", "content": "q1"}),
+             entry("message", "a1", "u1", 2, message={"role": "assistant", "content": "r1"}),
+             entry("label", lab75, "a1", 1, targetId="u1", label="start"),
+             entry("message", n75, lab75, 2, message={"role": "user", "content": "next"})]},
+     ])
+
+ids = Ids(76)
+bid76, n76 = ids.uuid7(ms(0)), ids.entry()
+case("76_pi_branched_session_continues_the_clock_and_ids",
+     "The same in the pi dialect: the branched session's UUIDv7 takes the header's tick and the first "
+     "two draws, and its first append the next tick and the next draw, so it is neither stamped like "
+     "the header nor named after the session id "
+     "(docs/dialects.md#what-the-pi-dialect-writes; tests/conformance/README.md).",
+     options=opts(76, dialect="pi"),
+     steps=[
+         {"op": "create", "cwd": "/w", "session_id": "src-c", "flags": ["no_defer"]},
+         um("u1", "q1"), pam("a1", "r1"),
+         {"op": "create_branched", "leaf": "a1"},
+         {"op": "check_file", "lines": [
+             pi_header(bid76, 0, "/w", parent="{root}/sessions/--w--/" + file_name(0, "src-c")),
+             entry("message", "u1", None, 1, message={"role": "user", "content": "q1"}),
+             entry("message", "a1", "u1", 2, message=json.loads(pa("r1")))]},
+         {"op": "append_message", "message": mu("next"), "expect_id": n76},
+         {"op": "check_info", "fields": {"id": bid76, "dialect": "pi"}},
+         {"op": "check_file", "lines": [
+             pi_header(bid76, 0, "/w", parent="{root}/sessions/--w--/" + file_name(0, "src-c")),
+             entry("message", "u1", None, 1, message={"role": "user", "content": "q1"}),
+             entry("message", "a1", "u1", 2, message=json.loads(pa("r1"))),
+             entry("message", n76, "a1", 1, message={"role": "user", "content": "next"})]},
      ])
 
 
