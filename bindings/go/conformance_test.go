@@ -310,7 +310,11 @@ func (r *caseRunner) closeCurrent() {
 }
 
 func (r *caseRunner) openPath(path string, st step, expect Code) bool {
-	s, err := r.store.Open(path, r.options(st))
+	o := r.options(st)
+	if st.has("cwd") {
+		o.Cwd = st.str(r.t, "cwd") // an open's own cwd replaces the case's
+	}
+	s, err := r.store.Open(path, o)
 	if !r.status(err, expect) {
 		return false
 	}

@@ -101,8 +101,9 @@ fn each_dialect_refuses_the_other_s_forms_and_changes_nothing() {
         assert_eq!(err.code().raw(), sys::XS_EDIALECT);
         assert!(!err.message().is_empty());
     }
-    assert_eq!(pi.info().unwrap().entry_count, 1);
+    // The handle holds the error of its last call, the refused append.
     assert_eq!(pi.last_error().unwrap().code(), ErrorCode::Dialect);
+    assert_eq!(pi.info().unwrap().entry_count, 1);
 
     let omp = store.create_session("/work/proj", &fixed().dialect(Dialect::Omp)).unwrap();
     let err = omp.append_session_info("A title").unwrap_err();

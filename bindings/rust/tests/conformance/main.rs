@@ -187,7 +187,11 @@ impl<'a> Runner<'a> {
     }
 
     fn open_path(&mut self, path: String, step: &Value, expect: i32) -> StepResult {
-        let opened = self.store.open_session(&path, &self.options(step));
+        let mut o = self.options(step);
+        if let Some(cwd) = step.get("cwd") {
+            o = o.cwd(cwd.as_str().unwrap()); // an open's own cwd replaces the case's
+        }
+        let opened = self.store.open_session(&path, &o);
         ensure!(status(&opened) == expect, "open: got {:?}, expected {expect}", opened.as_ref().err());
         if let Ok(session) = opened {
             self.session = Some(session);
