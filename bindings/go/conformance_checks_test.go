@@ -68,6 +68,17 @@ var checkOps = map[string]caseOp{
 		got, err := r.s.BuildContext(s.str(r.t, "leaf"))
 		return r.checkText(s, "context", expect, got, err)
 	},
+	"check_dialect": func(r *caseRunner, s step, expect Code) bool {
+		got, err := r.s.Dialect()
+		if !r.status(err, CodeOK) {
+			return false
+		}
+		if want := dialectNamed(r.t, s.str(r.t, "dialect")); got != want {
+			r.t.Errorf("dialect %v, want %v", got, want)
+			return false
+		}
+		return true
+	},
 	"check_leaf": func(r *caseRunner, s step, expect Code) bool {
 		got, err := r.s.Leaf()
 		if !r.status(err, CodeOK) {

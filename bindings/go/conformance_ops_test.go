@@ -105,6 +105,9 @@ var appendOps = map[string]appendOp{
 	"append_mode_change": func(r *caseRunner, s step) (string, error) {
 		return r.s.AppendModeChange(s.str(r.t, "mode"), s.jsonText(r.t, "data"))
 	},
+	"append_session_info": func(r *caseRunner, s step) (string, error) {
+		return r.s.AppendSessionInfo(s.text(r.t, "name"))
+	},
 	"branch_with_summary": func(r *caseRunner, s step) (string, error) {
 		return r.s.BranchWithSummary(BranchSummary{
 			FromID:        s.str(r.t, "from_id"),
@@ -117,7 +120,7 @@ var appendOps = map[string]appendOp{
 
 var sessionOps = map[string]caseOp{
 	"create": func(r *caseRunner, s step, expect Code) bool {
-		o := r.options(s["flags"])
+		o := r.options(s)
 		o.SessionID, o.Title, o.ParentSession = s.str(r.t, "session_id"), s.str(r.t, "title"), s.str(r.t, "parent_session")
 		fresh, err := r.store.Create(s.str(r.t, "cwd"), o)
 		return r.adopt(fresh, err, expect)
@@ -127,7 +130,7 @@ var sessionOps = map[string]caseOp{
 		if s.has("path") {
 			path = s.str(r.t, "path")
 		}
-		return r.openPath(r.root+"/"+path, s["flags"], expect)
+		return r.openPath(r.root+"/"+path, s, expect)
 	},
 	"close": func(r *caseRunner, s step, expect Code) bool {
 		// xs_session_close reports nothing, so neither does the step; the closed handle stays
@@ -137,7 +140,7 @@ var sessionOps = map[string]caseOp{
 	},
 	"reopen": func(r *caseRunner, s step, expect Code) bool {
 		r.closeCurrent()
-		return r.openPath(r.path, s["flags"], expect)
+		return r.openPath(r.path, s, expect)
 	},
 	"set_leaf": func(r *caseRunner, s step, expect Code) bool {
 		if s.isNull("id") {
@@ -172,23 +175,23 @@ var sessionOps = map[string]caseOp{
 		return true
 	},
 	"fork": func(r *caseRunner, s step, expect Code) bool {
-		o := r.options(s["flags"])
+		o := r.options(s)
 		o.SessionID = s.str(r.t, "session_id")
 		fresh, err := r.s.Fork(o)
 		return r.adopt(fresh, err, expect)
 	},
 	"create_branched": func(r *caseRunner, s step, expect Code) bool {
-		o := r.options(s["flags"])
+		o := r.options(s)
 		o.SessionID = s.str(r.t, "session_id")
 		fresh, err := r.s.CreateBranched(s.str(r.t, "leaf"), o)
 		return r.adopt(fresh, err, expect)
 	},
 	"fork_from": func(r *caseRunner, s step, expect Code) bool {
-		fresh, err := r.store.ForkFrom(r.root+"/"+s.str(r.t, "source"), s.str(r.t, "cwd"), r.options(s["flags"]))
+		fresh, err := r.store.ForkFrom(r.root+"/"+s.str(r.t, "source"), s.str(r.t, "cwd"), r.options(s))
 		return r.adopt(fresh, err, expect)
 	},
 	"continue_recent": func(r *caseRunner, s step, expect Code) bool {
-		fresh, err := r.store.ContinueRecent(s.str(r.t, "cwd"), s.str(r.t, "terminal_id"), r.options(s["flags"]))
+		fresh, err := r.store.ContinueRecent(s.str(r.t, "cwd"), s.str(r.t, "terminal_id"), r.options(s))
 		return r.adopt(fresh, err, expect)
 	},
 	"move_to": func(r *caseRunner, s step, expect Code) bool {

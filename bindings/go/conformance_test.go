@@ -58,12 +58,13 @@ func TestConformance(t *testing.T) {
 }
 
 type caseDoc struct {
-	Description string   `json:"description"`
-	Options     step     `json:"options"`
-	Input       []string `json:"input"`
-	InputRaw    *string  `json:"input_raw"`
-	InputHex    *string  `json:"input_hex"`
-	Steps       []step   `json:"steps"`
+	Description  string   `json:"description"`
+	StoreDialect string   `json:"store_dialect"`
+	Options      step     `json:"options"`
+	Input        []string `json:"input"`
+	InputRaw     *string  `json:"input_raw"`
+	InputHex     *string  `json:"input_hex"`
+	Steps        []step   `json:"steps"`
 }
 
 // step is one step (or the options object), its values kept as raw JSON: text arguments must
@@ -163,7 +164,11 @@ type caseRunner struct {
 
 func newCaseRunner(t *testing.T, doc *caseDoc) *caseRunner {
 	r := &caseRunner{t: t, doc: doc, root: t.TempDir(), s: &Session{}}
-	st, err := OpenStore(r.root, nil)
+	var so StoreOptions
+	if doc.StoreDialect != "" && dialectNamed(t, doc.StoreDialect) == DialectPi {
+		so.Flags |= StoreDialectPi
+	}
+	st, err := OpenStore(r.root, &so)
 	if err != nil {
 		t.Fatalf("OpenStore: %v", err)
 	}
@@ -203,11 +208,32 @@ func (r *caseRunner) run() {
 	}
 }
 
-// options are the case's session options; flags, when given, replace the case's flags.
-func (r *caseRunner) options(flags json.RawMessage) *SessionOptions {
+// dialectNamed is a case's dialect name ("auto", "omp", "pi") as a Dialect.
+func dialectNamed(t *testing.T, name string) Dialect {
+	t.Helper()
+	for _, d := range []Dialect{DialectAuto, DialectOmp, DialectPi} {
+		if d.String() == name {
+			return d
+		}
+	}
+	t.Fatalf("unknown dialect %q", name)
+	return DialectAuto
+}
+
+// options are the case's session options for step s, whose "flags" and "dialect", when given,
+// replace the case's.
+func (r *caseRunner) options(s step) *SessionOptions {
 	t := r.t
 	opts := r.doc.Options
 	o := &SessionOptions{}
+	switch {
+	case s.has("dialect"):
+		o.Dialect = dialectNamed(t, s.str(t, "dialect"))
+	case opts.has("dialect"):
+		o.Dialect = dialectNamed(t, opts.str(t, "dialect"))
+	}
+	o.Cwd = opts.str(t, "cwd")
+	flags := s["flags"]
 	if opts.has("clock_start_ms") {
 		o.Flags |= SessionFixedClock
 		opts.decode(t, "clock_start_ms", &o.ClockStartMs)
@@ -283,8 +309,12 @@ func (r *caseRunner) closeCurrent() {
 	r.s.Close()
 }
 
-func (r *caseRunner) openPath(path string, flags json.RawMessage, expect Code) bool {
-	s, err := r.store.Open(path, r.options(flags))
+func (r *caseRunner) openPath(path string, st step, expect Code) bool {
+	o := r.options(st)
+	if st.has("cwd") {
+		o.Cwd = st.str(r.t, "cwd") // an open's own cwd replaces the case's
+	}
+	s, err := r.store.Open(path, o)
 	if !r.status(err, expect) {
 		return false
 	}

@@ -33,6 +33,7 @@ const (
 	CodeNoHeader       Code = C.XS_ENOHEADER  // the file has no session header (read-only open)
 	CodePoisoned       Code = C.XS_EPOISONED  // an earlier write failed; reopen the session to write again
 	CodeAmbiguous      Code = C.XS_EAMBIGUOUS // an id prefix matches more than one session
+	CodeDialect        Code = C.XS_EDIALECT   // the entry or field has no form in the session's dialect
 	CodeInternal       Code = C.XS_EINTERNAL  // a bug in the library; the message says where
 )
 
@@ -44,7 +45,7 @@ var codeNames = map[Code]string{
 	CodeLocked: "XS_ELOCKED", CodeVersion: "XS_EVERSION", CodeNoSpace: "XS_ENOSPC",
 	CodeReadOnly: "XS_EREADONLY", CodeConflict: "XS_ECONFLICT", CodeLimit: "XS_ELIMIT",
 	CodeNoHeader: "XS_ENOHEADER", CodePoisoned: "XS_EPOISONED", CodeAmbiguous: "XS_EAMBIGUOUS",
-	CodeInternal: "XS_EINTERNAL",
+	CodeDialect: "XS_EDIALECT", CodeInternal: "XS_EINTERNAL",
 }
 
 // closedName is the name of the binding's own "handle already closed" error (status XS_EMISUSE),
@@ -139,6 +140,7 @@ var (
 	ErrNoHeader       = &Error{Code: CodeNoHeader}       // the file has no session header
 	ErrPoisoned       = &Error{Code: CodePoisoned}       // an earlier write failed
 	ErrAmbiguous      = &Error{Code: CodeAmbiguous}      // an id prefix matches several sessions
+	ErrDialect        = &Error{Code: CodeDialect}        // no form in the session's dialect (pi or omp)
 	ErrInternal       = &Error{Code: CodeInternal}       // a bug in the library
 	// ErrClosed is a call on a closed Store or Session; it also matches ErrMisuse.
 	ErrClosed = &Error{Code: CodeMisuse, closed: true}

@@ -48,7 +48,7 @@ func TestCodesMatchTheHeader(t *testing.T) {
 func TestSentinelsMatchByCode(t *testing.T) {
 	sentinels := []*Error{ErrError, ErrNoMem, ErrInvalid, ErrMisuse, ErrNotFound, ErrExists,
 		ErrBufferTooSmall, ErrCorrupt, ErrIO, ErrLocked, ErrVersion, ErrNoSpace, ErrReadOnly,
-		ErrConflict, ErrLimit, ErrNoHeader, ErrPoisoned, ErrAmbiguous, ErrInternal}
+		ErrConflict, ErrLimit, ErrNoHeader, ErrPoisoned, ErrAmbiguous, ErrDialect, ErrInternal}
 	if len(sentinels) != len(codeNames)-1 { // every code but XS_OK
 		t.Fatalf("%d sentinels for %d error codes", len(sentinels), len(codeNames)-1)
 	}

@@ -5,7 +5,10 @@ package xsession
 */
 import "C"
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // StoreFlags are the XS_STORE_* flags of StoreOptions.
 type StoreFlags uint32
@@ -14,11 +17,47 @@ type StoreFlags uint32
 const (
 	// StoreInMemory keeps sessions in memory only: nothing touches the disk.
 	StoreInMemory StoreFlags = C.XS_STORE_IN_MEMORY
+	// StoreDialectPi makes pi the dialect of new sessions (and of files whose lines show
+	// neither dialect) unless their options force one; without it, omp.
+	StoreDialectPi StoreFlags = C.XS_STORE_DIALECT_PI
 )
 
 // StoreOptions configures OpenStore; nil means the defaults.
 type StoreOptions struct {
-	Flags StoreFlags // StoreInMemory, or 0
+	Flags StoreFlags // StoreInMemory | StoreDialectPi, or 0
+}
+
+// Dialect is whose forms a session's lines take (docs/dialects.md): oh-my-pi's or pi's. Both
+// are always read; a session writes in one, so that the agent whose file it is reads it back.
+type Dialect int
+
+// Dialects.
+const (
+	// DialectAuto (SessionOptions only) lets the session choose: an existing file writes in
+	// the dialect its lines show, else (and for a new session) the store's default; a fork or a
+	// branched session takes its source's.
+	DialectAuto Dialect = C.XS_DIALECT_AUTO
+	// DialectOmp is oh-my-pi 13's: model "provider/id" with a role, the title in the header,
+	// attribution, blobs and truncation of huge strings.
+	DialectOmp Dialect = C.XS_DIALECT_OMP
+	// DialectPi is pi 0.73.1's: model_change as {provider, modelId}, titles as session_info
+	// entries, everything inline, UUIDv7 session ids; omp-only entries and fields are refused
+	// with ErrDialect.
+	DialectPi Dialect = C.XS_DIALECT_PI
+)
+
+// String is the dialect's name, as "dialect" of Info shows it: "auto", "omp" or "pi"
+// ("Dialect(<n>)" for a value this binding does not know).
+func (d Dialect) String() string {
+	switch d {
+	case DialectAuto:
+		return "auto"
+	case DialectOmp:
+		return "omp"
+	case DialectPi:
+		return "pi"
+	}
+	return fmt.Sprintf("Dialect(%d)", int(d))
 }
 
 // SessionFlags are the XS_SESSION_* flags of SessionOptions.
@@ -49,11 +88,12 @@ type SessionOptions struct {
 	ClockStartMs int64        // with SessionFixedClock: the first timestamp, ms since the epoch
 	ClockStepMs  int64        // with SessionFixedClock: added after each timestamp
 	IDSeed       uint64       // non-zero: ids come from a reproducible sequence (tests)
+	Dialect      Dialect      // DialectOmp or DialectPi: forced, for new and existing files; DialectAuto (0): the file's or the store's
 
 	// For new sessions; "" = absent.
 	Cwd           string // the header's cwd (Open with SessionCreate; Create takes it as an argument)
-	SessionID     string // the new session's id; "" = generated
-	Title         string // the header's title
+	SessionID     string // the new session's id; "" = generated (16 hex chars; in the pi dialect a UUIDv7)
+	Title         string // the title: the header's (omp), or a first session_info entry (pi)
 	ParentSession string // the header's parentSession (an id or a path)
 }
 
@@ -72,6 +112,7 @@ func (o *SessionOptions) toC(a *cargs) (C.xs_session_options, error) {
 	c.clock_start_ms = C.int64_t(o.ClockStartMs)
 	c.clock_step_ms = C.int64_t(o.ClockStepMs)
 	c.id_seed = C.uint64_t(o.IDSeed)
+	c.dialect = C.uint32_t(o.Dialect)
 	c.cwd = a.opt("Cwd", o.Cwd)
 	c.session_id = a.opt("SessionID", o.SessionID)
 	c.title = a.opt("Title", o.Title)

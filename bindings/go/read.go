@@ -20,7 +20,8 @@ func (s *Session) readWith(a *cargs, call readFn) ([]byte, error) {
 }
 
 // BuildContext is the context the model sees for the path ending at leafID ("" = the current
-// leaf) (xs_build_context): {"leafId","messages":[...],"thinkingLevel","models",...}.
+// leaf) (xs_build_context): {"leafId","messages":[...],"thinkingLevel","models",...}; a
+// pi-dialect session adds pi's "model":{"provider","modelId"} (or null) after "thinkingLevel".
 func (s *Session) BuildContext(leafID string) ([]byte, error) {
 	a := newArgs("Session.BuildContext")
 	defer a.free()

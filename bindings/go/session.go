@@ -118,6 +118,14 @@ func openSession[T any](h *handle[T], a *cargs, opts *SessionOptions,
 	return wrapSession(out), nil
 }
 
+// Dialect is the dialect the session writes, DialectOmp or DialectPi (xs_session_dialect): the
+// forced one, else the file's own, else the store's default. Allowed on read-only sessions.
+func (s *Session) Dialect() (Dialect, error) {
+	var d C.uint32_t
+	err := s.h.do("Session.Dialect", func(p *C.xs_session) C.xs_status { return C.xs_session_dialect(p, &d) })
+	return Dialect(d), err
+}
+
 // FilePath is the session's file path: the "path" of Info. (Path is the entries from the root
 // to an entry.)
 func (s *Session) FilePath() (string, error) {

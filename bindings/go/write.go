@@ -8,6 +8,10 @@ import "C"
 // Writing. Every append adds one entry whose parent is the current leaf, moves the leaf to it
 // and returns the new entry's id. A failed append leaves the session as it was. JSON arguments
 // are stored token for token (minified); nil []byte means "absent" where the C API allows NULL.
+// An entry or field with no form in the session's Dialect fails with ErrDialect: in a pi
+// session the omp-only entries (ttsr_injection, session_init, mode_change), a model_change role,
+// a compaction's short summary or preserved data, a custom message's attribution; in an omp
+// session AppendSessionInfo.
 
 // appendEntry runs an append under the lock and returns the id the library wrote into id_out.
 func (s *Session) appendEntry(a *cargs, call func(p *C.xs_session, id *C.char) C.xs_status) (string, error) {
@@ -137,8 +141,9 @@ func (s *Session) ClearLeaf() error {
 	return s.h.do("Session.ClearLeaf", func(p *C.xs_session) C.xs_status { return C.xs_session_set_leaf(p, nil) })
 }
 
-// SetTitle sets the header's title, rewriting the file atomically when it is on disk
-// (xs_session_set_title).
+// SetTitle sets the session's title (xs_session_set_title). In the omp dialect it is the
+// header's, the file rewritten atomically when on disk; in the pi dialect it appends a
+// session_info entry, as AppendSessionInfo does.
 func (s *Session) SetTitle(title string) error {
 	a := newArgs("Session.SetTitle")
 	defer a.free()
@@ -146,7 +151,21 @@ func (s *Session) SetTitle(title string) error {
 	return s.h.do(a.op, func(p *C.xs_session) C.xs_status { return C.xs_session_set_title(p, ct, cn) })
 }
 
-// RemoveTitle removes the header's title (xs_session_set_title with NULL).
+// RemoveTitle removes the title (xs_session_set_title with NULL): from the header (omp), or
+// by a session_info entry with an empty name (pi).
 func (s *Session) RemoveTitle() error {
 	return s.h.do("Session.RemoveTitle", func(p *C.xs_session) C.xs_status { return C.xs_session_set_title(p, nil, 0) })
+}
+
+// AppendSessionInfo appends pi's title entry {"type":"session_info",...,"name"}, the name trimmed
+// of leading and trailing white space as JavaScript's trim() does (xs_append_session_info). The
+// title is the name of the last session_info entry; "" clears it. Only in the pi dialect: an omp
+// session keeps its title in the header (SetTitle) and refuses this with ErrDialect.
+func (s *Session) AppendSessionInfo(name string) (string, error) {
+	a := newArgs("Session.AppendSessionInfo")
+	defer a.free()
+	cn, cl := a.text(name)
+	return s.appendEntry(a, func(p *C.xs_session, id *C.char) C.xs_status {
+		return C.xs_append_session_info(p, cn, cl, id)
+	})
 }

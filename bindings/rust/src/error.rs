@@ -49,6 +49,10 @@ pub enum ErrorCode {
     Poisoned,
     /// `XS_EAMBIGUOUS`: an id prefix matches more than one session.
     Ambiguous,
+    /// `XS_EDIALECT`: the entry or field has no form in the session's
+    /// [`Dialect`](crate::Dialect): writing it would make a line that agent drops or misreads
+    /// (an omp-only entry in a pi session, a `session_info` entry in an omp session).
+    Dialect,
     /// `XS_EINTERNAL`: a bug in the library; the message says where.
     Internal,
     /// The library returned text that is not UTF-8 where this crate promises a `String`. This is
@@ -81,6 +85,7 @@ impl ErrorCode {
             sys::XS_ENOHEADER => ErrorCode::NoHeader,
             sys::XS_EPOISONED => ErrorCode::Poisoned,
             sys::XS_EAMBIGUOUS => ErrorCode::Ambiguous,
+            sys::XS_EDIALECT => ErrorCode::Dialect,
             sys::XS_EINTERNAL => ErrorCode::Internal,
             other => ErrorCode::Unknown(other),
         }
@@ -107,6 +112,7 @@ impl ErrorCode {
             ErrorCode::NoHeader => sys::XS_ENOHEADER,
             ErrorCode::Poisoned => sys::XS_EPOISONED,
             ErrorCode::Ambiguous => sys::XS_EAMBIGUOUS,
+            ErrorCode::Dialect => sys::XS_EDIALECT,
             ErrorCode::Internal => sys::XS_EINTERNAL,
             ErrorCode::Unknown(code) => code,
         }
@@ -134,6 +140,7 @@ impl ErrorCode {
             ErrorCode::NoHeader => "XS_ENOHEADER",
             ErrorCode::Poisoned => "XS_EPOISONED",
             ErrorCode::Ambiguous => "XS_EAMBIGUOUS",
+            ErrorCode::Dialect => "XS_EDIALECT",
             ErrorCode::Internal => "XS_EINTERNAL",
             ErrorCode::InvalidUtf8 | ErrorCode::Unknown(_) => return None,
         })

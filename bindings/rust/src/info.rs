@@ -1,6 +1,7 @@
 //! Typed views of the library's small, flat JSON objects: [`SessionInfo`] and [`Usage`].
 //! Members the library adds later are ignored, so a newer library still parses.
 
+use crate::dialect::Dialect;
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::{self, Value};
 
@@ -16,12 +17,14 @@ pub struct SessionInfo {
     pub cwd: String,
     /// The header's timestamp (ISO-8601 UTC).
     pub timestamp: String,
-    /// The header's title, if any.
+    /// The title, if any: the header's (omp), or the name of the last `session_info` entry (pi).
     pub title: Option<String>,
     /// The header's `parentSession`, if any.
     pub parent_session: Option<String>,
     /// The format version (3 after migration).
     pub version: u32,
+    /// The dialect the session writes.
+    pub dialect: Dialect,
     /// How many entries the session holds.
     pub entry_count: u64,
     /// The current leaf, `None` when the leaf is none.
@@ -112,6 +115,7 @@ impl SessionInfo {
             title: f.opt_string("title")?,
             parent_session: f.opt_string("parentSession")?,
             version: f.number("version", "a small integer")?,
+            dialect: f.string("dialect")?.parse().map_err(|_| f.bad("dialect", "\"omp\" or \"pi\""))?,
             entry_count: f.number("entryCount", "a count")?,
             // The library writes "" or null for "no leaf"; both mean none here.
             leaf_id: f.opt_string("leafId")?.filter(|id| !id.is_empty()),
@@ -145,7 +149,7 @@ mod tests {
     fn info_parses_nulls_as_none_and_ignores_new_members() {
         let info = SessionInfo::parse(
             r#"{"id":"s1","path":"/r/s.jsonl","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","title":null,
-               "parentSession":"p","version":3,"entryCount":2,"leafId":null,"persisted":true,"readOnly":false,
+               "parentSession":"p","version":3,"dialect":"pi","entryCount":2,"leafId":null,"persisted":true,"readOnly":false,
                "diagnostics":1,"entryTypes":{"message":2}}"#,
         )
         .unwrap();
@@ -159,6 +163,7 @@ mod tests {
                 title: None,
                 parent_session: Some("p".into()),
                 version: 3,
+                dialect: Dialect::Pi,
                 entry_count: 2,
                 leaf_id: None,
                 persisted: true,
@@ -173,6 +178,12 @@ mod tests {
         let err = SessionInfo::parse(r#"{"id":7}"#).unwrap_err();
         assert_eq!(err.code(), ErrorCode::Internal);
         assert_eq!(err.message(), "xs_session_info: member \"id\" is missing or not a string");
+        let err = SessionInfo::parse(
+            r#"{"id":"s","path":"/p","cwd":"/w","timestamp":"t","title":null,"parentSession":null,"version":3,
+               "dialect":"auto"}"#,
+        )
+        .unwrap_err();
+        assert_eq!(err.message(), "xs_session_info: member \"dialect\" is missing or not \"omp\" or \"pi\"");
         let err = Usage::parse("{").unwrap_err();
         assert_eq!(err.message(), "xs_session_usage: expected a member name at byte 1");
     }

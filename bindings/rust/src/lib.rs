@@ -8,7 +8,9 @@
 //! - [`Store`] and [`Session`]: owned handles (dropping closes them) with safe methods that
 //!   take `&str` / `&[u8]` and return `String` / `Vec<u8>` / typed values;
 //! - [`Error`]: every failure, with the library's status as an [`ErrorCode`] and the handle's
-//!   message.
+//!   message;
+//! - [`Dialect`]: whose forms a session writes, omp's or pi's (docs/dialects.md); chosen per
+//!   store ([`StoreOptions::default_dialect`]) and per session ([`SessionOptions::dialect`]).
 //!
 //! ```no_run
 //! use xsession::{SessionOptions, Store};
@@ -55,6 +57,7 @@
 #![allow(unused_unsafe)]
 
 mod buffer;
+mod dialect;
 mod error;
 mod handle;
 mod info;
@@ -67,9 +70,10 @@ pub mod sys;
 mod upkeep;
 mod write;
 
+pub use dialect::Dialect;
 pub use error::{status_str, Error, ErrorCode, Result};
 pub use info::{SessionInfo, Usage};
-pub use options::{GcOptions, ListOptions, RepairOptions, SessionOptions};
+pub use options::{GcOptions, ListOptions, RepairOptions, SessionOptions, StoreOptions};
 pub use read::BlobRefs;
 pub use session::Session;
 pub use store::Store;

@@ -7,6 +7,7 @@
 use std::ffi::CString;
 
 use crate::buffer::{opt_c_string, opt_ptr};
+use crate::dialect::Dialect;
 use crate::error::{Error, ErrorCode, Result};
 use crate::sys;
 
@@ -24,6 +25,61 @@ pub(crate) fn init<T>(init: unsafe extern "C" fn(*mut T, u32) -> sys::xs_status,
     Ok(unsafe { raw.assume_init() })
 }
 
+/// Options for opening a store ([`Store::open_with`](crate::Store::open_with), `xs_store_options`).
+///
+/// ```
+/// use xsession::{Dialect, StoreOptions};
+/// let opts = StoreOptions::new().default_dialect(Dialect::Pi);
+/// # let _ = opts;
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreOptions {
+    in_memory: bool,
+    default_dialect: Dialect,
+}
+
+impl Default for StoreOptions {
+    fn default() -> StoreOptions {
+        StoreOptions { in_memory: false, default_dialect: Dialect::Omp }
+    }
+}
+
+impl StoreOptions {
+    /// Defaults: sessions on disk under the root; new sessions in the omp dialect.
+    pub fn new() -> StoreOptions {
+        StoreOptions::default()
+    }
+
+    /// Sessions live in memory only: nothing touches the disk and the root is ignored
+    /// (`XS_STORE_IN_MEMORY`).
+    pub fn in_memory(mut self, on: bool) -> StoreOptions {
+        self.in_memory = on;
+        self
+    }
+
+    /// The dialect of new sessions, and of files whose lines show neither dialect, unless a
+    /// session's options force one ([`Dialect::Pi`]: `XS_STORE_DIALECT_PI`; default [`Dialect::Omp`]).
+    pub fn default_dialect(mut self, dialect: Dialect) -> StoreOptions {
+        self.default_dialect = dialect;
+        self
+    }
+
+    pub(crate) fn is_in_memory(&self) -> bool {
+        self.in_memory
+    }
+
+    pub(crate) fn to_raw(&self) -> Result<sys::xs_store_options> {
+        let mut raw = init(sys::xs_store_options_init, sys::XS_STORE_OPTIONS_VERSION)?;
+        if self.in_memory {
+            raw.flags |= sys::XS_STORE_IN_MEMORY;
+        }
+        if self.default_dialect == Dialect::Pi {
+            raw.flags |= sys::XS_STORE_DIALECT_PI;
+        }
+        Ok(raw)
+    }
+}
+
 /// Options for opening or creating a session (`xs_session_options`).
 ///
 /// ```
@@ -35,6 +91,7 @@ pub struct SessionOptions {
     flags: u32,
     max_line_bytes: u64,
     max_depth: u32,
+    dialect: Option<Dialect>,
     clock: Option<(i64, i64)>,
     id_seed: u64,
     cwd: Option<String>,
@@ -50,7 +107,8 @@ pub(crate) struct RawSessionOptions {
 }
 
 impl SessionOptions {
-    /// Defaults: writable, deferred until the first assistant message, the system clock, random ids.
+    /// Defaults: writable, deferred until the first assistant message, the system clock, random
+    /// ids, the dialect chosen by the file or the store.
     pub fn new() -> SessionOptions {
         SessionOptions::default()
     }
@@ -111,6 +169,14 @@ impl SessionOptions {
         self
     }
 
+    /// The dialect to write in, forced for a new session and an existing file alike; `None`
+    /// (the default, `XS_DIALECT_AUTO`): an existing file's own dialect, else the store's default
+    /// (a fork or branched session: its source's). Takes a [`Dialect`] or an `Option<Dialect>`.
+    pub fn dialect(mut self, dialect: impl Into<Option<Dialect>>) -> SessionOptions {
+        self.dialect = dialect.into();
+        self
+    }
+
     /// Header `cwd` of a session made by an open with [`create`](Self::create) (creating
     /// constructors take the cwd as an argument instead).
     pub fn cwd(mut self, cwd: &str) -> SessionOptions {
@@ -118,13 +184,15 @@ impl SessionOptions {
         self
     }
 
-    /// The new session's id (1-64 chars of `[A-Za-z0-9_-]`); default: 16 generated hex chars.
+    /// The new session's id (1-64 chars of `[A-Za-z0-9_-]`); default: 16 generated hex chars
+    /// (in the pi dialect a UUIDv7, as pi makes them).
     pub fn session_id(mut self, id: &str) -> SessionOptions {
         self.session_id = Some(id.to_owned());
         self
     }
 
-    /// The new session's header title.
+    /// The new session's title: the header's (omp dialect), or a first `session_info` entry
+    /// (pi dialect).
     pub fn title(mut self, title: &str) -> SessionOptions {
         self.title = Some(title.to_owned());
         self
@@ -147,6 +215,7 @@ impl SessionOptions {
         raw.flags = self.flags;
         raw.max_line_bytes = self.max_line_bytes;
         raw.max_depth = self.max_depth;
+        raw.dialect = self.dialect.map_or(sys::XS_DIALECT_AUTO, Dialect::raw);
         if let Some((start, step)) = self.clock {
             raw.flags |= sys::XS_SESSION_FIXED_CLOCK;
             raw.clock_start_ms = start;

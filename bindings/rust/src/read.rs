@@ -31,7 +31,9 @@ impl BlobRefs {
 /// for byte), read into a buffer that grows once on `XS_EBUFS` without recomputing the result.
 impl Session {
     /// The context the model sees for the path ending at `leaf_id` (`None`: the current leaf):
-    /// `{"leafId","messages":[…],"thinkingLevel","models":{…},"injectedTtsrRules":[…],"mode",…}`.
+    /// `{"leafId","messages":[…],"thinkingLevel","models":{…},"injectedTtsrRules":[…],"mode",…}`;
+    /// a pi-dialect session adds pi's `"model":{"provider","modelId"}` (or `null`) after
+    /// `"thinkingLevel"`.
     /// An unknown `leaf_id` is [`NotFound`](crate::ErrorCode::NotFound).
     pub fn build_context(&self, leaf_id: Option<&str>) -> Result<String> {
         let leaf = opt_c_string(leaf_id, "leaf id")?;

@@ -1,7 +1,8 @@
 //! [`Session`]: one open transcript, its lifecycle, and the sessions derived from it.
 
 use crate::buffer::{c_string, opt_c_string, opt_ptr};
-use crate::error::{Error, Result};
+use crate::dialect::Dialect;
+use crate::error::{Error, ErrorCode, Result};
 use crate::handle::Handle;
 use crate::options::SessionOptions;
 use crate::sys;
@@ -88,6 +89,16 @@ impl Session {
         let leaf = opt_c_string(leaf_id, "leaf id")?;
         // SAFETY: live session; the strings and the options outlive the call.
         self.handle.construct(opts, |s, o, out| unsafe { sys::xs_session_create_branched(s, opt_ptr(&leaf), o, out) })
+    }
+
+    /// The dialect the session writes, [`Dialect::Omp`] or [`Dialect::Pi`] (`xs_session_dialect`):
+    /// the forced one, else the file's own, else the store's default. Also on read-only handles.
+    pub fn dialect(&self) -> Result<Dialect> {
+        let mut raw: u32 = sys::XS_DIALECT_AUTO;
+        // SAFETY: live session; `raw` outlives the call.
+        self.handle.check(|s| unsafe { sys::xs_session_dialect(s, &mut raw) })?;
+        Dialect::from_raw(raw)
+            .ok_or_else(|| Error::new(ErrorCode::Internal, format!("xs_session_dialect gave an unknown dialect {raw}")))
     }
 
     /// The error the session handle holds from its last call (`xs_session_errcode` and

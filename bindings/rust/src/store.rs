@@ -5,7 +5,7 @@ use std::os::raw::c_char;
 use crate::buffer::{c_string, opt_c_string, opt_ptr};
 use crate::error::{Error, ErrorCode, Result};
 use crate::handle::Handle;
-use crate::options::{init, ListOptions, SessionOptions};
+use crate::options::{ListOptions, SessionOptions, StoreOptions};
 use crate::session::Session;
 use crate::sys;
 
@@ -23,18 +23,30 @@ impl Store {
     /// Opens the store rooted at `root` (created on the first write if missing; opening writes
     /// nothing). Fails with [`ErrorCode::Invalid`] if `root` names a file.
     pub fn open(root: &str) -> Result<Store> {
-        Store::open_raw(Some(root), 0)
+        Store::open_with(root, &StoreOptions::new())
     }
 
     /// A store whose sessions live in memory only: nothing touches the disk (`XS_STORE_IN_MEMORY`).
     pub fn in_memory() -> Result<Store> {
-        Store::open_raw(None, sys::XS_STORE_IN_MEMORY)
+        Store::open_with("", &StoreOptions::new().in_memory(true))
     }
 
-    fn open_raw(root: Option<&str>, flags: u32) -> Result<Store> {
-        let root = opt_c_string(root, "store root")?;
-        let mut opts = init(sys::xs_store_options_init, sys::XS_STORE_OPTIONS_VERSION)?;
-        opts.flags = flags;
+    /// [`Store::open`] with options, such as pi as the dialect of new sessions:
+    ///
+    /// ```no_run
+    /// use xsession::{Dialect, SessionOptions, Store, StoreOptions};
+    /// # fn main() -> xsession::Result<()> {
+    /// let store = Store::open_with("/home/me/.pi/agent", &StoreOptions::new().default_dialect(Dialect::Pi))?;
+    /// let session = store.create_session("/home/me/project", &SessionOptions::new())?;
+    /// assert_eq!(session.dialect()?, Dialect::Pi);
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// With [`StoreOptions::in_memory`] the root is ignored.
+    pub fn open_with(root: &str, opts: &StoreOptions) -> Result<Store> {
+        let root = opt_c_string(Some(root).filter(|_| !opts.is_in_memory()), "store root")?;
+        let opts = opts.to_raw()?;
         // SAFETY: xs_store_new has no preconditions; NULL means out of memory.
         let handle = Handle::from_raw(unsafe { sys::xs_store_new() })
             .ok_or_else(|| Error::new(ErrorCode::NoMem, "xs_store_new: out of memory"))?;

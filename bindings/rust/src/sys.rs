@@ -63,6 +63,8 @@ pub const XS_ENOHEADER: xs_status = -16;
 pub const XS_EPOISONED: xs_status = -17;
 /// An id prefix matches more than one session.
 pub const XS_EAMBIGUOUS: xs_status = -18;
+/// The entry or field has no form in the session's dialect (pi or omp).
+pub const XS_EDIALECT: xs_status = -19;
 /// A bug in the library; the message says where.
 pub const XS_EINTERNAL: xs_status = -99;
 
@@ -77,6 +79,16 @@ pub const XS_HASH_BUFSIZE: usize = 65;
 pub const XS_STORE_OPTIONS_VERSION: u32 = 1;
 /// Sessions live in memory only (nothing touches the disk).
 pub const XS_STORE_IN_MEMORY: u32 = 0x1;
+/// New sessions are written in pi's dialect (default: omp's).
+pub const XS_STORE_DIALECT_PI: u32 = 0x2;
+
+/// `xs_session_options.dialect`: an existing file's own dialect (else the store's default); a
+/// new session: the store's default.
+pub const XS_DIALECT_AUTO: u32 = 0;
+/// oh-my-pi 13's forms (`xs_session_options.dialect`, `xs_session_dialect`).
+pub const XS_DIALECT_OMP: u32 = 1;
+/// pi 0.73.1's forms (`xs_session_options.dialect`, `xs_session_dialect`).
+pub const XS_DIALECT_PI: u32 = 2;
 
 /// Options of `xs_store_open`.
 #[repr(C)]
@@ -113,8 +125,8 @@ pub struct xs_session_options {
     pub max_line_bytes: u64,
     /// Deepest JSON value accepted; 0 = 256.
     pub max_depth: u32,
-    /// Must be 0.
-    pub reserved: u32,
+    /// `XS_DIALECT_*`: AUTO (0, the default) or one to force.
+    pub dialect: u32,
     /// With `XS_SESSION_FIXED_CLOCK`: first timestamp, ms since the epoch.
     pub clock_start_ms: i64,
     /// With `XS_SESSION_FIXED_CLOCK`: added after each timestamp.
@@ -507,8 +519,17 @@ extern "C" {
     ) -> xs_status;
     /// Moves the leaf to entry `id` (NULL: to none).
     pub fn xs_session_set_leaf(s: *mut xs_session, id: *const c_char) -> xs_status;
-    /// Sets (NULL: removes) the header's title.
+    /// Sets (NULL: removes) the title: the header's (omp), a "session_info" entry (pi).
     pub fn xs_session_set_title(s: *mut xs_session, title: *const c_char, title_len: usize) -> xs_status;
+    /// pi dialect: appends a "session_info" entry (pi's title); `XS_EDIALECT` in the omp dialect.
+    pub fn xs_append_session_info(
+        s: *mut xs_session,
+        name: *const c_char,
+        name_len: usize,
+        id_out: *mut c_char,
+    ) -> xs_status;
+    /// The dialect the session writes: `XS_DIALECT_OMP` or `XS_DIALECT_PI`.
+    pub fn xs_session_dialect(s: *mut xs_session, dialect: *mut u32) -> xs_status;
 
     // reading
     /// The context for the path ending at `leaf_id` (NULL: the current leaf).

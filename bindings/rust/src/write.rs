@@ -112,9 +112,13 @@ fn text(s: &str) -> (*const c_char, usize) {
 /// (malformed JSON, wrong shape); [`Limit`](crate::ErrorCode::Limit); [`Io`](crate::ErrorCode::Io) /
 /// [`NoSpace`](crate::ErrorCode::NoSpace) (the session is then poisoned);
 /// [`Poisoned`](crate::ErrorCode::Poisoned); [`Conflict`](crate::ErrorCode::Conflict);
-/// [`Locked`](crate::ErrorCode::Locked). A failed append leaves the session as it was. Size rules
-/// apply before writing (long strings cut, streaming leftovers dropped, large images moved to
-/// the blob store).
+/// [`Locked`](crate::ErrorCode::Locked); [`Dialect`](crate::ErrorCode::Dialect) (an entry or field
+/// with no form in the session's [`Dialect`](crate::Dialect): the omp-only entries, a
+/// `model_change` role, a compaction's short summary or preserved data and a custom message's
+/// attribution in a pi session; [`append_session_info`](Session::append_session_info) in an omp
+/// session). A failed append leaves the session as it was. In the omp dialect size rules apply
+/// before writing (long strings cut, streaming leftovers dropped, large images moved to the blob
+/// store); the pi dialect writes everything inline.
 impl Session {
     /// Runs an append that writes the new id into an `XS_ID_BUFSIZE` buffer.
     fn append_with(&self, what: &str, call: impl FnOnce(*mut sys::xs_session, *mut c_char) -> i32) -> Result<String> {
@@ -274,10 +278,24 @@ impl Session {
         self.handle.check(|s| unsafe { sys::xs_session_set_leaf(s, opt_ptr(&id)) })
     }
 
-    /// Sets the header's title (`None` removes it); the file is rewritten atomically when on disk.
+    /// Sets the session's title (`None` removes it). omp dialect: the header's `title`, the file
+    /// rewritten atomically when on disk. pi dialect: appends a `session_info` entry as
+    /// [`append_session_info`](Self::append_session_info) does (`None`: an empty name, which
+    /// clears the title).
     pub fn set_title(&self, title: Option<&str>) -> Result<()> {
         let (ptr, len) = opt_bytes(title.map(str::as_bytes));
         // SAFETY: live session; the title outlives the call.
         self.handle.check(|s| unsafe { sys::xs_session_set_title(s, ptr, len) })
+    }
+
+    /// pi dialect: appends pi's title entry `{"type":"session_info",…,"name"}`, the name trimmed
+    /// of leading and trailing white space as JavaScript's `trim()` does (an empty name clears
+    /// the title). The title is the name of the last `session_info` entry. Returns its id. In
+    /// the omp dialect it is refused with [`Dialect`](crate::ErrorCode::Dialect): omp keeps the
+    /// title in the header ([`set_title`](Self::set_title)).
+    pub fn append_session_info(&self, name: &str) -> Result<String> {
+        let (ptr, len) = text(name);
+        // SAFETY: as in append.
+        self.append_with("xs_append_session_info", |s, id| unsafe { sys::xs_append_session_info(s, ptr, len, id) })
     }
 }

@@ -5,7 +5,7 @@ mod common;
 use common::{fixed, store, USER};
 use xsession::{status_str, sys, BlobRefs, Error, ErrorCode, SessionOptions};
 
-const KNOWN: [(i32, ErrorCode, &str); 19] = [
+const KNOWN: [(i32, ErrorCode, &str); 20] = [
     (sys::XS_ERROR, ErrorCode::Error, "XS_ERROR"),
     (sys::XS_ENOMEM, ErrorCode::NoMem, "XS_ENOMEM"),
     (sys::XS_EINVAL, ErrorCode::Invalid, "XS_EINVAL"),
@@ -24,6 +24,7 @@ const KNOWN: [(i32, ErrorCode, &str); 19] = [
     (sys::XS_ENOHEADER, ErrorCode::NoHeader, "XS_ENOHEADER"),
     (sys::XS_EPOISONED, ErrorCode::Poisoned, "XS_EPOISONED"),
     (sys::XS_EAMBIGUOUS, ErrorCode::Ambiguous, "XS_EAMBIGUOUS"),
+    (sys::XS_EDIALECT, ErrorCode::Dialect, "XS_EDIALECT"),
     (sys::XS_EINTERNAL, ErrorCode::Internal, "XS_EINTERNAL"),
 ];
 
@@ -40,7 +41,7 @@ fn every_status_maps_to_its_variant_and_back() {
 
 #[test]
 fn unknown_codes_are_kept_as_they_came() {
-    for raw in [-19, -42, -98, -100, i32::MIN, 0, 7] {
+    for raw in [-20, -42, -98, -100, i32::MIN, 0, 7] {
         let code = ErrorCode::from_raw(raw);
         assert_eq!(code, ErrorCode::Unknown(raw));
         assert_eq!(code.raw(), raw);

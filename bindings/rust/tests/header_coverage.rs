@@ -265,7 +265,7 @@ macro_rules! layouts {
 fn struct_layouts_match_the_c_compiler() {
     let (c_source, rust) = layouts! {
         xs_store_options { version, flags }
-        xs_session_options { version, flags, max_line_bytes, max_depth, reserved, clock_start_ms, clock_step_ms,
+        xs_session_options { version, flags, max_line_bytes, max_depth, dialect, clock_start_ms, clock_step_ms,
                              id_seed, cwd, session_id, title, parent_session }
         xs_gc_options { version, flags, grace_ms, now_ms }
         xs_list_options { version, flags, limit, cwd }

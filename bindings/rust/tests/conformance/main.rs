@@ -1,7 +1,8 @@
 //! Replays every case of `tests/conformance/cases/` through the safe API and compares exact
 //! bytes, with the semantics of the C++ runner (`tests/conformance/conformance_runner.cc`) and
 //! the format of `tests/conformance/README.md`. A case stops at its first mismatch; all cases
-//! run, and the test fails listing every failed case with its step.
+//! run, and the test fails listing every failed case with its step. The checks are in `checks.rs`.
+#[path = "../common/mod.rs"]
 mod common;
 
 use std::collections::HashMap;
@@ -9,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use xsession::{
-    sys, BlobRefs, Compaction, CustomMessage, ListOptions, Session, SessionInitEntry, SessionOptions, Store,
+    sys, BlobRefs, Compaction, CustomMessage, Dialect, Session, SessionInitEntry, SessionOptions, Store, StoreOptions,
 };
 
 use common::TempDir;
@@ -40,6 +41,7 @@ fn status_names() -> HashMap<&'static str, i32> {
         ("XS_ENOHEADER", sys::XS_ENOHEADER),
         ("XS_EPOISONED", sys::XS_EPOISONED),
         ("XS_EAMBIGUOUS", sys::XS_EAMBIGUOUS),
+        ("XS_EDIALECT", sys::XS_EDIALECT),
         ("XS_EINTERNAL", sys::XS_EINTERNAL),
     ])
 }
@@ -84,6 +86,9 @@ macro_rules! ensure {
     };
 }
 
+// After the macro, which it uses.
+mod checks;
+
 // Fields drop in order: the session closes, then the store, then the directory goes.
 struct Runner<'a> {
     session: Option<Session>,
@@ -96,7 +101,11 @@ struct Runner<'a> {
 impl<'a> Runner<'a> {
     fn new(case: &'a Value) -> Runner<'a> {
         let root = TempDir::new("conformance");
-        let store = Store::open(root.str()).expect("open store");
+        let mut opts = StoreOptions::new();
+        if let Some(name) = case.get("store_dialect") {
+            opts = opts.default_dialect(name.as_str().unwrap().parse().expect("store_dialect"));
+        }
+        let store = Store::open_with(root.str(), &opts).expect("open store");
         Runner { session: None, store, root, case, path: String::new() }
     }
 
@@ -104,10 +113,14 @@ impl<'a> Runner<'a> {
         self.root.str()
     }
 
-    /// The case's `options` as session options; `flags` (a step's) replaces the case's flags.
-    fn options(&self, flags: Option<&Value>) -> SessionOptions {
+    /// The case's `options` as session options; a step's `flags` and `dialect` replace the
+    /// case's (`"auto"`: none forced).
+    fn options(&self, step: &Value) -> SessionOptions {
         let opts = &self.case["options"];
         let mut o = SessionOptions::new();
+        if let Some(name) = step.get("dialect").or(opts.get("dialect")).and_then(Value::as_str) {
+            o = o.dialect(if name == "auto" { None } else { Some(name.parse::<Dialect>().expect("dialect")) });
+        }
         if let Some(start) = opts.get("clock_start_ms") {
             o = o.fixed_clock(start.as_i64().unwrap(), opts.get("clock_step_ms").map_or(0, |s| s.as_i64().unwrap()));
         }
@@ -120,7 +133,10 @@ impl<'a> Runner<'a> {
         if let Some(max) = opts.get("max_depth") {
             o = o.max_depth(max.as_u64().unwrap() as u32);
         }
-        for flag in flags.or(opts.get("flags")).and_then(Value::as_array).into_iter().flatten() {
+        if let Some(cwd) = opts.get("cwd") {
+            o = o.cwd(cwd.as_str().unwrap());
+        }
+        for flag in step.get("flags").or(opts.get("flags")).and_then(Value::as_array).into_iter().flatten() {
             o = match flag.as_str().unwrap() {
                 "read_only" => o.read_only(true),
                 "create" => o.create(true),
@@ -170,8 +186,12 @@ impl<'a> Runner<'a> {
         Ok(())
     }
 
-    fn open_path(&mut self, path: String, flags: Option<&Value>, expect: i32) -> StepResult {
-        let opened = self.store.open_session(&path, &self.options(flags));
+    fn open_path(&mut self, path: String, step: &Value, expect: i32) -> StepResult {
+        let mut o = self.options(step);
+        if let Some(cwd) = step.get("cwd") {
+            o = o.cwd(cwd.as_str().unwrap()); // an open's own cwd replaces the case's
+        }
+        let opened = self.store.open_session(&path, &o);
         ensure!(status(&opened) == expect, "open: got {:?}, expected {expect}", opened.as_ref().err());
         if let Ok(session) = opened {
             self.session = Some(session);
@@ -204,7 +224,6 @@ impl<'a> Runner<'a> {
         } else {
             BlobRefs::AsStored
         };
-        let flags = s.get("flags");
 
         if op == "create" || op == "open" {
             self.session = None; // one session at a time: a new one replaces the last
@@ -212,7 +231,7 @@ impl<'a> Runner<'a> {
         // Appends are checked together below (status, then expect_id).
         let appended: Option<xsession::Result<String>> = match op {
             "create" => {
-                let mut o = self.options(flags);
+                let mut o = self.options(s);
                 if let Some(id) = str_arg("session_id") {
                     o = o.session_id(id);
                 }
@@ -228,7 +247,7 @@ impl<'a> Runner<'a> {
             }
             "open" => {
                 let path = format!("{}/{}", self.root(), str_arg("path").unwrap_or("input.jsonl"));
-                self.open_path(path, flags, expect)?;
+                self.open_path(path, s, expect)?;
                 None
             }
             "close" => {
@@ -237,7 +256,7 @@ impl<'a> Runner<'a> {
             }
             "reopen" => {
                 self.session = None;
-                self.open_path(self.path.clone(), flags, expect)?;
+                self.open_path(self.path.clone(), s, expect)?;
                 None
             }
             "append" => Some(self.session().and_then(|x| x.append(&text("entry").unwrap()))),
@@ -288,6 +307,7 @@ impl<'a> Runner<'a> {
             "append_mode_change" => Some(
                 self.session().and_then(|x| x.append_mode_change(str_arg("mode").unwrap(), text("data").as_deref())),
             ),
+            "append_session_info" => Some(self.session().and_then(|x| x.append_session_info(&text("name").unwrap()))),
             "branch_with_summary" => {
                 let (summary, details) = (text("summary").unwrap(), text("details"));
                 Some(self.session().and_then(|x| {
@@ -308,18 +328,11 @@ impl<'a> Runner<'a> {
         Ok(())
     }
 
-    /// Compares a read's status, then (when it succeeded) its exact bytes with `s[key]`.
-    fn check_text(&self, s: &Value, key: &str, expect: i32, got: xsession::Result<String>) -> StepResult {
-        ensure!(status(&got) == expect, "got {:?}, expected {expect}", got.as_ref().err());
-        if let Ok(got) = got {
-            let want = text_of(&s[key]);
-            ensure!(got == want, "bytes differ:\n  got:  {got}\n  want: {want}");
-        }
-        Ok(())
-    }
-
     /// Every step that is not a session constructor or an append.
     fn other_step(&mut self, op: &str, s: &Value, expect: i32, blobs: BlobRefs) -> StepResult {
+        if op.starts_with("check_") {
+            return self.check_step(op, s, expect, blobs);
+        }
         let str_arg = |key: &str| s.get(key).and_then(Value::as_str);
         let rc_check = |r: xsession::Result<()>| -> StepResult {
             ensure!(status(&r) == expect, "got {:?}, expected {expect}", r.err());
@@ -332,57 +345,6 @@ impl<'a> Runner<'a> {
             "set_title" => rc_check(session.and_then(|x| x.set_title(str_arg("title"))))?,
             "flush" => rc_check(session.and_then(|x| x.flush()))?,
             "persist" => rc_check(session.and_then(|x| x.persist()))?,
-            "check_file" => self.check_file(s)?,
-            "check_context" => {
-                self.check_text(s, "context", expect, session.and_then(|x| x.build_context(str_arg("leaf"))))?
-            }
-            "check_leaf" => {
-                let got = session.and_then(|x| x.leaf()).map_err(|e| format!("leaf: {e}"))?;
-                let want = Some(&s["id"]).filter(|id| !id.is_null()).map(text_of);
-                ensure!(got == want, "leaf {got:?}, expected {want:?}");
-            }
-            "check_header" => self.check_text(s, "json", expect, session.and_then(|x| x.header()))?,
-            "check_entries" => self.check_text(s, "json", expect, session.and_then(|x| x.entries(blobs)))?,
-            "check_entry" => {
-                self.check_text(s, "json", expect, session.and_then(|x| x.entry(str_arg("id").unwrap(), blobs)))?
-            }
-            "check_path" => self.check_text(s, "json", expect, session.and_then(|x| x.path(str_arg("id"), blobs)))?,
-            "check_children" => {
-                self.check_text(s, "json", expect, session.and_then(|x| x.children(str_arg("id").unwrap(), blobs)))?
-            }
-            "check_tree" => self.check_text(s, "json", expect, session.and_then(|x| x.tree(blobs)))?,
-            "check_labels" => self.check_text(s, "json", expect, session.and_then(|x| x.labels()))?,
-            "check_usage" => self.check_text(s, "json", expect, session.and_then(|x| x.usage_json()))?,
-            "check_info" => {
-                let info = session.and_then(|x| x.info_json()).map_err(|e| format!("info: {e}"))?;
-                let got: Value = serde_json::from_str(&info).map_err(|e| e.to_string())?;
-                for (name, want) in s["fields"].as_object().unwrap() {
-                    ensure!(got.get(name) == Some(want), "info field {name}: {:?}, expected {want}", got.get(name));
-                }
-            }
-            "check_diagnostics" => {
-                let text = session.and_then(|x| x.diagnostics()).map_err(|e| format!("diagnostics: {e}"))?;
-                let got: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-                let want = s["expected"].as_array().unwrap();
-                ensure!(got.as_array().map(Vec::len) == Some(want.len()), "diagnostics {text}");
-                for (g, w) in got.as_array().unwrap().iter().zip(want) {
-                    for (name, value) in w.as_object().unwrap() {
-                        ensure!(g.get(name) == Some(value), "diagnostic field {name} in {text}");
-                    }
-                }
-            }
-            "check_preserved" => {
-                let path = Path::new(&self.path);
-                let prefix = format!("{}.corrupt-", path.file_name().unwrap().to_str().unwrap());
-                let found: Vec<PathBuf> = std::fs::read_dir(path.parent().unwrap())
-                    .map_err(|e| e.to_string())?
-                    .map(|e| e.unwrap().path())
-                    .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with(&prefix))
-                    .collect();
-                ensure!(found.len() == 1, "preserved copies: {found:?}");
-                let got = std::fs::read(&found[0]).map_err(|e| e.to_string())?;
-                ensure!(got == text_of(&s["raw"]).into_bytes(), "preserved bytes differ");
-            }
             "write_file" => {
                 let bytes = s.get("raw").map_or_else(|| lines_of(&s["lines"]), text_of);
                 self.write_file(str_arg("path").unwrap(), bytes.as_bytes());
@@ -406,7 +368,7 @@ impl<'a> Runner<'a> {
                 }
             }
             "fork" | "create_branched" => {
-                let mut o = self.options(s.get("flags"));
+                let mut o = self.options(s);
                 if let Some(id) = str_arg("session_id") {
                     o = o.session_id(id);
                 }
@@ -417,11 +379,11 @@ impl<'a> Runner<'a> {
             }
             "fork_from" => {
                 let source = format!("{}/{}", self.root(), str_arg("source").unwrap());
-                let made = self.store.fork_from(&source, str_arg("cwd").unwrap(), &self.options(s.get("flags")));
+                let made = self.store.fork_from(&source, str_arg("cwd").unwrap(), &self.options(s));
                 self.adopt(made, expect)?;
             }
             "continue_recent" => {
-                let o = self.options(s.get("flags"));
+                let o = self.options(s);
                 let made = self.store.continue_recent(str_arg("cwd").unwrap(), str_arg("terminal_id"), &o);
                 self.adopt(made, expect)?;
             }
@@ -447,79 +409,7 @@ impl<'a> Runner<'a> {
                     ensure!(hash == want, "hash {hash}, expected {want}");
                 }
             }
-            "check_blob" => {
-                let got = self.store.blob_get(str_arg("hash").unwrap());
-                ensure!(status(&got) == expect, "got {:?}, expected {expect}", got.as_ref().err());
-                if let Ok(bytes) = got {
-                    ensure!(bytes == text_of(&s["data"]).into_bytes(), "blob bytes differ");
-                }
-            }
-            "check_resolve" => {
-                let got = self.store.resolve(str_arg("query").unwrap(), str_arg("cwd"));
-                ensure!(status(&got) == expect, "got {:?}, expected {expect}", got.as_ref().err());
-                if let Ok(path) = got {
-                    let want = str_arg("path").unwrap();
-                    ensure!(self.relative(&path) == want, "resolved {path}, expected {want}");
-                }
-            }
-            "check_list" => self.check_list(s)?,
             other => return Err(format!("unknown op {other}")),
-        }
-        Ok(())
-    }
-
-    fn check_file(&self, s: &Value) -> StepResult {
-        let path = if self.path.is_empty() { self.session_path()? } else { self.path.clone() };
-        let bytes = std::fs::read(&path);
-        if s.get("exists") == Some(&Value::Bool(false)) {
-            ensure!(bytes.is_err(), "the session file should not exist yet");
-            return Ok(());
-        }
-        let bytes = bytes.map_err(|e| format!("{path}: {e}"))?;
-        let want = if let Some(raw) = s.get("raw") {
-            text_of(raw).into_bytes()
-        } else if let Some(hex) = s.get("raw_hex") {
-            from_hex(hex.as_str().unwrap())
-        } else {
-            // "{root}" stands for the store's directory (paths the library writes into files).
-            lines_of(&s["lines"]).replace("{root}", self.root()).into_bytes()
-        };
-        ensure!(
-            bytes == want,
-            "file differs:\n  got:  {}\n  want: {}",
-            String::from_utf8_lossy(&bytes),
-            String::from_utf8_lossy(&want)
-        );
-        Ok(())
-    }
-
-    fn check_list(&self, s: &Value) -> StepResult {
-        let mut opts = ListOptions::new();
-        if let Some(cwd) = s.get("cwd").and_then(Value::as_str) {
-            opts = opts.cwd(cwd);
-        }
-        if s.get("full").and_then(Value::as_bool) == Some(true) {
-            opts = opts.full(true);
-        }
-        if let Some(limit) = s.get("limit") {
-            opts = opts.limit(limit.as_u64().unwrap());
-        }
-        let text = self.store.list(&opts).map_err(|e| format!("list: {e}"))?;
-        let got: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-        let mut items: Vec<&Value> = got.as_array().unwrap().iter().collect();
-        let want = s["expected"].as_array().unwrap();
-        ensure!(items.len() == want.len(), "listed {text}");
-        // Listed newest first by file time, which ties within a test: compare in path order.
-        items.sort_by_key(|v| v["path"].as_str().unwrap().to_string());
-        for (item, w) in items.iter().zip(want) {
-            for (field, value) in w.as_object().unwrap() {
-                if field == "path" {
-                    let rel = self.relative(item["path"].as_str().unwrap());
-                    ensure!(Some(rel.as_str()) == value.as_str(), "list path {rel}, expected {value}");
-                } else {
-                    ensure!(item.get(field) == Some(value), "list field {field} of {text}");
-                }
-            }
         }
         Ok(())
     }
