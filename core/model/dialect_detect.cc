@@ -30,7 +30,11 @@ std::optional<Dialect> mark_of(const Entry& e) {
       if (has(m, "fromHook")) return Dialect::kPi;
       return std::nullopt;
     }
-    case EntryType::kCustomMessage: return has(json::members_of(e.line), "attribution") ? Dialect::kOmp : Dialect::kPi;
+    // Without "attribution" it is no mark: a host's own custom_message through xs_append may
+    // leave it out in either dialect, and a mark must never change what a reopen decides.
+    case EntryType::kCustomMessage:
+      if (has(json::members_of(e.line), "attribution")) return Dialect::kOmp;
+      return std::nullopt;
     default: return std::nullopt;
   }
 }

@@ -893,22 +893,21 @@ steps33 = [
     ("a1", {"type": "message", "id": "a1", "message": A33}),
     ("mc2", {"type": "model_change", "id": "mc2", "model": "anthropic/claude-b", "role": "default"}),
     ("mc3", {"type": "model_change", "id": "mc3", "model": "x/small", "role": "smol"}),
-    ("mc4", {"type": "model_change", "id": "mc4", "provider": "google", "modelId": "gemini"}),
     ("t2", {"type": "thinking_level_change", "id": "t2", "thinkingLevel": None}),
     ("t3", {"type": "thinking_level_change", "id": "t3", "thinkingLevel": "medium"}),
 ]
 MSGS33 = [J({"role": "user", "content": "q"}), J(A33)]
 case("33_thinking_level_and_models",
      "thinkingLevel comes from the last change on the path (null means \"off\"); models from "
-     "model_change (role defaults to \"default\"; pi's provider/modelId form too) and from "
-     "assistant messages (provider/model), later ones overriding earlier ones "
-     "(docs/context.md#state).",
+     "model_change (role defaults to \"default\") and from assistant messages (provider/model), "
+     "later ones overriding earlier ones (docs/context.md#state). pi's provider/modelId form, which "
+     "an omp session does not write (docs/dialects.md), is read in case 43.",
      options=opts(33, flags=["no_defer"]),
      steps=[{"op": "create", "cwd": "/w"}] + [{"op": "append", "entry": gen(e), "expect_id": i} for i, e in steps33] + [
          {"op": "check_context", "context": ctx("t3", MSGS33, thinking='"medium"',
-                                                models={"default": "google/gemini", "smol": "x/small"})},
+                                                models={"default": "anthropic/claude-b", "smol": "x/small"})},
          {"op": "check_context", "leaf": "t2", "context": ctx("t2", MSGS33, thinking='"off"',
-                                                              models={"default": "google/gemini", "smol": "x/small"})},
+                                                              models={"default": "anthropic/claude-b", "smol": "x/small"})},
          {"op": "check_context", "leaf": "a1", "context": ctx("a1", MSGS33, thinking='"high"',
                                                               models={"default": "openai/gpt-4o"})},
          {"op": "check_context", "leaf": "mc2", "context": ctx("mc2", MSGS33, thinking='"high"',
@@ -1074,16 +1073,14 @@ L39 = [entry_after("custom_message", "c1", None, "yesterday", customType="t", co
 case("39_timestamps_of_constructed_messages",
      "Constructed messages carry Date.parse(entry.timestamp) in ms: seconds without a fraction and "
      "±hh:mm offsets parse; anything else is NaN, which JSON.stringify writes as null "
-     "(docs/context.md#constructed-messages). Custom messages without attribution are pi's: the "
-     "context has pi's model member (docs/dialects.md#detection).",
+     "(docs/context.md#constructed-messages).",
      input=[H39] + L39,
      steps=[
          {"op": "open", "flags": ["read_only"]},
          {"op": "check_context", "context": ctx("c2", [
              '{"role":"custom","customType":"t","content":"bad time","display":true,"timestamp":null}',
              J({"role": "branchSummary", "summary": "no millis", "fromId": "c1", "timestamp": 1767225600000}),
-             J({"role": "custom", "customType": "t", "content": "offset", "display": True, "timestamp": 1767225600123})],
-             model=None)},
+             J({"role": "custom", "customType": "t", "content": "offset", "display": True, "timestamp": 1767225600123})])},
      ])
 
 ids = Ids(40)
@@ -1687,28 +1684,32 @@ case("59_pi_refuses_what_pi_cannot_read",
      ])
 
 ids = Ids(60)
-sid60, g60, m60 = ids.session(), ids.entry(), ids.entry()
+sid60, m60 = ids.session(), ids.entry()
 case("60_omp_refuses_session_info",
-     "In the omp dialect xs_append_session_info is refused with XS_EDIALECT and changes nothing (omp "
-     "keeps the title in the header: xs_session_set_title); xs_append stays open to any type, a "
-     "session_info included, and the session keeps writing omp's forms "
-     "(docs/dialects.md#what-the-pi-dialect-writes). The title is the header's, else the last "
-     "session_info name (docs/format.md#pi-and-oh-my-pi).",
+     "In the omp dialect pi's forms are refused with XS_EDIALECT and change nothing: "
+     "xs_append_session_info (omp keeps the title in the header: xs_session_set_title), and through "
+     "xs_append a session_info, a model_change without model, a compaction or branch_summary with "
+     "fromHook; so a reopen never reads the file as pi's (docs/dialects.md#what-the-pi-dialect-writes).",
      options=opts(60, flags=["no_defer"]),
      steps=[
          {"op": "create", "cwd": "/w"},
          {"op": "check_dialect", "dialect": "omp"},
          {"op": "append_session_info", "name": "x", "expect": "XS_EDIALECT"},
          {"op": "check_file", "lines": [header(sid60, 0, "/w")]},
-         {"op": "append", "entry": '{"type":"session_info","name":"Named"}', "expect_id": g60},
-         {"op": "check_info", "fields": {"title": "Named", "dialect": "omp"}},
+         {"op": "append", "entry": '{"type":"session_info","name":"Named"}', "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"model_change","provider":"a","modelId":"b"}', "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"compaction","summary":"s","firstKeptEntryId":"x","tokensBefore":1,'
+                                   '"fromHook":false}', "expect": "XS_EDIALECT"},
+         {"op": "append", "entry": '{"type":"branch_summary","fromId":"root","summary":"s","fromHook":true}',
+          "expect": "XS_EDIALECT"},
+         {"op": "check_file", "lines": [header(sid60, 0, "/w")]},
+         {"op": "check_info", "fields": {"dialect": "omp", "entryCount": 0}},
          {"op": "append_model_change", "model": "a/b", "expect_id": m60},
          {"op": "set_title", "title": "Header title"},
          {"op": "check_info", "fields": {"title": "Header title"}},
          {"op": "check_dialect", "dialect": "omp"},
          {"op": "check_file", "lines": [header(sid60, 0, "/w", title="Header title"),
-                                        session_info(g60, None, 1, "Named"),
-                                        entry("model_change", m60, g60, 2, model="a/b")]},
+                                        entry("model_change", m60, None, 1, model="a/b")]},
      ])
 
 ids = Ids(61)
@@ -1875,7 +1876,6 @@ PI_MARKS = {
     "session_info": session_info("m", "u1", 2, "Name"),
     "compaction_from_hook": pi_compaction("m", "u1", 2, "s", "u1", 1, from_hook=True),
     "branch_summary_from_hook": pi_branch_summary("m", "u1", 2, "u1", "s", from_hook=False),
-    "custom_message_without_attribution": pi_custom_message("m", "u1", 2, "t", "c", True),
 }
 UUID66 = "d703a1a9-1b7b-4fb1-b512-c9738b1fe617"
 NEUTRAL66 = [HN, UN, entry_after("custom", "c1", "u1", 2, customType="x"),
@@ -1891,6 +1891,7 @@ for name, line in PI_MARKS.items():
 steps66 += probe("uuid_header", [J({"type": "session", "version": 3, "id": UUID66, "timestamp": ts(0), "cwd": "/w"}),
                                   UN], "pi")
 steps66 += probe("neutral", NEUTRAL66, "omp")
+steps66 += probe("custom_message_without_attribution", marked(pi_custom_message("m", "u1", 2, "t", "c", True)), "omp")
 steps66 += [
     {"op": "check_info", "fields": {"dialect": "omp"}},
     {"op": "open", "path": "d/session_info.jsonl"},
@@ -1903,11 +1904,11 @@ steps66 += [
 case("66_detect_pi_from_its_marks",
      "An existing file opened with XS_DIALECT_AUTO writes in the dialect its lines show "
      "(docs/dialects.md#detection): a model_change with provider and modelId and no model, a "
-     "session_info, a compaction or branch_summary with fromHook (false too), a custom_message without "
-     "attribution are pi's; with no mark a UUID-shaped header id is pi's. A file that shows neither (a "
-     "plain id; custom, label, thinking_level_change, compaction and branch_summary without the marked "
-     "keys are no marks) takes the store's default, omp here. A writable open then appends in the "
-     "detected form.",
+     "session_info, a compaction or branch_summary with fromHook (false too) are pi's; with no mark a "
+     "UUID-shaped header id is pi's. A file that shows neither (a plain id; custom, label, "
+     "thinking_level_change, compaction and branch_summary without the marked keys, and a "
+     "custom_message without attribution, are no marks) takes the store's default, omp here. A "
+     "writable open then appends in the detected form.",
      options=opts(66),
      steps=steps66)
 

@@ -37,7 +37,6 @@ TEST(DialectDetect, EachMark) {
       entry("a", "session_info", R"("name":"n")"),
       entry("a", "compaction", R"("summary":"s","firstKeptEntryId":"x","tokensBefore":1,"fromHook":true)"),
       entry("a", "branch_summary", R"("fromId":"root","summary":"s","fromHook":false)"),
-      entry("a", "custom_message", R"("customType":"t","content":"c","display":true)"),
   };
   for (const std::string& l : pi) EXPECT_EQ(detect(kOther, {l}), Dialect::kPi) << l;
   const std::string omp[] = {
@@ -65,10 +64,11 @@ TEST(DialectDetect, TheLastMarkWinsOverEarlierOnesAndTheHeader) {
 TEST(DialectDetect, UnmarkedLinesLeaveItToTheHeaderThenToTheCaller) {
   std::string msg = entry("a", "message", R"("message":{"role":"user","content":"hi"})");
   std::string neither = entry("b", "compaction", R"("summary":"s","firstKeptEntryId":"x","tokensBefore":1)");
+  std::string own = entry("c", "custom_message", R"("customType":"t","content":"c","display":true)");
   EXPECT_EQ(detect(kTitled, {msg, neither}), Dialect::kOmp);
   EXPECT_EQ(detect(kUuid, {msg}), Dialect::kPi);
   EXPECT_EQ(detect(kHex, {msg}), Dialect::kOmp);
-  EXPECT_FALSE(detect(kOther, {msg, neither}).has_value());
+  EXPECT_FALSE(detect(kOther, {msg, neither, own}).has_value());
 }
 
 // pi's v1 files (the corpus's): no ids, provider/modelId changes and UUID header ids.

@@ -86,7 +86,10 @@ TEST_P(SessionTest, AppendEntryRebuildsTheEnvelopeAndKeepsCallerTokens) {
   EXPECT_EQ(id, "custom-1");
   ASSERT_OK(s->append_entry(R"({"type":"custom","data":{"a":1},"customType":"x"})", &id));
   EXPECT_EQ(id, ids_[1]);
-  ASSERT_OK(s->append_entry(R"({"type":"model_change","provider":"google","modelId":"gemini"})", &id));
+  // pi's form has no place in an omp session (docs/dialects.md): refused, nothing taken.
+  EXPECT_EQ(s->append_entry(R"({"type":"model_change","provider":"google","modelId":"gemini"})", &id).code(),
+            Code::kDialect);
+  ASSERT_OK(s->append_entry(R"({"type":"model_change", "model":"google/gemini"})", &id));
   EXPECT_EQ(id, ids_[2]);
   EXPECT_FALSE(s->persisted());
   ASSERT_OK(s->append_entry(R"({"type":"message","message":{"role":"assistant","content":[]}})", &id));
@@ -99,7 +102,7 @@ TEST_P(SessionTest, AppendEntryRebuildsTheEnvelopeAndKeepsCallerTokens) {
       R"(","timestamp":"2020-01-01T00:00:00.000Z","zeta":1,"alpha":[1,2]})" "\n" +
       R"({"type":"custom","data":{"a":1},"customType":"x","id":")" + ids_[1] + R"(","parentId":"custom-1","timestamp":")" +
       iso(2) + "\"}\n" +
-      line("model_change", ids_[2], ids_[1], 3, R"("provider":"google","modelId":"gemini")") + "\n" +
+      line("model_change", ids_[2], ids_[1], 3, R"("model":"google/gemini")") + "\n" +
       line("message", ids_[3], ids_[2], 4, R"("message":{"role":"assistant","content":[]})") + "\n";
   EXPECT_EQ(content(), expected);
   auto ctx = s->context(std::nullopt);
