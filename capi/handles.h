@@ -43,6 +43,8 @@ enum class OutputId : int {
   kResolve,
   kBlobList,
   kBlobGc,
+  kKeysGet,
+  kKeysList,
   // session handles
   kContext,
   kHeader,
@@ -105,11 +107,27 @@ inline xs_status internal_error(ErrorSlot& err, const char* what) noexcept {
   }
 }
 
+// The handle whose caller-supplied callback runs on this thread (xs_keys_update): that handle's
+// lock is held, so a call on it from the callback is refused instead of waiting forever.
+inline thread_local const void* t_callback_handle = nullptr;
+
+class InCallback {
+ public:
+  explicit InCallback(const void* handle) : before_(t_callback_handle) { t_callback_handle = handle; }
+  ~InCallback() { t_callback_handle = before_; }
+  InCallback(const InCallback&) = delete;
+  InCallback& operator=(const InCallback&) = delete;
+
+ private:
+  const void* before_;
+};
+
 // Runs `body` (returning Status) under the handle's lock and records the outcome on the handle.
 // No exception crosses the C boundary.
 template <class Handle, class F>
 xs_status guarded(Handle* h, F&& body) noexcept {
   if (!h) return XS_EMISUSE;
+  if (t_callback_handle == h) return XS_EMISUSE;  // from inside a callback that holds h's lock
   std::lock_guard<std::mutex> lock(h->mu);
   ++h->calls;
   try {

@@ -1,4 +1,6 @@
 // Library-level calls: version, status names, option-struct initialisers.
+#include <cstddef>
+
 #include "handles.h"
 
 static_assert(
@@ -53,8 +55,9 @@ const char* xs_status_str(xs_status code) {
 
 xs_status xs_store_options_init(xs_store_options* opts, uint32_t version) {
   if (!opts) return XS_EINVAL;
-  if (version != XS_STORE_OPTIONS_VERSION) return XS_EVERSION;
-  *opts = xs_store_options{};
+  if (version != 1 && version != XS_STORE_OPTIONS_VERSION) return XS_EVERSION;
+  // A version 1 caller's struct ends before keys_path: write only what it has.
+  std::memset(opts, 0, version == 1 ? offsetof(xs_store_options, keys_path) : sizeof *opts);
   opts->version = version;
   return XS_OK;
 }

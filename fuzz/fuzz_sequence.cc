@@ -102,7 +102,8 @@ class Run {
   }
 
   void expected_failure(xs_status r, const char* what) {
-    FUZZ_CHECK(r == XS_EINVAL || r == XS_ELIMIT || r == XS_EEXISTS || r == XS_ENOTFOUND || r == XS_EREADONLY,
+    FUZZ_CHECK(r == XS_EINVAL || r == XS_ELIMIT || r == XS_EEXISTS || r == XS_ENOTFOUND || r == XS_EREADONLY ||
+                   r == XS_EDIALECT,
                std::string(what) + " failed with " + xs_status_str(r) + ": " + xs_session_errmsg(s_));
     FUZZ_CHECK(r != XS_EREADONLY || read_only_, std::string(what) + ": EREADONLY on a writable session");
   }

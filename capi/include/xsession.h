@@ -119,7 +119,7 @@ XS_API XS_BORROWED const char *xs_status_str(xs_status code);
 /* ------------------------------------------------------------------------------------------ */
 /* Options                                                                                     */
 
-#define XS_STORE_OPTIONS_VERSION 1
+#define XS_STORE_OPTIONS_VERSION 2 /* 2 added keys_path; a version 1 struct is still accepted */
 /* Store flags */
 #define XS_STORE_IN_MEMORY 0x1u  /* sessions live in memory only (nothing touches the disk) */
 #define XS_STORE_DIALECT_PI 0x2u /* new sessions are written in pi's dialect (default: omp's) */
@@ -136,11 +136,13 @@ XS_API XS_BORROWED const char *xs_status_str(xs_status code);
                              session ids, omp-only entry types refused with XS_EDIALECT */
 
 typedef struct xs_store_options {
-  uint32_t version; /* XS_STORE_OPTIONS_VERSION */
-  uint32_t flags;   /* XS_STORE_* */
+  uint32_t version;      /* XS_STORE_OPTIONS_VERSION */
+  uint32_t flags;        /* XS_STORE_* */
+  const char *keys_path; /* version 2: the keyed store's document; NULL = <root>/sessions.json.
+                            Copied by xs_store_open. */
 } xs_store_options;
 
-/** Fills *opts with defaults for `version`.
+/** Fills *opts with defaults for `version` (1 or 2; only the fields of that version are written).
  *  @return XS_OK; XS_EINVAL if opts is NULL; XS_EVERSION for an unknown version.
  *  @thread any thread. */
 XS_API xs_status xs_store_options_init(xs_store_options *opts, uint32_t version);
@@ -315,6 +317,60 @@ XS_API xs_status xs_store_resolve(xs_store *st, const char *query, const char *c
  *  @return XS_OK; XS_EINVAL; XS_EIO; XS_ENOSPC.  @thread serialised per store. */
 XS_API xs_status xs_store_write_breadcrumb(xs_store *st, const char *terminal_id, const char *cwd,
                                            const char *session_path);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Keyed session store (docs/keyed-store.md): one JSON document, <root>/sessions.json unless      */
+/* xs_store_options.keys_path names another, mapping a caller's session key ("agent:<id>:main",  */
+/* "cron:<job>") to a record: a JSON object with a string "sessionId", optional typed fields      */
+/* (sessionFile, title, cwd, chatType: strings; createdAt, updatedAt, inputTokens, outputTokens,  */
+/* cacheRead, cacheWrite, totalTokens, contextTokens, cost, compactionCount, memoryFlushAt,       */
+/* memoryFlushCompactionCount: numbers; null allowed) and any other fields, kept verbatim and in  */
+/* order. Keys: 1-256 bytes of printable UTF-8 without '/' or ''.                               */
+/* Every change is a read-modify-write under an exclusive lock on "<document>.lock" held across   */
+/* processes (released by the kernel if the holder dies), published atomically (temp file, fsync, */
+/* rename, directory fsync). Readers take no lock and never see a partial document. A damaged     */
+/* document is never written over: the first change that meets it moves it aside as              */
+/* "<document>.corrupt-<time>" and returns XS_ECORRUPT naming the copy (the next change starts an  */
+/* empty document); reads of it return XS_ECORRUPT and change nothing.                            */
+/* Common errors: XS_EINVAL (bad key or JSON, a record whose fields have the wrong types),        */
+/* XS_ELIMIT (JSON too deep or large), XS_ECORRUPT, XS_ELOCKED (another writer held the lock for  */
+/* 10 s), XS_EIO, XS_ENOSPC, XS_EMISUSE (store not open). A refused change leaves the document    */
+/* byte for byte as it was.                                                                       */
+
+/** The record of `key` as minified JSON (tokens as stored).
+ *  @return also XS_ENOTFOUND (no record), XS_EBUFS.  @thread serialised per store. */
+XS_API xs_status xs_keys_get(xs_store *st, const char *key, char *buf, size_t cap, size_t *out_len);
+
+/** [{"key","record"}...] for every key starting with `prefix` (NULL or "": all), in the
+ *  document's order.  @return also XS_EBUFS.  @thread serialised per store. */
+XS_API xs_status xs_keys_list(xs_store *st, const char *prefix, char *buf, size_t cap, size_t *out_len);
+
+/** Replaces the record of `key` (a new key goes last).  @thread serialised per store. */
+XS_API xs_status xs_keys_put(xs_store *st, const char *key, const char *record_json, size_t len);
+
+/** Merges `patch_json` into the record of `key` as a JSON merge patch (RFC 7386: null removes a
+ *  field, objects merge, anything else replaces); fields keep their places, new ones go last; a
+ *  missing record starts empty (the result still needs its "sessionId").
+ *  @thread serialised per store. */
+XS_API xs_status xs_keys_patch(xs_store *st, const char *key, const char *patch_json, size_t len);
+
+/** Removes the record of `key`.  @return also XS_ENOTFOUND.  @thread serialised per store. */
+XS_API xs_status xs_keys_delete(xs_store *st, const char *key);
+
+/** Decides, under the lock, what the record becomes. current_json is the record (minified, not
+ *  NUL-terminated) or NULL when there is none. On entry *new_json == current_json and
+ *  *new_len == current_len; set them to another JSON text (borrowed: it must stay valid until the
+ *  callback returns), or *new_json to NULL to remove the record. Return XS_OK to apply, anything
+ *  else to cancel: nothing is written and xs_keys_update returns that status. The callback must
+ *  not call functions on the same store handle (they fail with XS_EMISUSE). */
+typedef xs_status (*xs_keys_update_fn)(void *user, const char *current_json, size_t current_len,
+                                       const char **new_json, size_t *new_len);
+
+/** Runs `fn` once under the document's lock and applies what it decides (see xs_keys_update_fn):
+ *  a read-modify-write no other process or handle can interleave with.
+ *  @return also what fn returned when it cancelled; XS_EINVAL (fn NULL, or a result that is not a
+ *  valid record).  @thread serialised per store (the callback runs on the calling thread). */
+XS_API xs_status xs_keys_update(xs_store *st, const char *key, xs_keys_update_fn fn, void *user);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Session lifecycle. Errors of the constructors are reported on the store.                    */

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "format/session_paths.h"
+#include "storage/path.h"
 
 namespace xs::store {
 
@@ -31,15 +32,16 @@ Result<std::shared_ptr<Store>> Store::open(std::string root, StoreOptions option
     auto info = fs->stat(root);
     if (info.ok() && !info->is_dir) return Status::Invalid(root + " is not a directory");
   }
-  return std::shared_ptr<Store>(new Store(std::move(fs), std::move(root), options.default_dialect));
+  return std::shared_ptr<Store>(new Store(std::move(fs), std::move(root), options));
 }
 
-Store::Store(std::shared_ptr<storage::Fs> fs, std::string root, format::Dialect default_dialect)
+Store::Store(std::shared_ptr<storage::Fs> fs, std::string root, const StoreOptions& options)
     : fs_(std::move(fs)),
       root_(std::move(root)),
       blobs_(std::make_shared<blobs::BlobStore>(fs_, root_)),
       finder_(fs_, root_),
-      default_dialect_(default_dialect) {}
+      default_dialect_(options.default_dialect),
+      keys_(fs_, options.keys_path.empty() ? storage::join_path(root_, "sessions.json") : options.keys_path) {}
 
 std::string Store::session_dir(std::string_view cwd) const { return format::session_dir(root_, cwd); }
 

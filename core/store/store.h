@@ -25,6 +25,7 @@
 #include "session/forks.h"
 #include "session/session.h"
 #include "storage/fs.h"
+#include "store/key_store.h"
 #include "util/status.h"
 
 namespace xs::store {
@@ -38,6 +39,8 @@ struct StoreOptions {
   std::shared_ptr<storage::Fs> fs;
   // The dialect new sessions are written in (docs/dialects.md); existing files keep their own.
   format::Dialect default_dialect = format::Dialect::kOmp;
+  // The keyed store's document; empty: <root>/sessions.json.
+  std::string keys_path;
 };
 
 class Store {
@@ -53,6 +56,8 @@ class Store {
   // Where the sessions of working directory `cwd` live: <root>/sessions/--<cwd, encoded>--.
   std::string session_dir(std::string_view cwd) const;
   blobs::BlobStore& blobs() { return *blobs_; }
+  // The keyed session store (store/key_store.h).
+  const KeyStore& keys() const { return keys_; }
   // Listing, resolving and breadcrumbs over this root.
   discovery::Finder finder() const { return finder_; }
 
@@ -98,7 +103,7 @@ class Store {
   Result<blobs::GcReport> collect_garbage(blobs::GcOptions options);
 
  private:
-  Store(std::shared_ptr<storage::Fs> fs, std::string root, format::Dialect default_dialect);
+  Store(std::shared_ptr<storage::Fs> fs, std::string root, const StoreOptions& options);
   // What every session of the store shares: its blob store and its default dialect.
   session::SessionOptions with_store(session::SessionOptions options) const;
 
@@ -107,6 +112,7 @@ class Store {
   std::shared_ptr<blobs::BlobStore> blobs_;
   discovery::Finder finder_;
   format::Dialect default_dialect_;
+  KeyStore keys_;
 };
 
 }  // namespace xs::store

@@ -14,9 +14,10 @@ namespace {
 static_assert(sizeof(void*) == 8 && sizeof(size_t) == 8, "these numbers are for LP64 platforms");
 static_assert(sizeof(xs_status) == 4, "xs_status is int32_t");
 
-static_assert(sizeof(xs_store_options) == 8, "xs_store_options size");
+static_assert(sizeof(xs_store_options) == 16, "xs_store_options size (version 2; version 1 ends at keys_path)");
 static_assert(offsetof(xs_store_options, version) == 0, "");
 static_assert(offsetof(xs_store_options, flags) == 4, "");
+static_assert(offsetof(xs_store_options, keys_path) == 8, "");
 
 static_assert(sizeof(xs_session_options) == 80, "xs_session_options size");
 static_assert(offsetof(xs_session_options, version) == 0, "");
@@ -76,8 +77,8 @@ static_assert(offsetof(xs_list_options, cwd) == 16, "");
 
 // The same numbers at run time, so a failing mirror check in a binding can point at a test name.
 TEST(Layout, StoreOptions) {
-  EXPECT_EQ(sizeof(xs_store_options), 8u);
-  EXPECT_EQ(alignof(xs_store_options), 4u);
+  EXPECT_EQ(sizeof(xs_store_options), 16u);
+  EXPECT_EQ(alignof(xs_store_options), 8u);
 }
 
 TEST(Layout, SessionOptions) {

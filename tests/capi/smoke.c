@@ -293,8 +293,8 @@ int main(int argc, char **argv) {
 
   StartPhase("options");
   CheckCondition(xs_store_options_init(&sto, XS_STORE_OPTIONS_VERSION) == XS_OK);
-  CheckCondition(sto.version == XS_STORE_OPTIONS_VERSION && sto.flags == 0);
-  CheckCondition(xs_store_options_init(&sto, 2) == XS_EVERSION);
+  CheckCondition(sto.version == XS_STORE_OPTIONS_VERSION && sto.flags == 0 && sto.keys_path == NULL);
+  CheckCondition(xs_store_options_init(&sto, XS_STORE_OPTIONS_VERSION + 1) == XS_EVERSION);
   CheckCondition(xs_store_options_init(NULL, XS_STORE_OPTIONS_VERSION) == XS_EINVAL);
   CheckCondition(xs_store_options_init(&sto, XS_STORE_OPTIONS_VERSION) == XS_OK);
   CheckCondition(xs_session_options_init(&so, XS_SESSION_OPTIONS_VERSION) == XS_OK);
@@ -307,7 +307,7 @@ int main(int argc, char **argv) {
   CheckCondition(xs_compaction_init(NULL, XS_COMPACTION_VERSION) == XS_EINVAL);
   CheckCondition(xs_custom_message_init(&cm, 9) == XS_EVERSION);
   CheckCondition(xs_session_init_entry_init(&si, 9) == XS_EVERSION);
-  CheckCondition(sizeof(xs_store_options) == 8 && sizeof(xs_session_options) == 80 && sizeof(xs_compaction) == 88 &&
+  CheckCondition(sizeof(xs_store_options) == 16 && sizeof(xs_session_options) == 80 && sizeof(xs_compaction) == 88 &&
                  sizeof(xs_custom_message) == 56 && sizeof(xs_session_init_entry) == 72);
 
   StartPhase("store");
@@ -652,6 +652,18 @@ int main(int argc, char **argv) {
   CheckEqual(CAT("{\"leafId\":\"", u1, "\",\"messages\":[", kUser1,
                  "],\"thinkingLevel\":\"off\",\"models\":{},\"injectedTtsrRules\":[],\"mode\":\"none\"}"),
              got);
+  StartPhase("keyed store");
+  static const char kRecord[] = "{\"sessionId\":\"s1\"}";
+  static const char kPatch[] = "{\"title\":\"T\"}";
+  CheckStoreNoError(mem, xs_keys_put(mem, "agent:main:main", kRecord, strlen(kRecord)));
+  CheckStoreNoError(mem, xs_keys_patch(mem, "agent:main:main", kPatch, strlen(kPatch)));
+  Fetch(got, xs_store_errmsg(mem), xs_keys_get(mem, "agent:main:main", b_, c_, &n_));
+  CheckEqual("{\"sessionId\":\"s1\",\"title\":\"T\"}", got);
+  Fetch(got, xs_store_errmsg(mem), xs_keys_list(mem, "agent:", b_, c_, &n_));
+  CheckEqual("[{\"key\":\"agent:main:main\",\"record\":{\"sessionId\":\"s1\",\"title\":\"T\"}}]", got);
+  CheckCondition(xs_keys_put(mem, "a/b", kRecord, strlen(kRecord)) == XS_EINVAL);
+  CheckStoreNoError(mem, xs_keys_delete(mem, "agent:main:main"));
+  CheckCondition(xs_keys_delete(mem, "agent:main:main") == XS_ENOTFOUND);
   xs_session_close(s);
   xs_store_free(mem);
 

@@ -94,6 +94,26 @@ class XsWriteTest(unittest.TestCase):
         self.assertIn("title       Demo\nversion     3\ndialect     pi\n", shown)
         self.xs("new", "--cwd", "/w", "--dialect", "Pi", code=2)  # only "omp" or "pi"
 
+    def test_keys(self):
+        # docs/keyed-store.md: the document's bytes, ls/show/set/patch/delete, bad input.
+        self.xs("keys", "set", "agent:main:main", '{"sessionId":"s1","title":"Fix the lexer"}')
+        self.xs("keys", "patch", "cron:nightly", "-", stdin='{"sessionId":"s2","updatedAt":1773000000000}')
+        self.xs("keys", "patch", "agent:main:main", '{"title":null,"cost":0.25}')
+        with open(os.path.join(self.root, "sessions.json"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), '{\n  "agent:main:main": {\n    "sessionId": "s1",\n    "cost": 0.25\n  },\n'
+                                       '  "cron:nightly": {\n    "sessionId": "s2",\n    "updatedAt": 1773000000000\n'
+                                       '  }\n}\n')
+        self.assertEqual(self.xs("keys", "show", "agent:main:main"), '{"sessionId":"s1","cost":0.25}\n')
+        self.assertEqual(self.xs("keys", "--prefix", "cron:"), "cron:nightly  s2  just now\n1 key\n")
+        self.assertEqual(json.loads(self.xs("keys", "ls", "--json")),
+                         [{"key": "agent:main:main", "record": {"sessionId": "s1", "cost": 0.25}},
+                          {"key": "cron:nightly", "record": {"sessionId": "s2", "updatedAt": 1773000000000}}])
+        self.xs("keys", "delete", "cron:nightly")
+        self.xs("keys", "delete", "cron:nightly", code=2)
+        self.xs("keys", "set", "a/b", '{"sessionId":"s"}', code=2)
+        self.xs("keys", "set", "k", '{"sessionId":7}', code=2)
+        self.assertEqual(self.xs("keys"), "agent:main:main  s1\n1 key\n")
+
     def test_fork_whole_and_at_an_entry(self):
         whole = self.xs("fork", "5e55", "--json")
         info = json.loads(whole)

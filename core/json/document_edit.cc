@@ -1,0 +1,146 @@
+#include "json/document_edit.h"
+
+#include <vector>
+
+#include "json/json_string.h"
+#include "json/member_scanner.h"
+
+namespace xs::json {
+
+namespace {
+
+std::string decoded_key(std::string_view token) {
+  std::string s;
+  decode_string_token(token, s);
+  return s;
+}
+
+}  // namespace
+
+Result<std::string> merge_patch(std::string_view target, std::string_view patch) {
+  std::vector<Member> pm;
+  bool patch_is_object = false;
+  XS_RETURN_IF_ERROR(scan_members(patch, internal_limits(), &pm, &patch_is_object));
+  if (!patch_is_object || patch.front() != '{') return std::string(patch);
+  std::vector<Member> tm;
+  bool target_is_object = false;
+  if (!target.empty()) XS_RETURN_IF_ERROR(scan_members(target, internal_limits(), &tm, &target_is_object));
+  if (!target_is_object || target.empty() || target.front() != '{') tm.clear();
+
+  // The result's members in order: the target's (later duplicates win, as JSON.parse), then new ones.
+  std::vector<std::pair<std::string, std::string>> out;  // decoded key, raw value
+  std::vector<std::string> key_tokens;
+  auto index_of = [&](const std::string& k) -> size_t {
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (out[i].first == k) return i;
+    }
+    return SIZE_MAX;
+  };
+  for (const Member& m : tm) {
+    std::string k = decoded_key(m.key);
+    size_t at = index_of(k);
+    if (at == SIZE_MAX) {
+      out.emplace_back(std::move(k), std::string(m.value));
+      key_tokens.emplace_back(m.key);
+    } else {
+      out[at].second = std::string(m.value);
+    }
+  }
+  std::vector<bool> removed(out.size(), false);
+  for (const Member& m : pm) {
+    std::string k = decoded_key(m.key);
+    size_t at = index_of(k);
+    if (m.kind == Kind::kNull) {
+      if (at != SIZE_MAX) removed[at] = true;
+      continue;
+    }
+    if (at == SIZE_MAX) {
+      std::string value(m.value);
+      if (m.kind == Kind::kObject) {  // a new object is patched onto nothing: its nulls vanish too
+        auto merged = merge_patch({}, m.value);
+        if (!merged.ok()) return merged.status();
+        value = std::move(*merged);
+      }
+      out.emplace_back(std::move(k), std::move(value));
+      key_tokens.emplace_back(m.key);
+      removed.push_back(false);
+      continue;
+    }
+    removed[at] = false;
+    if (m.kind == Kind::kObject) {
+      auto merged = merge_patch(out[at].second, m.value);
+      if (!merged.ok()) return merged.status();
+      out[at].second = std::move(*merged);
+    } else {
+      out[at].second = std::string(m.value);
+    }
+  }
+  std::string result = "{";
+  bool first = true;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (removed[i]) continue;
+    if (!first) result += ',';
+    first = false;
+    result += key_tokens[i];
+    result += ':';
+    result += out[i].second;
+  }
+  result += '}';
+  return result;
+}
+
+std::string indent_2(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + s.size() / 4);
+  int depth = 0;
+  bool in_string = false;
+  auto newline = [&] {
+    out += '\n';
+    out.append(static_cast<size_t>(depth) * 2, ' ');
+  };
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < s.size()) {
+        out += s[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"':
+        in_string = true;
+        out += c;
+        break;
+      case '{':
+      case '[':
+        out += c;
+        if (i + 1 < s.size() && (s[i + 1] == '}' || s[i + 1] == ']')) {
+          out += s[++i];  // an empty container stays on its line
+        } else {
+          ++depth;
+          newline();
+        }
+        break;
+      case '}':
+      case ']':
+        --depth;
+        newline();
+        out += c;
+        break;
+      case ',':
+        out += c;
+        newline();
+        break;
+      case ':':
+        out += ": ";
+        break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace xs::json

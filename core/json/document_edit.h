@@ -1,0 +1,25 @@
+// Whole-document edits of minified JSON that keep every token the caller did not mean to change:
+// a JSON merge patch (RFC 7386) that keeps the order of existing keys, and the layout of
+// JSON.stringify(value, null, 2) for documents people and other tools read (the keyed store's
+// sessions.json, as openclaw writes it).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "util/status.h"
+
+namespace xs::json {
+
+// RFC 7386 over minified texts: a patch that is not an object replaces the target; a member whose
+// patch value is null is removed; objects merge recursively; any other member replaces the
+// target's in place (its position kept, as JavaScript assignment keeps it) or is appended. Every
+// untouched token keeps its bytes. Both texts must be valid, minified JSON.
+Result<std::string> merge_patch(std::string_view target, std::string_view patch);
+
+// `minified` laid out as JSON.stringify(value, null, 2) lays it out: one member or element per
+// line, two spaces per level, ": " after keys, empty containers as {} and []. Tokens keep their
+// bytes (string escapes and number spellings as they are).
+std::string indent_2(std::string_view minified);
+
+}  // namespace xs::json

@@ -1,0 +1,223 @@
+#include "store/key_store.h"
+
+#include <utility>
+
+#include "format/clock.h"
+#include "format/side_files.h"
+#include "json/document_edit.h"
+#include "json/input_json.h"
+#include "json/json_string.h"
+#include "json/member_scanner.h"
+#include "storage/atomic_file.h"
+#include "storage/path.h"
+
+namespace xs::store {
+
+namespace {
+
+using json::Kind;
+
+// The fields hosts read without checking (docs/keyed-store.md#records): a record that gives one of
+// them the wrong type is refused, so no reader ever meets a string where it sums numbers.
+struct FieldType {
+  std::string_view name;
+  Kind kind;
+};
+const FieldType kFieldTypes[] = {
+    {"sessionId", Kind::kString},     {"sessionFile", Kind::kString},   {"title", Kind::kString},
+    {"cwd", Kind::kString},           {"chatType", Kind::kString},      {"createdAt", Kind::kNumber},
+    {"updatedAt", Kind::kNumber},     {"inputTokens", Kind::kNumber},   {"outputTokens", Kind::kNumber},
+    {"cacheRead", Kind::kNumber},     {"cacheWrite", Kind::kNumber},    {"totalTokens", Kind::kNumber},
+    {"contextTokens", Kind::kNumber}, {"cost", Kind::kNumber},          {"compactionCount", Kind::kNumber},
+    {"memoryFlushAt", Kind::kNumber}, {"memoryFlushCompactionCount", Kind::kNumber},
+};
+
+json::Limits document_limits() {
+  json::Limits l;
+  l.max_line_bytes = KeyStore::kMaxDocumentBytes;
+  return l;
+}
+
+}  // namespace
+
+struct KeyStore::Document {
+  struct Member {
+    std::string key;        // decoded
+    std::string key_token;  // as stored
+    std::string value;      // minified
+  };
+  std::vector<Member> members;
+
+  Member* find(std::string_view key) {
+    for (Member& m : members) {
+      if (m.key == key) return &m;
+    }
+    return nullptr;
+  }
+};
+
+Status KeyStore::check_key(std::string_view key) {
+  if (key.empty() || key.size() > 256) return Status::Invalid("a session key is 1-256 bytes");
+  if (!json::is_valid_utf8(key)) return Status::Invalid("a session key must be UTF-8");
+  for (unsigned char c : key) {
+    if (c < 0x20 || c == 0x7F) return Status::Invalid("a session key must be printable (no control characters)");
+    if (c == '/' || c == '\\') return Status::Invalid("a session key may not hold '/' or '\\'");
+  }
+  return Status::Ok();
+}
+
+Status KeyStore::check_record(std::string_view record_json, std::string* minified) {
+  json::InputJson input{json::Limits{}};
+  Kind kind;
+  Status st = input.prepare(record_json, minified, &kind);
+  if (!st.ok()) return Status(st.code(), "record: " + st.message());
+  if (kind != Kind::kObject) return Status::Invalid("a record must be a JSON object");
+  auto members = json::members_of(*minified);
+  for (const FieldType& f : kFieldTypes) {
+    const json::Member* m = json::find_member(members, f.name);
+    if (m && m->kind != f.kind && m->kind != Kind::kNull) {
+      return Status::Invalid("record field \"" + std::string(f.name) + "\" must be a " +
+                             (f.kind == Kind::kString ? "string" : "number"));
+    }
+  }
+  const json::Member* id = json::find_member(members, "sessionId");
+  if (!id || id->kind != Kind::kString) return Status::Invalid("a record needs a string \"sessionId\"");
+  return Status::Ok();
+}
+
+Result<KeyStore::Document> KeyStore::read(storage::Expected* seen) const {
+  Document doc;
+  storage::PaddedBuffer bytes;
+  storage::FileInfo info;
+  Status st = fs_->read_file(path_, kMaxDocumentBytes + 1, &bytes, &info);
+  if (st.code() == Code::kNotFound) {
+    if (seen) *seen = storage::Expected::None();
+    return doc;
+  }
+  XS_RETURN_IF_ERROR(st);
+  if (bytes.size() > kMaxDocumentBytes) {
+    return Status::Limit(path_ + " is over " + std::to_string(kMaxDocumentBytes >> 20) + " MiB");
+  }
+  std::string minified;
+  Kind kind;
+  json::InputJson input(document_limits());
+  st = input.prepare(bytes.view(), &minified, &kind);
+  if (!st.ok()) return Status::Corrupt(path_ + " is not a JSON document (" + st.message() + ")");
+  if (kind != Kind::kObject) return Status::Corrupt(path_ + " is not a JSON object");
+  for (const json::Member& m : json::members_of(minified)) {
+    std::string key;
+    json::decode_string_token(m.key, key);
+    if (Document::Member* earlier = doc.find(key)) {
+      earlier->value = std::string(m.value);  // JSON.parse: the last value, at the first place
+    } else {
+      doc.members.push_back({std::move(key), std::string(m.key), std::string(m.value)});
+    }
+  }
+  if (seen) *seen = storage::Expected::Of(info);
+  return doc;
+}
+
+Status KeyStore::set_aside(const Status& why) const {
+  std::string stem = path_ + std::string(format::kCorruptInfix) + format::file_stamp(format::Clock::Real().now_ms());
+  for (int n = 0; n < 100; ++n) {
+    std::string name = n == 0 ? stem : stem + "-" + std::to_string(n);
+    Status st = fs_->rename_noreplace(path_, name);
+    if (st.code() == Code::kExists) continue;
+    XS_RETURN_IF_ERROR(st.With("moving the damaged " + path_ + " aside"));
+    return Status::Corrupt(why.message() + "; its bytes were moved to " + name +
+                           " and the next write starts an empty document");
+  }
+  return Status::Exists("could not name a copy of " + path_);
+}
+
+Status KeyStore::publish(const Document& doc, const storage::Expected& seen) const {
+  std::string minified = "{";
+  for (size_t i = 0; i < doc.members.size(); ++i) {
+    if (i) minified += ',';
+    minified += doc.members[i].key_token;
+    minified += ':';
+    minified += doc.members[i].value;
+  }
+  minified += '}';
+  std::string text = json::indent_2(minified) + "\n";
+  return storage::atomic_replace(*fs_, path_, {text}, seen);
+}
+
+Result<std::string> KeyStore::get(std::string_view key) const {
+  auto doc = read(nullptr);
+  if (!doc.ok()) return doc.status();
+  if (const Document::Member* m = doc->find(key)) return m->value;
+  return Status::NotFound("no record for key " + std::string(key));
+}
+
+Result<std::vector<KeyRecord>> KeyStore::list(std::string_view prefix) const {
+  auto doc = read(nullptr);
+  if (!doc.ok()) return doc.status();
+  std::vector<KeyRecord> out;
+  for (const Document::Member& m : doc->members) {
+    if (m.key.compare(0, prefix.size(), prefix) == 0) out.push_back({m.key, m.value});
+  }
+  return out;
+}
+
+Status KeyStore::update(std::string_view key, const UpdateFn& fn) const {
+  XS_RETURN_IF_ERROR(check_key(key));
+  XS_RETURN_IF_ERROR(fs_->make_dirs(storage::dir_name(path_)));
+  auto lock = fs_->lock(path_ + ".lock", kLockTimeout);
+  if (!lock.ok()) return lock.status().With("locking " + path_);
+  storage::Expected seen;
+  auto doc = read(&seen);
+  if (!doc.ok()) return doc.status().code() == Code::kCorrupt ? set_aside(doc.status()) : doc.status();
+  Document::Member* current = doc->find(key);
+  auto next = fn(current ? std::optional<std::string_view>(current->value) : std::nullopt);
+  if (!next.ok()) return next.status();
+  if (!*next) {
+    if (!current) return Status::Ok();
+    doc->members.erase(doc->members.begin() + (current - doc->members.data()));
+  } else {
+    std::string record;
+    XS_RETURN_IF_ERROR(check_record(**next, &record));
+    if (current && current->value == record) return Status::Ok();  // nothing changes: nothing is written
+    if (current) {
+      current->value = std::move(record);
+    } else {
+      std::string token;
+      json::append_quoted(token, key);
+      doc->members.push_back({std::string(key), std::move(token), std::move(record)});
+    }
+  }
+  return publish(*doc, seen);
+}
+
+Status KeyStore::put(std::string_view key, std::string_view record_json) const {
+  XS_RETURN_IF_ERROR(check_key(key));
+  std::string record;
+  XS_RETURN_IF_ERROR(check_record(record_json, &record));  // refused before any lock or read
+  return update(key, [&](std::optional<std::string_view>) -> Result<std::optional<std::string>> {
+    return std::optional<std::string>(record);
+  });
+}
+
+Status KeyStore::patch(std::string_view key, std::string_view patch_json) const {
+  XS_RETURN_IF_ERROR(check_key(key));
+  json::InputJson input{json::Limits{}};
+  std::string patch;
+  Kind kind;
+  Status st = input.prepare(patch_json, &patch, &kind);
+  if (!st.ok()) return Status(st.code(), "patch: " + st.message());
+  if (kind != Kind::kObject) return Status::Invalid("a patch must be a JSON object");
+  return update(key, [&](std::optional<std::string_view> current) -> Result<std::optional<std::string>> {
+    auto merged = json::merge_patch(current.value_or("{}"), patch);
+    if (!merged.ok()) return merged.status();
+    return std::optional<std::string>(std::move(*merged));
+  });
+}
+
+Status KeyStore::remove(std::string_view key) const {
+  return update(key, [&](std::optional<std::string_view> current) -> Result<std::optional<std::string>> {
+    if (!current) return Status::NotFound("no record for key " + std::string(key));
+    return std::optional<std::string>();
+  });
+}
+
+}  // namespace xs::store
