@@ -70,6 +70,10 @@ def main():
         if t(f"BM_ListStore/{n}") is not None:
             rows.append((f"list 100 sessions of {n} entries", f"{t(f'BM_ListStore/{n}') * 1e3:.2f} ms", "", ""))
 
+    for keys in (100, 1000):
+        ratio(f"key patch, {keys} keys / write+fsync+rename", f"BM_KeyPatch/{keys}",
+              f"BM_Baseline_WriteFsyncRename/{keys}", ("<=", 1.5))
+
     width = max(len(row[0]) for row in rows) if rows else 0
     for label, value, detail, verdict in rows:
         print(f"{label:<{width}}  {value:>9}  {detail:<28}  {verdict}")

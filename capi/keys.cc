@@ -92,7 +92,8 @@ xs_status xs_keys_update(xs_store* st, const char* key, xs_keys_update_fn fn, vo
             rc = fn(user, out, out_len, &out, &out_len);
           }
           if (rc != XS_OK) {
-            return Status(static_cast<Code>(rc), "the update function cancelled with " + std::string(xs_status_str(rc)));
+            return Status(static_cast<Code>(rc),
+                          "the update function cancelled with " + std::string(xs_status_str(rc)));
           }
           if (!out) return std::optional<std::string>();
           return std::optional<std::string>(std::string(out, out_len));

@@ -89,31 +89,64 @@ Result<std::string> merge_patch(std::string_view target, std::string_view patch)
   return result;
 }
 
-std::string indent_2(std::string_view s) {
+namespace {
+
+// Where the string token that starts at s[open] (a quote) ends: one past its closing quote.
+size_t string_end(std::string_view s, size_t open) {
+  for (size_t i = open + 1; i < s.size(); ++i) {
+    if (s[i] == '"') return i + 1;
+    if (s[i] == '\\') ++i;  // an escape: skip the escaped character
+  }
+  return s.size();
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string_view, std::string_view>> split_minified_object(std::string_view s) {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  if (s.size() < 2 || s.front() != '{') return out;
+  size_t i = 1;
+  while (i < s.size() && s[i] == '"') {
+    size_t key_end = string_end(s, i);
+    std::string_view key = s.substr(i, key_end - i);
+    size_t value_start = key_end + 1;  // after ':'
+    size_t j = value_start;
+    int depth = 0;
+    for (; j < s.size(); ++j) {
+      char c = s[j];
+      if (c == '"') {
+        j = string_end(s, j) - 1;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if (c == '}' || c == ']') {
+        if (depth == 0) break;
+        --depth;
+      } else if (c == ',' && depth == 0) {
+        break;
+      }
+    }
+    out.emplace_back(key, s.substr(value_start, j - value_start));
+    i = j + 1;  // past ',' (or '}', ending the loop)
+  }
+  return out;
+}
+
+std::string indent_2(std::string_view s, int depth) {
   std::string out;
-  out.reserve(s.size() + s.size() / 4);
-  int depth = 0;
-  bool in_string = false;
+  out.reserve(s.size() * 2);  // records sit two levels deep: indentation about doubles them
   auto newline = [&] {
     out += '\n';
     out.append(static_cast<size_t>(depth) * 2, ' ');
   };
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
-    if (in_string) {
-      out += c;
-      if (c == '\\' && i + 1 < s.size()) {
-        out += s[++i];
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
     switch (c) {
-      case '"':
-        in_string = true;
-        out += c;
+      case '"': {
+        size_t end = string_end(s, i);  // a string token is copied whole
+        out.append(s.substr(i, end - i));
+        i = end - 1;
         break;
+      }
       case '{':
       case '[':
         out += c;
@@ -134,9 +167,7 @@ std::string indent_2(std::string_view s) {
         out += c;
         newline();
         break;
-      case ':':
-        out += ": ";
-        break;
+      case ':': out += ": "; break;
       default: out += c;
     }
   }

@@ -1,5 +1,6 @@
 #include "store/key_store.h"
 
+#include <unordered_map>
 #include <utility>
 
 #include "format/clock.h"
@@ -24,12 +25,23 @@ struct FieldType {
   Kind kind;
 };
 const FieldType kFieldTypes[] = {
-    {"sessionId", Kind::kString},     {"sessionFile", Kind::kString},   {"title", Kind::kString},
-    {"cwd", Kind::kString},           {"chatType", Kind::kString},      {"createdAt", Kind::kNumber},
-    {"updatedAt", Kind::kNumber},     {"inputTokens", Kind::kNumber},   {"outputTokens", Kind::kNumber},
-    {"cacheRead", Kind::kNumber},     {"cacheWrite", Kind::kNumber},    {"totalTokens", Kind::kNumber},
-    {"contextTokens", Kind::kNumber}, {"cost", Kind::kNumber},          {"compactionCount", Kind::kNumber},
-    {"memoryFlushAt", Kind::kNumber}, {"memoryFlushCompactionCount", Kind::kNumber},
+    {"sessionId", Kind::kString},
+    {"sessionFile", Kind::kString},
+    {"title", Kind::kString},
+    {"cwd", Kind::kString},
+    {"chatType", Kind::kString},
+    {"createdAt", Kind::kNumber},
+    {"updatedAt", Kind::kNumber},
+    {"inputTokens", Kind::kNumber},
+    {"outputTokens", Kind::kNumber},
+    {"cacheRead", Kind::kNumber},
+    {"cacheWrite", Kind::kNumber},
+    {"totalTokens", Kind::kNumber},
+    {"contextTokens", Kind::kNumber},
+    {"cost", Kind::kNumber},
+    {"compactionCount", Kind::kNumber},
+    {"memoryFlushAt", Kind::kNumber},
+    {"memoryFlushCompactionCount", Kind::kNumber},
 };
 
 json::Limits document_limits() {
@@ -45,14 +57,28 @@ struct KeyStore::Document {
     std::string key;        // decoded
     std::string key_token;  // as stored
     std::string value;      // minified
+    std::string laid_out;   // its lines in the file ("  \"key\": {...}"); empty until needed
   };
+  std::string text;  // the file's bytes this document was read from or written as
   std::vector<Member> members;
+  std::unordered_map<std::string, size_t> index;  // decoded key -> position in members
 
   Member* find(std::string_view key) {
-    for (Member& m : members) {
-      if (m.key == key) return &m;
-    }
-    return nullptr;
+    auto it = index.find(std::string(key));
+    return it == index.end() ? nullptr : &members[it->second];
+  }
+  void add(Member m) {
+    index.emplace(m.key, members.size());
+    members.push_back(std::move(m));
+  }
+  void set(Member* m, std::string value) {
+    m->value = std::move(value);
+    m->laid_out.clear();
+  }
+  void erase(const Member* m) {
+    members.erase(members.begin() + (m - members.data()));
+    index.clear();
+    for (size_t i = 0; i < members.size(); ++i) index.emplace(members[i].key, i);
   }
 };
 
@@ -85,16 +111,23 @@ Status KeyStore::check_record(std::string_view record_json, std::string* minifie
   return Status::Ok();
 }
 
-Result<KeyStore::Document> KeyStore::read(storage::Expected* seen) const {
-  Document doc;
+KeyStore::KeyStore(std::shared_ptr<storage::Fs> fs, std::string path) : fs_(std::move(fs)), path_(std::move(path)) {}
+
+KeyStore::~KeyStore() = default;
+
+Result<KeyStore::Document*> KeyStore::document(storage::Expected* seen) const {
   storage::PaddedBuffer bytes;
   storage::FileInfo info;
   Status st = fs_->read_file(path_, kMaxDocumentBytes + 1, &bytes, &info);
   if (st.code() == Code::kNotFound) {
     if (seen) *seen = storage::Expected::None();
-    return doc;
+    doc_ = std::make_unique<Document>();
+    return doc_.get();
   }
   XS_RETURN_IF_ERROR(st);
+  if (seen) *seen = storage::Expected::Of(info);
+  if (doc_ && !doc_->text.empty() && doc_->text == bytes.view()) return doc_.get();
+  doc_.reset();
   if (bytes.size() > kMaxDocumentBytes) {
     return Status::Limit(path_ + " is over " + std::to_string(kMaxDocumentBytes >> 20) + " MiB");
   }
@@ -104,17 +137,20 @@ Result<KeyStore::Document> KeyStore::read(storage::Expected* seen) const {
   st = input.prepare(bytes.view(), &minified, &kind);
   if (!st.ok()) return Status::Corrupt(path_ + " is not a JSON document (" + st.message() + ")");
   if (kind != Kind::kObject) return Status::Corrupt(path_ + " is not a JSON object");
-  for (const json::Member& m : json::members_of(minified)) {
+  auto doc = std::make_unique<Document>();
+  // The text is valid and minified: split without a second parse (a large document on every change).
+  for (const auto& [key_token, value] : json::split_minified_object(minified)) {
     std::string key;
-    json::decode_string_token(m.key, key);
-    if (Document::Member* earlier = doc.find(key)) {
-      earlier->value = std::string(m.value);  // JSON.parse: the last value, at the first place
+    json::decode_string_token(key_token, key);
+    if (Document::Member* earlier = doc->find(key)) {
+      doc->set(earlier, std::string(value));  // JSON.parse: the last value, at the first place
     } else {
-      doc.members.push_back({std::move(key), std::string(m.key), std::string(m.value)});
+      doc->add({std::move(key), std::string(key_token), std::string(value), {}});
     }
   }
-  if (seen) *seen = storage::Expected::Of(info);
-  return doc;
+  doc->text = std::string(bytes.view());
+  doc_ = std::move(doc);
+  return doc_.get();
 }
 
 Status KeyStore::set_aside(const Status& why) const {
@@ -130,31 +166,48 @@ Status KeyStore::set_aside(const Status& why) const {
   return Status::Exists("could not name a copy of " + path_);
 }
 
-Status KeyStore::publish(const Document& doc, const storage::Expected& seen) const {
-  std::string minified = "{";
-  for (size_t i = 0; i < doc.members.size(); ++i) {
-    if (i) minified += ',';
-    minified += doc.members[i].key_token;
-    minified += ':';
-    minified += doc.members[i].value;
+Status KeyStore::publish(Document& doc, const storage::Expected& seen) const {
+  // JSON.stringify(doc, null, 2) + "\n", from each member's lines (laid out once, kept after).
+  std::string text;
+  if (doc.members.empty()) {
+    text = "{}\n";
+  } else {
+    size_t size = 4;
+    for (Document::Member& m : doc.members) {
+      if (m.laid_out.empty()) m.laid_out = "  " + m.key_token + ": " + json::indent_2(m.value, 1);
+      size += m.laid_out.size() + 2;
+    }
+    text.reserve(size);
+    text += "{\n";
+    for (size_t i = 0; i < doc.members.size(); ++i) {
+      if (i) text += ",\n";
+      text += doc.members[i].laid_out;
+    }
+    text += "\n}\n";
   }
-  minified += '}';
-  std::string text = json::indent_2(minified) + "\n";
-  return storage::atomic_replace(*fs_, path_, {text}, seen);
+  Status st = storage::atomic_replace(*fs_, path_, {text}, seen);
+  if (st.ok()) {
+    doc.text = std::move(text);
+  } else {
+    doc_.reset();  // the file may hold either version now: read it again next time
+  }
+  return st;
 }
 
 Result<std::string> KeyStore::get(std::string_view key) const {
-  auto doc = read(nullptr);
+  std::lock_guard<std::mutex> hold(mu_);
+  auto doc = document(nullptr);
   if (!doc.ok()) return doc.status();
-  if (const Document::Member* m = doc->find(key)) return m->value;
+  if (const Document::Member* m = (*doc)->find(key)) return m->value;
   return Status::NotFound("no record for key " + std::string(key));
 }
 
 Result<std::vector<KeyRecord>> KeyStore::list(std::string_view prefix) const {
-  auto doc = read(nullptr);
+  std::lock_guard<std::mutex> hold(mu_);
+  auto doc = document(nullptr);
   if (!doc.ok()) return doc.status();
   std::vector<KeyRecord> out;
-  for (const Document::Member& m : doc->members) {
+  for (const Document::Member& m : (*doc)->members) {
     if (m.key.compare(0, prefix.size(), prefix) == 0) out.push_back({m.key, m.value});
   }
   return out;
@@ -163,27 +216,29 @@ Result<std::vector<KeyRecord>> KeyStore::list(std::string_view prefix) const {
 Status KeyStore::update(std::string_view key, const UpdateFn& fn) const {
   XS_RETURN_IF_ERROR(check_key(key));
   XS_RETURN_IF_ERROR(fs_->make_dirs(storage::dir_name(path_)));
+  std::lock_guard<std::mutex> hold(mu_);
   auto lock = fs_->lock(path_ + ".lock", kLockTimeout);
   if (!lock.ok()) return lock.status().With("locking " + path_);
   storage::Expected seen;
-  auto doc = read(&seen);
-  if (!doc.ok()) return doc.status().code() == Code::kCorrupt ? set_aside(doc.status()) : doc.status();
+  auto loaded = document(&seen);
+  if (!loaded.ok()) return loaded.status().code() == Code::kCorrupt ? set_aside(loaded.status()) : loaded.status();
+  Document* doc = *loaded;
   Document::Member* current = doc->find(key);
   auto next = fn(current ? std::optional<std::string_view>(current->value) : std::nullopt);
   if (!next.ok()) return next.status();
   if (!*next) {
     if (!current) return Status::Ok();
-    doc->members.erase(doc->members.begin() + (current - doc->members.data()));
+    doc->erase(current);
   } else {
     std::string record;
     XS_RETURN_IF_ERROR(check_record(**next, &record));
     if (current && current->value == record) return Status::Ok();  // nothing changes: nothing is written
     if (current) {
-      current->value = std::move(record);
+      doc->set(current, std::move(record));
     } else {
       std::string token;
       json::append_quoted(token, key);
-      doc->members.push_back({std::string(key), std::move(token), std::move(record)});
+      doc->add({std::string(key), std::move(token), std::move(record), {}});
     }
   }
   return publish(*doc, seen);

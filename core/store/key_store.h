@@ -18,6 +18,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,7 +42,8 @@ class KeyStore {
   // The longest document read (a host may keep large fields, as openclaw's skillsSnapshot).
   static constexpr uint64_t kMaxDocumentBytes = 256ull << 20;
 
-  KeyStore(std::shared_ptr<storage::Fs> fs, std::string path) : fs_(std::move(fs)), path_(std::move(path)) {}
+  KeyStore(std::shared_ptr<storage::Fs> fs, std::string path);
+  ~KeyStore();
 
   const std::string& path() const { return path_; }
 
@@ -71,13 +73,19 @@ class KeyStore {
 
  private:
   struct Document;
-  Result<Document> read(storage::Expected* seen) const;
+  // The document as the file holds it now, parsed; with mu_ held. A file whose bytes are the ones
+  // this store last read or wrote is not parsed again (the bytes are compared, so another writer's
+  // change is always seen): a gateway's document of a thousand records changes in a fraction of
+  // what parsing and laying it out again would cost (bench/key_store_bench.cc).
+  Result<Document*> document(storage::Expected* seen) const;
   // A document that is not one: moved aside, and the kCorrupt status that says where.
   Status set_aside(const Status& why) const;
-  Status publish(const Document& doc, const storage::Expected& seen) const;
+  Status publish(Document& doc, const storage::Expected& seen) const;
 
   std::shared_ptr<storage::Fs> fs_;
   std::string path_;
+  mutable std::mutex mu_;                  // the cache, and one writer of this process at a time
+  mutable std::unique_ptr<Document> doc_;  // what document() parsed or publish() wrote last
 };
 
 }  // namespace xs::store

@@ -47,5 +47,19 @@ TEST(Indent2, LaysOutAsJsonStringifyWithTwoSpaces) {
   EXPECT_EQ(indent_2("7"), "7");
 }
 
+TEST(SplitMinifiedObject, MembersWithNestedValuesAndEscapes) {
+  auto m = split_minified_object(R"({"a":1,"b\"":{"c":[1,{"d":"},]"}]},"e":"x\\","f":[],"g":null})");
+  ASSERT_EQ(m.size(), 5u);
+  EXPECT_EQ(m[0].first, R"("a")");
+  EXPECT_EQ(m[0].second, "1");
+  EXPECT_EQ(m[1].first, R"("b\"")");
+  EXPECT_EQ(m[1].second, R"({"c":[1,{"d":"},]"}]})");
+  EXPECT_EQ(m[2].second, R"("x\\")");
+  EXPECT_EQ(m[3].second, "[]");
+  EXPECT_EQ(m[4].first, R"("g")");
+  EXPECT_EQ(m[4].second, "null");
+  EXPECT_TRUE(split_minified_object("{}").empty());
+}
+
 }  // namespace
 }  // namespace xs::json

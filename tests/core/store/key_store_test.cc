@@ -63,6 +63,20 @@ TEST_F(KeyStoreTest, AHostsDocumentKeepsItsOtherMembersAndOrder) {
             "  },\n  \"version\": 2,\n  \"a\": {\n    \"sessionId\": \"2\",\n    \"cost\": 0.5\n  }\n}\n");
 }
 
+// Each KeyStore keeps the document it last read or wrote; a change by another writer (another
+// handle, process or tool) must be seen, never written over from the kept copy.
+TEST_F(KeyStoreTest, AnotherWritersChangeIsSeenByAStoreThatKeptTheDocument) {
+  KeyStore a = store(), b = store();
+  ASSERT_OK(a.put("a", R"({"sessionId":"1"})"));
+  ASSERT_OK(b.put("b", R"({"sessionId":"2"})"));
+  ASSERT_OK(a.patch("a", R"({"n":1})"));
+  EXPECT_EQ(*a.get("b"), R"({"sessionId":"2"})");
+  test::put_file(*fs_, path_, R"({"a":{"sessionId":"1","n":1},"c":{"sessionId":"3"}})");  // a foreign tool
+  ASSERT_OK(a.patch("a", R"({"n":2})"));
+  EXPECT_EQ(doc(), "{\n  \"a\": {\n    \"sessionId\": \"1\",\n    \"n\": 2\n  },\n  \"c\": {\n"
+                   "    \"sessionId\": \"3\"\n  }\n}\n");
+}
+
 TEST_F(KeyStoreTest, NoChangeWritesNothing) {
   KeyStore k = store();
   ASSERT_OK(k.put("k", R"({"sessionId":"s"})"));
