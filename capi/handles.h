@@ -11,6 +11,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "session/session.h"
 #include "store/store.h"
@@ -107,19 +108,24 @@ inline xs_status internal_error(ErrorSlot& err, const char* what) noexcept {
   }
 }
 
-// The handle whose caller-supplied callback runs on this thread (xs_keys_update): that handle's
-// lock is held, so a call on it from the callback is refused instead of waiting forever.
-inline thread_local const void* t_callback_handle = nullptr;
+// The handles whose caller-supplied callbacks run on this thread (xs_keys_update), innermost
+// last: their locks are held, so a call on any of them from a callback is refused instead of
+// waiting forever (also when A's callback updates B and B's callback calls A).
+inline thread_local std::vector<const void*> t_callback_handles;
+
+inline bool in_callback_of(const void* handle) {
+  for (const void* h : t_callback_handles) {
+    if (h == handle) return true;
+  }
+  return false;
+}
 
 class InCallback {
  public:
-  explicit InCallback(const void* handle) : before_(t_callback_handle) { t_callback_handle = handle; }
-  ~InCallback() { t_callback_handle = before_; }
+  explicit InCallback(const void* handle) { t_callback_handles.push_back(handle); }
+  ~InCallback() { t_callback_handles.pop_back(); }
   InCallback(const InCallback&) = delete;
   InCallback& operator=(const InCallback&) = delete;
-
- private:
-  const void* before_;
 };
 
 // Runs `body` (returning Status) under the handle's lock and records the outcome on the handle.
@@ -127,7 +133,7 @@ class InCallback {
 template <class Handle, class F>
 xs_status guarded(Handle* h, F&& body) noexcept {
   if (!h) return XS_EMISUSE;
-  if (t_callback_handle == h) return XS_EMISUSE;  // from inside a callback that holds h's lock
+  if (in_callback_of(h)) return XS_EMISUSE;  // from inside a callback that holds h's lock
   std::lock_guard<std::mutex> lock(h->mu);
   ++h->calls;
   try {

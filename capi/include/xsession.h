@@ -325,7 +325,7 @@ XS_API xs_status xs_store_write_breadcrumb(xs_store *st, const char *terminal_id
 /* (sessionFile, title, cwd, chatType: strings; createdAt, updatedAt, inputTokens, outputTokens,  */
 /* cacheRead, cacheWrite, totalTokens, contextTokens, cost, compactionCount, memoryFlushAt,       */
 /* memoryFlushCompactionCount: numbers; null allowed) and any other fields, kept verbatim and in  */
-/* order. Keys: 1-256 bytes of printable UTF-8 without '/' or ''.                               */
+/* order. Keys: 1-256 bytes of printable UTF-8 without '/' or a backslash.                      */
 /* Every change is a read-modify-write under an exclusive lock on "<document>.lock" held across   */
 /* processes (released by the kernel if the holder dies), published atomically (temp file, fsync, */
 /* rename, directory fsync). Readers take no lock and never see a partial document. A damaged     */

@@ -195,6 +195,7 @@ Status KeyStore::publish(Document& doc, const storage::Expected& seen) const {
 }
 
 Result<std::string> KeyStore::get(std::string_view key) const {
+  XS_RETURN_IF_ERROR(check_key(key));
   std::lock_guard<std::mutex> hold(mu_);
   auto doc = document(nullptr);
   if (!doc.ok()) return doc.status();

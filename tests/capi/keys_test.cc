@@ -93,6 +93,43 @@ TEST_F(Keys, UpdateSeesTheRecordAndDecides) {
   EXPECT_EQ(xs_keys_update(store_, "k", nullptr, &p), XS_EINVAL);
 }
 
+// A's callback updates B, whose callback calls A: A's lock is held further up this thread, so the
+// call is refused, not left waiting for ever.
+struct Nested {
+  xs_store* a;
+  xs_store* b;
+  xs_status inner = XS_OK;
+};
+
+xs_status inner_update(void* user, const char*, size_t, const char** out, size_t* out_len) {
+  auto* n = static_cast<Nested*>(user);
+  char buf[64];
+  size_t len = 0;
+  n->inner = xs_keys_get(n->a, "k", buf, sizeof buf, &len);
+  *out = R"({"sessionId":"b"})";
+  *out_len = std::strlen(*out);
+  return XS_OK;
+}
+
+xs_status outer_update(void* user, const char*, size_t, const char** out, size_t* out_len) {
+  auto* n = static_cast<Nested*>(user);
+  xs_status rc = xs_keys_update(n->b, "k", inner_update, n);
+  *out = R"({"sessionId":"a"})";
+  *out_len = std::strlen(*out);
+  return rc;
+}
+
+TEST_F(Keys, ACallbackInACallbackCannotCallTheOuterStore) {
+  xstest::TempDir other;
+  xs_store* b = xs_store_new();
+  ASSERT_EQ(xs_store_open(b, other.path().c_str(), nullptr), XS_OK);
+  Nested n{store_, b};
+  EXPECT_EQ(xs_keys_update(store_, "k", outer_update, &n), XS_OK) << xs_store_errmsg(store_);
+  EXPECT_EQ(n.inner, XS_EMISUSE);
+  EXPECT_EQ(Get("k"), R"({"sessionId":"a"})");
+  xs_store_free(b);
+}
+
 TEST_F(Keys, BadInputGetsAStatusAndLeavesTheDocument) {
   ASSERT_EQ(Put("k", R"({"sessionId":"s"})"), XS_OK);
   std::string before = Doc();
@@ -104,6 +141,9 @@ TEST_F(Keys, BadInputGetsAStatusAndLeavesTheDocument) {
   EXPECT_EQ(xs_keys_put(store_, "k", nullptr, 0), XS_EINVAL);
   EXPECT_EQ(xs_keys_patch(store_, "k", nullptr, 0), XS_EINVAL);
   EXPECT_EQ(xs_keys_delete(store_, nullptr), XS_EINVAL);
+  xs_status bad = XS_OK;
+  Get("a/b", &bad);
+  EXPECT_EQ(bad, XS_EINVAL);
   EXPECT_EQ(Doc(), before);
   xstest::WriteFile(root_.path() + "/sessions.json", "{\"k\":");
   xs_status st = XS_OK;
