@@ -150,6 +150,28 @@ fn a_call_on_the_same_store_from_the_closure_is_misuse_not_a_deadlock() {
 }
 
 #[test]
+fn a_store_whose_closure_is_further_up_the_stack_is_still_refused() {
+    // A's closure updates B, whose closure calls A: A's lock is still held by this thread.
+    let (_a_dir, a) = store();
+    let (_b_dir, b) = common::store();
+    let mut from_b = None;
+    let mut b_result = None;
+    a.keys()
+        .update("k", |_| {
+            b_result = Some(b.keys().update("k", |_| {
+                from_b = Some(a.keys().get("k"));
+                Update::Set(r#"{"sessionId":"b"}"#.to_string())
+            }));
+            Update::Set(r#"{"sessionId":"a"}"#.to_string())
+        })
+        .unwrap();
+    assert_eq!(from_b.unwrap().unwrap_err().code(), ErrorCode::Misuse);
+    b_result.unwrap().unwrap();
+    assert_eq!(a.keys().get("k").unwrap().as_deref(), Some(r#"{"sessionId":"a"}"#));
+    assert_eq!(b.keys().get("k").unwrap().as_deref(), Some(r#"{"sessionId":"b"}"#));
+}
+
+#[test]
 fn another_thread_waits_for_the_closure_instead_of_failing() {
     let (_dir, store) = store();
     let store = Arc::new(store);
