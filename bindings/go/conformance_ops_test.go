@@ -36,6 +36,9 @@ func (r *caseRunner) step(op string, s step, expect Code) bool {
 	if f, ok := checkOps[op]; ok {
 		return f(r, s, expect)
 	}
+	if f, ok := keyOps[op]; ok {
+		return f(r, s, expect)
+	}
 	r.t.Errorf("unknown op %q", op)
 	return false
 }

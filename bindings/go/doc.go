@@ -3,6 +3,8 @@
 // A session is an append-only JSONL transcript: a header line, then typed entries (messages,
 // model changes, compactions, labels, ...) linked by id and parentId into a tree with a movable
 // leaf. A [Store] is a root directory of sessions and blobs; a [Session] is one open transcript.
+// A Store also keeps a keyed session document ([Store.KeyGet], [Store.KeyUpdate], ...) that maps a
+// host's session keys to records, changed under a lock that other processes respect.
 //
 //	store, err := xsession.OpenStore(root, nil)
 //	s, err := store.Create(cwd, nil)

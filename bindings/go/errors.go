@@ -83,7 +83,12 @@ type Error struct {
 	Op      string // the Go method, such as "Session.Append"; empty for the sentinels
 	Message string // the library's text for this call; empty for the sentinels
 	closed  bool   // the binding's "handle is closed" error (Code is CodeMisuse)
+	cause   error  // what a KeyUpdate function returned (or panicked with) to cancel
 }
+
+// Unwrap is the error a KeyUpdate function returned to cancel (or the error it panicked with),
+// so errors.Is and errors.As reach it; nil for every other error.
+func (e *Error) Unwrap() error { return e.cause }
 
 // Name is the status's macro name ("XS_ELOCKED"), or "XS_ECLOSED" for a call on a closed
 // handle.

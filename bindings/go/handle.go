@@ -1,13 +1,19 @@
 package xsession
 
 /*
+#include <pthread.h>
+#include <stdint.h>
 #include <xsession.h>
+
+// The calling thread, as a number (pthread_t is an integer on Linux, a pointer elsewhere).
+static uintptr_t xs_go_thread(void) { return (uintptr_t)pthread_self(); }
 */
 import "C"
 
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // handle is what Store and Session share: the C pointer, the mutex that serialises its use,
@@ -23,10 +29,32 @@ type handle[T any] struct {
 	errmsg  func(*T) *C.char     // xs_store_errmsg or xs_session_errmsg
 	errcode func(*T) C.xs_status // xs_store_errcode or xs_session_errcode
 	scratch []byte               // see fill in buffers.go
+
+	// The thread running a KeyUpdate function of this handle, 0 when none; see reentered.
+	callbackThread atomic.Uintptr
+}
+
+// reentered refuses a call made from inside a KeyUpdate function on this very handle: that
+// call's goroutine holds mu until the function returns, so locking it again would wait for ever.
+//
+// Go has no goroutine identity, but a goroutine running a cgo callback is locked to the thread
+// that made the C call, and that thread runs nothing else until the callback returns: a call
+// on this handle from that thread is the callback's own goroutine; any other goroutine is on
+// another thread, and waits for mu as usual. The check costs one atomic load when no callback
+// runs.
+func (h *handle[T]) reentered(op string) error {
+	if t := h.callbackThread.Load(); t != 0 && t == uintptr(C.xs_go_thread()) {
+		return &Error{Code: CodeMisuse, Op: op,
+			Message: "called from inside a KeyUpdate function of the same store, which holds its lock until the function returns"}
+	}
+	return nil
 }
 
 // enter locks the handle and returns its pointer; on a closed handle it unlocks and fails.
 func (h *handle[T]) enter(op string) (*T, error) {
+	if err := h.reentered(op); err != nil {
+		return nil, err
+	}
 	h.mu.Lock()
 	if h.p == nil {
 		h.mu.Unlock()

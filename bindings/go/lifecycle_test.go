@@ -70,6 +70,13 @@ func storeCalls(st *Store) map[string]error {
 	add("Store.BlobGet", second(st.BlobGet("h")))
 	add("Store.BlobList", second(st.BlobList(0)))
 	add("Store.BlobGC", second(st.BlobGC(nil)))
+	add("Store.KeyGet", second(st.KeyGet("k")))
+	add("Store.KeyList", second(st.KeyList("")))
+	add("Store.KeyListJSON", second(st.KeyListJSON("")))
+	add("Store.KeyPut", st.KeyPut("k", []byte(`{"sessionId":"s"}`)))
+	add("Store.KeyPatch", st.KeyPatch("k", []byte(`{"title":"t"}`)))
+	add("Store.KeyDelete", st.KeyDelete("k"))
+	add("Store.KeyUpdate", st.KeyUpdate("k", func([]byte, bool) ([]byte, bool, error) { return nil, false, nil }))
 	return calls
 }
 

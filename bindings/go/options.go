@@ -24,7 +24,8 @@ const (
 
 // StoreOptions configures OpenStore; nil means the defaults.
 type StoreOptions struct {
-	Flags StoreFlags // StoreInMemory | StoreDialectPi, or 0
+	Flags    StoreFlags // StoreInMemory | StoreDialectPi, or 0
+	KeysPath string     // the keyed store's document (KeyGet and friends); "" = <root>/sessions.json
 }
 
 // Dialect is whose forms a session's lines take (docs/dialects.md): oh-my-pi's or pi's. Both

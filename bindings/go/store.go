@@ -29,6 +29,10 @@ func OpenStore(root string, opts *StoreOptions) (*Store, error) {
 	}
 	if opts != nil {
 		o.flags = C.uint32_t(opts.Flags)
+		o.keys_path = a.opt("KeysPath", opts.KeysPath) // copied by xs_store_open
+		if a.err != nil {
+			return nil, a.err
+		}
 	}
 	p := C.xs_store_new()
 	if p == nil {
@@ -49,9 +53,12 @@ func OpenStore(root string, opts *StoreOptions) (*Store, error) {
 }
 
 // Close releases the store (xs_store_free). Sessions opened from it stay valid and must still
-// be closed. Closing again does nothing. It always returns nil; it has a result to be an
-// io.Closer.
+// be closed. Closing again does nothing. It returns nil, except from inside a KeyUpdate function
+// of this store (ErrMisuse: the store stays open).
 func (st *Store) Close() error {
+	if err := st.h.reentered("Store.Close"); err != nil {
+		return err
+	}
 	st.h.mu.Lock()
 	defer st.h.mu.Unlock()
 	st.h.close(func(p *C.xs_store) { C.xs_store_free(p) })

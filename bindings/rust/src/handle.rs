@@ -15,6 +15,7 @@
 //! another thread's cached result. The mutex is uncontended in the one-thread case, which costs
 //! far less than the C call it guards.
 
+use std::cell::RefCell;
 use std::os::raw::c_char;
 use std::ptr::NonNull;
 use std::sync::{Mutex, MutexGuard};
@@ -61,6 +62,28 @@ impl RawHandle for sys::xs_session {
     }
 }
 
+thread_local! {
+    /// The handles whose call on this thread is running a caller's closure (an update's): they
+    /// hold their lock until it returns, so a call on one of them from the closure is refused
+    /// rather than left waiting for ever (the library refuses such calls the same way, but this
+    /// crate's own lock comes first).
+    static RUNNING_CLOSURE: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Takes a handle off [`RUNNING_CLOSURE`] when its call returns.
+struct ClosureDone(usize);
+
+impl Drop for ClosureDone {
+    fn drop(&mut self) {
+        RUNNING_CLOSURE.with(|running| {
+            let mut running = running.borrow_mut();
+            if let Some(at) = running.iter().rposition(|&h| h == self.0) {
+                running.remove(at);
+            }
+        });
+    }
+}
+
 /// An owned, live C handle: released exactly once, on drop.
 ///
 /// The closures given to its methods receive the raw pointer while the lock is held; they may
@@ -82,10 +105,20 @@ impl<T: RawHandle> Handle<T> {
         NonNull::new(raw).map(|raw| Handle { raw, lock: Mutex::new(()) })
     }
 
-    fn guard(&self) -> MutexGuard<'_, ()> {
+    fn address(&self) -> usize {
+        self.raw.as_ptr() as usize
+    }
+
+    fn guard(&self) -> Result<MutexGuard<'_, ()>> {
+        if RUNNING_CLOSURE.with(|running| running.borrow().contains(&self.address())) {
+            return Err(Error::new(
+                ErrorCode::Misuse,
+                "called from inside an update closure of the same store, which holds its lock until the closure returns",
+            ));
+        }
         // The mutex guards no data, only the order of C calls, so a panic in another thread
         // while it held the lock leaves nothing inconsistent: ignore the poison.
-        self.lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        Ok(self.lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
     }
 
     /// The error for status `rc`, with the message of the call that just ran on this handle.
@@ -98,8 +131,23 @@ impl<T: RawHandle> Handle<T> {
 
     /// Runs one status-returning call under the lock.
     pub(crate) fn check(&self, call: impl FnOnce(*mut T) -> sys::xs_status) -> Result<()> {
-        let _guard = self.guard();
+        let _guard = self.guard()?;
         match call(self.raw.as_ptr()) {
+            sys::XS_OK => Ok(()),
+            rc => Err(self.error(rc)),
+        }
+    }
+
+    /// [`Handle::check`] for a call that runs a caller's closure on this thread while it holds
+    /// the lock (`xs_keys_update`): a call on this handle from the closure fails with
+    /// [`ErrorCode::Misuse`] instead of deadlocking.
+    pub(crate) fn check_running_closure(&self, call: impl FnOnce(*mut T) -> sys::xs_status) -> Result<()> {
+        let _guard = self.guard()?;
+        RUNNING_CLOSURE.with(|running| running.borrow_mut().push(self.address()));
+        let done = ClosureDone(self.address());
+        let rc = call(self.raw.as_ptr());
+        drop(done);
+        match rc {
             sys::XS_OK => Ok(()),
             rc => Err(self.error(rc)),
         }
@@ -110,7 +158,7 @@ impl<T: RawHandle> Handle<T> {
         &self,
         mut call: impl FnMut(*mut T, *mut c_char, usize, *mut usize) -> sys::xs_status,
     ) -> Result<Vec<u8>> {
-        let _guard = self.guard();
+        let _guard = self.guard()?;
         let raw = self.raw.as_ptr();
         buffer::read_bytes(|buf, cap, out_len| call(raw, buf, cap, out_len)).map_err(|rc| self.error(rc))
     }
@@ -153,7 +201,10 @@ impl<T: RawHandle> Handle<T> {
     /// The code and message the handle holds from its last call (`None` after a success), read
     /// with `errcode` (`xs_store_errcode` / `xs_session_errcode`) and the message accessor.
     pub(crate) fn last_error(&self, errcode: impl FnOnce(*mut T) -> sys::xs_status) -> Option<Error> {
-        let _guard = self.guard();
+        let _guard = match self.guard() {
+            Ok(guard) => guard,
+            Err(misuse) => return Some(misuse),
+        };
         match errcode(self.raw.as_ptr()) {
             sys::XS_OK => None,
             rc => Some(self.error(rc)),

@@ -1,6 +1,7 @@
 //! A small JSON reader for the typed accessors ([`SessionInfo`](crate::SessionInfo),
-//! [`Usage`](crate::Usage)): the default build has no dependencies, and those objects are flat
-//! and small. Private: callers who want full JSON get the exact text and use their own parser.
+//! [`Usage`](crate::Usage), [`KeyRecord`](crate::KeyRecord)): the default build has no
+//! dependencies, and those objects are flat and small. Private: callers who want full JSON get
+//! the exact text and use their own parser.
 
 use std::collections::BTreeMap;
 
@@ -26,6 +27,58 @@ pub(crate) fn parse(text: &str) -> Result<Value, String> {
     Ok(value)
 }
 
+/// The `[{"key","record"}…]` of `xs_keys_list` as (key, record) pairs, each record the exact
+/// text the library wrote. Records are hosts' own JSON, as deep as the library allows, so they
+/// are walked without recursion ([`Parser::raw_value`]) rather than built into [`Value`]s.
+pub(crate) fn key_records(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut p = Parser { bytes: text.as_bytes(), at: 0, depth: 0 };
+    let mut out = Vec::new();
+    if !p.eat(b'[') {
+        return p.fail("expected '['");
+    }
+    let mut more = !p.eat(b']');
+    while more {
+        if !p.eat(b'{') {
+            return p.fail("expected an object");
+        }
+        let (mut key, mut record) = (None, None);
+        loop {
+            match p.member_name()?.as_str() {
+                "key" => {
+                    p.skip_ws();
+                    if p.bytes.get(p.at) != Some(&b'"') {
+                        return p.fail("expected the key as a string");
+                    }
+                    key = Some(p.string()?);
+                }
+                "record" => record = Some(p.raw_value()?.to_owned()),
+                _ => {
+                    p.raw_value()?; // a member a newer library adds
+                }
+            }
+            if p.eat(b'}') {
+                break;
+            }
+            if !p.eat(b',') {
+                return p.fail("expected ',' or '}'");
+            }
+        }
+        match (key, record) {
+            (Some(key), Some(record)) => out.push((key, record)),
+            _ => return p.fail("an item without \"key\" and \"record\""),
+        }
+        more = !p.eat(b']');
+        if more && !p.eat(b',') {
+            return p.fail("expected ',' or ']'");
+        }
+    }
+    p.skip_ws();
+    if p.at != p.bytes.len() {
+        return p.fail("trailing characters");
+    }
+    Ok(out)
+}
+
 /// Deeper than any object the library reports; bounds the recursion on hostile input.
 const MAX_DEPTH: usize = 64;
 
@@ -35,7 +88,7 @@ struct Parser<'a> {
     depth: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn fail<T>(&self, what: &str) -> Result<T, String> {
         Err(format!("{what} at byte {}", self.at))
     }
@@ -53,6 +106,68 @@ impl Parser<'_> {
             self.at += 1;
         }
         hit
+    }
+
+    /// A member's name and the ':' after it.
+    fn member_name(&mut self) -> Result<String, String> {
+        self.skip_ws();
+        if self.bytes.get(self.at) != Some(&b'"') {
+            return self.fail("expected a member name");
+        }
+        let name = self.string()?;
+        if !self.eat(b':') {
+            return self.fail("expected ':'");
+        }
+        Ok(name)
+    }
+
+    /// The text of the next value, checked as JSON, at any depth: containers are tracked on a
+    /// stack of their closing brackets instead of by recursion; scalars go through
+    /// [`Parser::value`].
+    fn raw_value(&mut self) -> Result<&'a str, String> {
+        self.skip_ws();
+        let start = self.at;
+        let mut open: Vec<u8> = Vec::new();
+        loop {
+            // A value starts here.
+            self.skip_ws();
+            match self.bytes.get(self.at) {
+                Some(&bracket @ (b'{' | b'[')) => {
+                    self.at += 1;
+                    let close = if bracket == b'{' { b'}' } else { b']' };
+                    if !self.eat(close) {
+                        open.push(close);
+                        if close == b'}' {
+                            self.member_name()?;
+                        }
+                        continue;
+                    }
+                }
+                _ => {
+                    self.value()?;
+                }
+            }
+            // A value ended: close what it ends, then expect the next member or element.
+            loop {
+                let close = match open.last() {
+                    Some(&close) => close,
+                    None => {
+                        // Both ends are at ASCII bytes of a &str, so the slice is UTF-8.
+                        return std::str::from_utf8(&self.bytes[start..self.at]).map_err(|e| e.to_string());
+                    }
+                };
+                if self.eat(close) {
+                    open.pop();
+                } else if self.eat(b',') {
+                    if close == b'}' {
+                        self.member_name()?;
+                    }
+                    break;
+                } else {
+                    return self.fail("expected ',' or a closing bracket");
+                }
+            }
+        }
     }
 
     fn literal(&mut self, word: &str, value: Value) -> Result<Value, String> {
@@ -265,6 +380,37 @@ mod tests {
         assert_eq!(parse(r#""\ud83dx""#).unwrap(), s("\u{FFFD}x"));
         assert_eq!(parse(r#""\ud83d\u0041""#).unwrap(), s("\u{FFFD}A"));
         assert_eq!(parse("\"naïve\"").unwrap(), s("naïve"));
+    }
+
+    #[test]
+    fn key_records_keep_each_record_as_written_at_any_depth() {
+        let deep = format!("{}1{}", "[".repeat(300), "]".repeat(300));
+        let text = format!(
+            r#"[{{"key":"a:\"1\"","record":{{"sessionId":"s","n":1.50,"o":{{"x":[true,null,"]}}"]}}}}}},{{"record":{deep},"key":"b","later":{{"k":[]}}}}]"#
+        );
+        let got = key_records(&text).unwrap();
+        assert_eq!(
+            got,
+            vec![
+                ("a:\"1\"".to_owned(), r#"{"sessionId":"s","n":1.50,"o":{"x":[true,null,"]}"]}}"#.to_owned()),
+                ("b".to_owned(), deep),
+            ]
+        );
+        assert_eq!(key_records(" [ ] ").unwrap(), vec![]);
+        assert_eq!(key_records(r#"[{"key":"k","record":{}}]"#).unwrap(), vec![("k".to_owned(), "{}".to_owned())]);
+    }
+
+    #[test]
+    fn key_records_reject_malformed_lists() {
+        assert_eq!(key_records("{}").unwrap_err(), "expected '[' at byte 0");
+        assert_eq!(key_records(r#"[{"key":"k"}]"#).unwrap_err(), "an item without \"key\" and \"record\" at byte 12");
+        assert_eq!(key_records(r#"[{"key":1,"record":{}}]"#).unwrap_err(), "expected the key as a string at byte 8");
+        assert_eq!(key_records(r#"[{"key":"k","record":{"a" 1}}]"#).unwrap_err(), "expected ':' at byte 26");
+        assert_eq!(
+            key_records(r#"[{"key":"k","record":[1 2]}]"#).unwrap_err(),
+            "expected ',' or a closing bracket at byte 24"
+        );
+        assert_eq!(key_records(r#"[{"key":"k","record":{}}] x"#).unwrap_err(), "trailing characters at byte 26");
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //!   take `&str` / `&[u8]` and return `String` / `Vec<u8>` / typed values;
 //! - [`Error`]: every failure, with the library's status as an [`ErrorCode`] and the handle's
 //!   message;
+//! - [`Keys`] ([`Store::keys`]): the keyed session document (`sessions.json`) that maps a host's
+//!   session keys to records, changed under a lock that other processes respect;
 //! - [`Dialect`]: whose forms a session writes, omp's or pi's (docs/dialects.md); chosen per
 //!   store ([`StoreOptions::default_dialect`]) and per session ([`SessionOptions::dialect`]).
 //!
@@ -62,6 +64,7 @@ mod error;
 mod handle;
 mod info;
 mod json;
+mod keys;
 mod options;
 mod read;
 mod session;
@@ -73,6 +76,7 @@ mod write;
 pub use dialect::Dialect;
 pub use error::{status_str, Error, ErrorCode, Result};
 pub use info::{SessionInfo, Usage};
+pub use keys::{KeyRecord, Keys, Update};
 pub use options::{GcOptions, ListOptions, RepairOptions, SessionOptions, StoreOptions};
 pub use read::BlobRefs;
 pub use session::Session;

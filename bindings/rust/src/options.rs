@@ -5,8 +5,9 @@
 //! returns it together with the `CString`s its pointers borrow from.
 
 use std::ffi::CString;
+use std::path::{Path, PathBuf};
 
-use crate::buffer::{opt_c_string, opt_ptr};
+use crate::buffer::{c_string, opt_c_string, opt_ptr};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorCode, Result};
 use crate::sys;
@@ -36,12 +37,19 @@ pub(crate) fn init<T>(init: unsafe extern "C" fn(*mut T, u32) -> sys::xs_status,
 pub struct StoreOptions {
     in_memory: bool,
     default_dialect: Dialect,
+    keys_path: Option<PathBuf>,
 }
 
 impl Default for StoreOptions {
     fn default() -> StoreOptions {
-        StoreOptions { in_memory: false, default_dialect: Dialect::Omp }
+        StoreOptions { in_memory: false, default_dialect: Dialect::Omp, keys_path: None }
     }
+}
+
+/// The raw struct plus the path its `keys_path` points into (kept alive together).
+pub(crate) struct RawStoreOptions {
+    pub(crate) raw: sys::xs_store_options,
+    _keys_path: Option<CString>,
 }
 
 impl StoreOptions {
@@ -64,11 +72,20 @@ impl StoreOptions {
         self
     }
 
+    /// Where the keyed store ([`Store::keys`](crate::Store::keys)) keeps its document, instead of
+    /// `<root>/sessions.json` (`xs_store_options.keys_path`). The library copies the path when
+    /// the store opens. A path that is not UTF-8 or holds a NUL byte makes
+    /// [`Store::open_with`](crate::Store::open_with) fail with [`ErrorCode::Invalid`].
+    pub fn keys_path(mut self, path: impl AsRef<Path>) -> StoreOptions {
+        self.keys_path = Some(path.as_ref().to_path_buf());
+        self
+    }
+
     pub(crate) fn is_in_memory(&self) -> bool {
         self.in_memory
     }
 
-    pub(crate) fn to_raw(&self) -> Result<sys::xs_store_options> {
+    pub(crate) fn to_raw(&self) -> Result<RawStoreOptions> {
         let mut raw = init(sys::xs_store_options_init, sys::XS_STORE_OPTIONS_VERSION)?;
         if self.in_memory {
             raw.flags |= sys::XS_STORE_IN_MEMORY;
@@ -76,7 +93,18 @@ impl StoreOptions {
         if self.default_dialect == Dialect::Pi {
             raw.flags |= sys::XS_STORE_DIALECT_PI;
         }
-        Ok(raw)
+        let keys_path = match &self.keys_path {
+            // The C API takes NUL-terminated UTF-8; a lossy conversion would name another file.
+            Some(path) => Some(c_string(
+                path.to_str().ok_or_else(|| {
+                    Error::new(ErrorCode::Invalid, format!("keys path {} is not UTF-8", path.display()))
+                })?,
+                "keys path",
+            )?),
+            None => None,
+        };
+        raw.keys_path = opt_ptr(&keys_path);
+        Ok(RawStoreOptions { raw, _keys_path: keys_path })
     }
 }
 

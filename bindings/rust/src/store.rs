@@ -50,8 +50,8 @@ impl Store {
         // SAFETY: xs_store_new has no preconditions; NULL means out of memory.
         let handle = Handle::from_raw(unsafe { sys::xs_store_new() })
             .ok_or_else(|| Error::new(ErrorCode::NoMem, "xs_store_new: out of memory"))?;
-        // SAFETY: live handle; `root` and `opts` outlive the call.
-        handle.check(|st| unsafe { sys::xs_store_open(st, opt_ptr(&root), &opts) })?;
+        // SAFETY: live handle; `root` and `opts` (with the path it points into) outlive the call.
+        handle.check(|st| unsafe { sys::xs_store_open(st, opt_ptr(&root), &opts.raw) })?;
         Ok(Store { handle })
     }
 

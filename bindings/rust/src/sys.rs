@@ -76,7 +76,7 @@ pub const XS_HASH_BUFSIZE: usize = 65;
 // --- option structs and their flags ------------------------------------------------------------
 
 /// Version of [`xs_store_options`] this crate fills in.
-pub const XS_STORE_OPTIONS_VERSION: u32 = 1;
+pub const XS_STORE_OPTIONS_VERSION: u32 = 2;
 /// Sessions live in memory only (nothing touches the disk).
 pub const XS_STORE_IN_MEMORY: u32 = 0x1;
 /// New sessions are written in pi's dialect (default: omp's).
@@ -92,12 +92,15 @@ pub const XS_DIALECT_PI: u32 = 2;
 
 /// Options of `xs_store_open`.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct xs_store_options {
     /// `XS_STORE_OPTIONS_VERSION`.
     pub version: u32,
     /// `XS_STORE_*` flags.
     pub flags: u32,
+    /// Version 2: the keyed store's document; NULL = `<root>/sessions.json`. Copied by
+    /// `xs_store_open`.
+    pub keys_path: *const c_char,
 }
 
 /// Version of [`xs_session_options`] this crate fills in.
@@ -279,6 +282,20 @@ pub struct xs_session_init_entry {
 /// Entry readers: blob refs replaced by the blobs' content.
 pub const XS_READ_RESOLVE_BLOBS: u32 = 0x1;
 
+/// The callback of `xs_keys_update`: sees the record (`current_json`, not NUL-terminated; NULL
+/// when there is none) under the document's lock and decides what it becomes through
+/// `new_json` / `new_len` (borrowed until it returns; `*new_json = NULL` removes the record).
+/// Returning anything but `XS_OK` cancels. `None` is the C API's NULL (refused with `XS_EINVAL`).
+pub type xs_keys_update_fn = Option<
+    unsafe extern "C" fn(
+        user: *mut c_void,
+        current_json: *const c_char,
+        current_len: usize,
+        new_json: *mut *const c_char,
+        new_len: *mut usize,
+    ) -> xs_status,
+>;
+
 // --- handles ----------------------------------------------------------------------------------
 
 // Opaque handles in the Rustonomicon's FFI shape: zero-sized, not constructible, and
@@ -383,6 +400,37 @@ extern "C" {
         terminal_id: *const c_char,
         cwd: *const c_char,
         session_path: *const c_char,
+    ) -> xs_status;
+
+    // keyed session store
+    /// The record of `key` as minified JSON, through `(buf, cap, out_len)`.
+    pub fn xs_keys_get(
+        st: *mut xs_store,
+        key: *const c_char,
+        buf: *mut c_char,
+        cap: usize,
+        out_len: *mut usize,
+    ) -> xs_status;
+    /// `[{"key","record"}...]` for the keys starting with `prefix` (NULL or "": all).
+    pub fn xs_keys_list(
+        st: *mut xs_store,
+        prefix: *const c_char,
+        buf: *mut c_char,
+        cap: usize,
+        out_len: *mut usize,
+    ) -> xs_status;
+    /// Replaces the record of `key` (a new key goes last).
+    pub fn xs_keys_put(st: *mut xs_store, key: *const c_char, record_json: *const c_char, len: usize) -> xs_status;
+    /// Merges a JSON merge patch (RFC 7386) into the record of `key`.
+    pub fn xs_keys_patch(st: *mut xs_store, key: *const c_char, patch_json: *const c_char, len: usize) -> xs_status;
+    /// Removes the record of `key`.
+    pub fn xs_keys_delete(st: *mut xs_store, key: *const c_char) -> xs_status;
+    /// Runs `fn` once under the document's lock and applies what it decides.
+    pub fn xs_keys_update(
+        st: *mut xs_store,
+        key: *const c_char,
+        r#fn: xs_keys_update_fn,
+        user: *mut c_void,
     ) -> xs_status;
 
     // session lifecycle

@@ -127,11 +127,76 @@ fn sys_functions() -> BTreeMap<String, String> {
         let decl = squash(&decl[at + 7..]);
         let open = decl.find('(').unwrap();
         let close = decl.rfind(')').unwrap();
-        let params: Vec<String> =
-            decl[open + 1..close].split(',').map(str::trim).filter(|p| !p.is_empty()).map(String::from).collect();
+        // A parameter named like a Rust keyword (`fn`) is a raw identifier there (`r#fn`).
+        let params: Vec<String> = decl[open + 1..close]
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(|p| p.trim_start_matches("r#").to_string())
+            .collect();
         out.insert(decl[..open].to_string(), format!("({}){}", params.join(", "), &decl[close + 1..]));
     }
     out
+}
+
+/// name -> "(name: type, …) -> ret" for every function pointer type of the header
+/// (`typedef xs_status (*name)(…);`).
+fn header_callbacks() -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for decl in squash(&header()).split(';') {
+        let rest = match decl.find("typedef ") {
+            Some(at) if decl.contains("(*") => &decl[at + 8..],
+            _ => continue,
+        };
+        let star = rest.find("(*").unwrap();
+        let ret = rust_type(&rest[..star]);
+        let name_end = star + rest[star..].find(')').unwrap();
+        let name = rest[star + 2..name_end].trim().to_string();
+        let params_start = name_end + rest[name_end..].find('(').unwrap();
+        let params: Vec<String> = rest[params_start + 1..rest.rfind(')').unwrap()]
+            .split(',')
+            .map(|p| {
+                let (ty, name) = param(p);
+                format!("{name}: {ty}")
+            })
+            .collect();
+        out.insert(name, format!("({}) -> {ret}", params.join(", ")));
+    }
+    out
+}
+
+/// The same map for the `pub type NAME = Option<unsafe extern "C" fn(…) -> ret>;` of src/sys.rs
+/// (`Option` because C may pass or take NULL).
+fn sys_callbacks() -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for decl in squash(&sys_source()).split(';') {
+        let at = match decl.find("pub type ") {
+            Some(at) if decl.contains("extern \"C\" fn(") => at,
+            _ => continue,
+        };
+        let (name, rest) = decl[at + 9..].split_once('=').unwrap();
+        let rest = rest.trim();
+        // rustfmt may break the type over lines, leaving "Option< " and trailing commas.
+        let sig = rest
+            .replace("Option< ", "Option<")
+            .strip_prefix("Option<unsafe extern \"C\" fn")
+            .and_then(|s| s.trim_end().strip_suffix('>'))
+            .unwrap_or_else(|| panic!("{name}: not an Option<unsafe extern \"C\" fn(…)>: {rest}"))
+            .to_string();
+        let open = sig.find('(').unwrap();
+        let close = sig.rfind(')').unwrap();
+        let params: Vec<&str> = sig[open + 1..close].split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+        let ret = sig[close + 1..].trim().trim_end_matches(',').trim();
+        out.insert(name.trim().to_string(), format!("({}) {ret}", params.join(", ")));
+    }
+    out
+}
+
+#[test]
+fn every_header_callback_type_is_mirrored_with_the_same_signature() {
+    let header = header_callbacks();
+    assert!(header.contains_key("xs_keys_update_fn"), "parsed {header:?}");
+    assert_eq!(sys_callbacks(), header);
 }
 
 /// Integer value of a `#define` / `pub const` value (`(-7)`, `0x10u`, `65`).
@@ -264,7 +329,7 @@ macro_rules! layouts {
 #[test]
 fn struct_layouts_match_the_c_compiler() {
     let (c_source, rust) = layouts! {
-        xs_store_options { version, flags }
+        xs_store_options { version, flags, keys_path }
         xs_session_options { version, flags, max_line_bytes, max_depth, dialect, clock_start_ms, clock_step_ms,
                              id_seed, cwd, session_id, title, parent_session }
         xs_gc_options { version, flags, grace_ms, now_ms }

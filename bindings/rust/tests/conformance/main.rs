@@ -1,7 +1,8 @@
 //! Replays every case of `tests/conformance/cases/` through the safe API and compares exact
 //! bytes, with the semantics of the C++ runner (`tests/conformance/conformance_runner.cc`) and
 //! the format of `tests/conformance/README.md`. A case stops at its first mismatch; all cases
-//! run, and the test fails listing every failed case with its step. The checks are in `checks.rs`.
+//! run, and the test fails listing every failed case with its step. The checks are in `checks.rs`,
+//! the keyed store's steps in `keys.rs`.
 #[path = "../common/mod.rs"]
 mod common;
 
@@ -86,8 +87,9 @@ macro_rules! ensure {
     };
 }
 
-// After the macro, which it uses.
+// After the macro, which they use.
 mod checks;
+mod keys;
 
 // Fields drop in order: the session closes, then the store, then the directory goes.
 struct Runner<'a> {
@@ -330,6 +332,9 @@ impl<'a> Runner<'a> {
 
     /// Every step that is not a session constructor or an append.
     fn other_step(&mut self, op: &str, s: &Value, expect: i32, blobs: BlobRefs) -> StepResult {
+        if self.keys_step(op, s, expect)? {
+            return Ok(());
+        }
         if op.starts_with("check_") {
             return self.check_step(op, s, expect, blobs);
         }
