@@ -31,10 +31,13 @@ static void call_free(napi_env env, xsn_call *c) {
 
 /* Any thread: the C call itself (`env` on the JS thread only). */
 static void execute_call(xsn_call *c, napi_env env) {
-  xsn_handle_enter(c->h, env);
+  int doc = xsn_update_needs_doc_gate(c->m, env);
+  if (doc) xsn_gate_enter(&xsn_doc_gate, env);
+  xsn_gate_enter(&c->h->gate, env);
   c->rc = c->m->read ? xsn_read_text(c) : c->m->run(c);
   if (c->rc != XS_OK && !c->errmsg) c->errmsg = strdup(xsn_handle_errmsg(c->h));
-  xsn_handle_leave(c->h);
+  xsn_gate_leave(&c->h->gate);
+  if (doc) xsn_gate_leave(&xsn_doc_gate);
 }
 
 /* `this` checked and the arguments copied; NULL with an exception pending. */

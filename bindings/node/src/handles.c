@@ -6,9 +6,9 @@
  * still uses it, whichever happens last; the box itself lives until the finalizer has run and no
  * work refers to it. All of this happens on the JS thread, so plain ints suffice.
  *
- * One call at a time holds a handle (xsn_handle_enter/leave). A keys.update Promise holds its
- * store while its callback runs on the JS thread, so a synchronous call that waits for the store
- * there answers the callback's question itself instead of waiting for the very thread it blocks.
+ * One call at a time holds a handle (its gate). A keys.update Promise holds its store while its
+ * callback runs on the JS thread, so a synchronous call that waits for the store there answers
+ * the callback's question itself instead of waiting for the very thread it blocks.
  */
 #include <stdlib.h>
 
@@ -36,8 +36,7 @@ xsn_handle *xsn_handle_new(xsn_kind kind, void *ptr) {
   if (!h) return NULL;
   h->kind = kind;
   h->ptr = ptr;
-  pthread_mutex_init(&h->mu, NULL);
-  pthread_cond_init(&h->cv, NULL);
+  xsn_gate_init(&h->gate);
   return h;
 }
 
@@ -51,8 +50,7 @@ static void free_ptr(xsn_handle *h) {
 }
 
 static void destroy(xsn_handle *h) {
-  pthread_cond_destroy(&h->cv);
-  pthread_mutex_destroy(&h->mu);
+  xsn_gate_destroy(&h->gate);
   free(h);
 }
 
@@ -83,27 +81,39 @@ static void finalize(napi_env env, void *data, void *hint) {
   if (h->inflight == 0) destroy(h);
 }
 
-void xsn_handle_enter(xsn_handle *h, napi_env env) {
-  pthread_mutex_lock(&h->mu);
-  while (h->busy) {
-    xsn_update *question = env ? h->asking : NULL;
-    if (question) {
-      pthread_mutex_unlock(&h->mu);
-      xsn_update_answer(env, question); /* clears h->asking */
-      pthread_mutex_lock(&h->mu);
-    } else {
-      pthread_cond_wait(&h->cv, &h->mu);
-    }
-  }
-  h->busy = 1;
-  pthread_mutex_unlock(&h->mu);
+void xsn_gate_init(xsn_gate *g) {
+  pthread_mutex_init(&g->mu, NULL);
+  pthread_cond_init(&g->cv, NULL);
+  g->busy = 0;
+  g->asking = NULL;
 }
 
-void xsn_handle_leave(xsn_handle *h) {
-  pthread_mutex_lock(&h->mu);
-  h->busy = 0;
-  pthread_cond_broadcast(&h->cv);
-  pthread_mutex_unlock(&h->mu);
+void xsn_gate_destroy(xsn_gate *g) {
+  pthread_cond_destroy(&g->cv);
+  pthread_mutex_destroy(&g->mu);
+}
+
+void xsn_gate_enter(xsn_gate *g, napi_env env) {
+  pthread_mutex_lock(&g->mu);
+  while (g->busy) {
+    xsn_update *question = env && g->asking_env == env ? g->asking : NULL;
+    if (question) {
+      pthread_mutex_unlock(&g->mu);
+      int answered = xsn_update_answer(env, question); /* the asker withdraws it then */
+      pthread_mutex_lock(&g->mu);
+      if (answered || !g->busy || g->asking != question) continue; /* look again */
+    }
+    pthread_cond_wait(&g->cv, &g->mu);
+  }
+  g->busy = 1;
+  pthread_mutex_unlock(&g->mu);
+}
+
+void xsn_gate_leave(xsn_gate *g) {
+  pthread_mutex_lock(&g->mu);
+  g->busy = 0;
+  pthread_cond_broadcast(&g->cv);
+  pthread_mutex_unlock(&g->mu);
 }
 
 napi_status xsn_handle_wrap(napi_env env, napi_value obj, xsn_handle *h) {

@@ -87,13 +87,14 @@ static xs_status x_delete(xsn_call *c) {
 
 /* Every row has both forms: each reads or replaces the document on disk. */
 #define BOTH (XSN_SYNC | XSN_ASYNC)
+#define WRITE (XSN_SYNC | XSN_ASYNC | XSN_DOC_LOCK)
 const xsn_method xsn_keys_rows[] = {
     {"get", XSN_KEYS, p_get, NULL, r_get, XSN_OUT_RECORD, BOTH},
     {"list", XSN_KEYS, p_list, NULL, r_list, XSN_OUT_JSON, BOTH},
-    {"put", XSN_KEYS, p_put, x_put, NULL, XSN_OUT_VOID, BOTH},
-    {"patch", XSN_KEYS, p_patch, x_patch, NULL, XSN_OUT_VOID, BOTH},
-    {"delete", XSN_KEYS, p_key, x_delete, NULL, XSN_OUT_FOUND, BOTH},
-    {"update", XSN_KEYS, xsn_update_parse, xsn_update_run, NULL, XSN_OUT_VOID, BOTH},
+    {"put", XSN_KEYS, p_put, x_put, NULL, XSN_OUT_VOID, WRITE},
+    {"patch", XSN_KEYS, p_patch, x_patch, NULL, XSN_OUT_VOID, WRITE},
+    {"delete", XSN_KEYS, p_key, x_delete, NULL, XSN_OUT_FOUND, WRITE},
+    {"update", XSN_KEYS, xsn_update_parse, xsn_update_run, NULL, XSN_OUT_VOID, WRITE},
 };
 const size_t xsn_keys_row_count = sizeof xsn_keys_rows / sizeof xsn_keys_rows[0];
 

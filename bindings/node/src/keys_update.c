@@ -11,15 +11,31 @@
  * Sync form: the library calls back on the JS thread, which runs fn directly.
  * Promise form: xs_keys_update runs on a libuv worker. Its callback posts the question to the JS
  * thread through a threadsafe function and blocks until the answer is there. Meanwhile the worker
- * holds the store, so a synchronous call on that store from the JS thread would wait for a worker
- * that waits for it: such a call answers the question itself while it waits (handles.c). Whoever
- * comes first (the threadsafe function's call or a waiting call) answers; the other finds the
- * question taken. The state below lives until the threadsafe function is finalized, which Node
- * does only after the last queued call, so a late call still finds it.
+ * holds two gates, and a JS thread that waits at either answers the question itself instead of
+ * waiting for a worker that waits for it:
+ *  - the store's (a synchronous call on the same store);
+ *  - the documents gate, which every keys write passes (process-wide): a synchronous write
+ *    through *another* Store on the same document would otherwise wait inside the library for
+ *    the document lock the worker holds, 10 s, then fail with XS_ELOCKED. Writes from inside an
+ *    update callback do not pass it (that update holds it): on another document they just run,
+ *    on the same one they meet the library's lock as the C API's callers do. Only the environment
+ *    that owns a question answers it; another one's thread waits for it.
+ * Whoever comes first (the threadsafe function's call or a waiting call) answers; the other finds
+ * the question taken. The state below lives until the threadsafe function is finalized, which
+ * Node does only after the last queued call, so a late call still finds it.
  */
 #include <stdlib.h>
 
 #include "xsn.h"
+
+xsn_gate xsn_doc_gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, NULL, NULL};
+
+/* This thread is running an update callback (of any store, any environment). */
+static _Thread_local int t_in_update_fn;
+
+int xsn_update_needs_doc_gate(const xsn_method *m, napi_env env) {
+  return (m->forms & XSN_DOC_LOCK) && (!env || !t_in_update_fn);
+}
 
 #define A(i) (a->argv[i])
 
@@ -32,7 +48,10 @@ struct xsn_update {
   int raw;
   napi_env env;                  /* sync form: the JS thread's */
   napi_threadsafe_function tsfn; /* Promise form */
-  /* The question (under h->mu): the record as the library lent it, valid while it waits. */
+  napi_env owner;                /* Promise form: the environment that runs fn */
+  /* The question (state under mu): the record as the library lent it, valid while it waits. */
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
   ask_state state;
   const char *current;
   size_t current_len;
@@ -48,6 +67,8 @@ static void update_delete(napi_env env, xsn_update *u) {
   if (env && u->fn) napi_delete_reference(env, u->fn);
   if (env && u->thrown) napi_delete_reference(env, u->thrown);
   xsn_str_free(&u->text);
+  pthread_cond_destroy(&u->cv);
+  pthread_mutex_destroy(&u->mu);
   free(u);
 }
 
@@ -64,6 +85,8 @@ int xsn_update_parse(xsn_args *a, xsn_call *c) {
     return 0;
   }
   c->upd->h = c->h;
+  pthread_mutex_init(&c->upd->mu, NULL);
+  pthread_cond_init(&c->upd->cv, NULL);
   XSN_CHECK(a->env, napi_create_reference(a->env, A(1), 1, &c->upd->fn), 0);
   if (!xsn_get_read_options(a, A(2), c, 0)) return 0;
   c->upd->raw = c->raw;
@@ -104,6 +127,7 @@ static int run_fn(napi_env env, xsn_update *u) {
   }
   int decided = 0;
   u->h->in_callback = 1; /* until fn's result is JSON text: toJSON and getters are its code too */
+  t_in_update_fn++;
   if (napi_call_function(env, global, fn, 1, &arg, &result) == napi_ok && napi_typeof(env, result, &t) == napi_ok) {
     if (t == napi_undefined || t == napi_null) {
       u->what = t == napi_null ? REMOVE : KEEP;
@@ -116,6 +140,7 @@ static int run_fn(napi_env env, xsn_update *u) {
       decided = 1;
     }
   }
+  t_in_update_fn--;
   u->h->in_callback = 0;
   return decided;
 }
@@ -150,35 +175,49 @@ static xs_status answer(xsn_update *u, const char **out, size_t *out_len) {
   return XS_OK;
 }
 
-void xsn_update_answer(napi_env env, xsn_update *u) {
-  xsn_handle *h = u->h;
-  pthread_mutex_lock(&h->mu);
+/* The worker posts its question at the gates it holds, and withdraws it once answered (before
+ * its call can end, so a gate never names a finished update). */
+static void post(xsn_gate *g, xsn_update *u) {
+  pthread_mutex_lock(&g->mu);
+  g->asking = u;
+  g->asking_env = u->owner;
+  pthread_cond_broadcast(&g->cv); /* a JS thread waiting at the gate answers it */
+  pthread_mutex_unlock(&g->mu);
+}
+
+static void withdraw(xsn_gate *g, xsn_update *u) {
+  pthread_mutex_lock(&g->mu);
+  if (g->asking == u) g->asking = NULL;
+  pthread_mutex_unlock(&g->mu);
+}
+
+static void set_state(xsn_update *u, ask_state s) {
+  pthread_mutex_lock(&u->mu);
+  u->state = s;
+  pthread_cond_broadcast(&u->cv);
+  pthread_mutex_unlock(&u->mu);
+}
+
+int xsn_update_answer(napi_env env, xsn_update *u) {
+  pthread_mutex_lock(&u->mu);
   int mine = u->state == ASK_ASKED;
-  if (mine) {
-    u->state = ASK_TAKEN;
-    if (h->asking == u) h->asking = NULL;
-  }
-  pthread_mutex_unlock(&h->mu);
-  if (!mine) return;
+  if (mine) u->state = ASK_TAKEN;
+  pthread_mutex_unlock(&u->mu);
+  if (!mine) return 0;
   if (env)
     decide(env, u);
   else
     u->rc = XS_ERROR; /* the environment is going away: nobody can run fn */
-  pthread_mutex_lock(&h->mu);
-  u->state = ASK_ANSWERED;
-  pthread_cond_broadcast(&h->cv);
-  pthread_mutex_unlock(&h->mu);
+  set_state(u, ASK_ANSWERED);
+  return 1;
 }
 
 /* The threadsafe function's call on the JS thread (env NULL while the environment is torn down).
- * Once answered, the worker may be gone and the handle with it: only `state` is read then. It is
- * written under h->mu, by this thread, or by the worker before it queued this call. */
+ * Once answered, the worker may be gone and the handle with it; u itself lives on. */
 static void call_js(napi_env env, napi_value js_cb, void *context, void *data) {
   (void)js_cb;
   (void)context;
-  xsn_update *u = data;
-  if (u->state == ASK_ANSWERED) return;
-  xsn_update_answer(env, u);
+  xsn_update_answer(env, data);
 }
 
 static void tsfn_finalize(napi_env env, void *data, void *hint) {
@@ -198,27 +237,18 @@ static xs_status decide_here(void *user, const char *current, size_t len, const 
 
 static xs_status ask_js_thread(void *user, const char *current, size_t len, const char **out, size_t *out_len) {
   xsn_update *u = user;
-  xsn_handle *h = u->h;
-  pthread_mutex_lock(&h->mu);
   u->current = current;
   u->current_len = len;
-  u->state = ASK_ASKED;
-  h->asking = u;
-  pthread_cond_broadcast(&h->cv); /* a synchronous call waiting for the store answers it */
-  pthread_mutex_unlock(&h->mu);
-  if (napi_call_threadsafe_function(u->tsfn, u, napi_tsfn_nonblocking) != napi_ok) {
-    /* Closing (the environment is going away): no call will come. */
-    pthread_mutex_lock(&h->mu);
-    if (u->state == ASK_ASKED) {
-      u->state = ASK_ANSWERED;
-      u->rc = XS_ERROR;
-      h->asking = NULL;
-    }
-    pthread_mutex_unlock(&h->mu);
-  }
-  pthread_mutex_lock(&h->mu);
-  while (u->state != ASK_ANSWERED) pthread_cond_wait(&h->cv, &h->mu);
-  pthread_mutex_unlock(&h->mu);
+  set_state(u, ASK_ASKED);
+  post(&u->h->gate, u);
+  post(&xsn_doc_gate, u);
+  /* Closing (the environment is going away): no call will come, so answer "cancelled" here. */
+  if (napi_call_threadsafe_function(u->tsfn, u, napi_tsfn_nonblocking) != napi_ok) xsn_update_answer(NULL, u);
+  pthread_mutex_lock(&u->mu);
+  while (u->state != ASK_ANSWERED) pthread_cond_wait(&u->cv, &u->mu);
+  pthread_mutex_unlock(&u->mu);
+  withdraw(&u->h->gate, u);
+  withdraw(&xsn_doc_gate, u);
   return answer(u, out, out_len);
 }
 
@@ -232,6 +262,7 @@ xs_status xsn_update_run(xsn_call *c) {
 
 int xsn_update_start_async(napi_env env, xsn_call *c) {
   napi_value name;
+  c->upd->owner = env;
   XSN_CHECK(env, napi_create_string_utf8(env, "xsession.Keys.update", NAPI_AUTO_LENGTH, &name), 0);
   XSN_CHECK(env,
             napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, c->upd, tsfn_finalize, NULL, call_js,

@@ -49,19 +49,33 @@ napi_value xsn_status_table(napi_env env); /* {XS_OK: 0, XS_ERROR: -1, ...} */
 
 /* ---- handles.c -------------------------------------------------------------------------- */
 
-/* The native half of a Store or Session object. One call at a time holds it (`busy`, taken with
- * xsn_handle_enter): across its C call, its error-text copy and its buffer retry. `mu` guards
- * `busy` and `asking`; the other fields are touched on the JS thread only. A worker thread reads
- * `ptr`, which cannot be freed while `inflight` > 0. */
+/* A gate one call at a time passes (xsn_gate_enter/leave): a mutex and a condition with a
+ * `busy` flag, so that a JS thread waiting at it can do something while it waits. A keys.update
+ * Promise's worker holds its gates while it asks the JS thread to run its callback (`asking`,
+ * from `asking_env`); that thread, waiting at one of them, answers it (keys_update.c) instead of
+ * waiting for a worker that waits for it. */
+typedef struct xsn_gate {
+  pthread_mutex_t mu;
+  pthread_cond_t cv; /* broadcast when `busy` clears and when a question is asked */
+  int busy;
+  struct xsn_update *asking;
+  napi_env asking_env;
+} xsn_gate;
+
+void xsn_gate_init(xsn_gate *g);
+void xsn_gate_destroy(xsn_gate *g);
+/* Waits until the gate is free and takes it. `env` is given on a JS thread only: waiting there
+ * answers a question of that environment's update. */
+void xsn_gate_enter(xsn_gate *g, napi_env env);
+void xsn_gate_leave(xsn_gate *g);
+
+/* The native half of a Store or Session object. Its gate is held across one call: its C call,
+ * its error-text copy and its buffer retry. The other fields are touched on the JS thread only.
+ * A worker thread reads `ptr`, which cannot be freed while `inflight` > 0. */
 typedef struct xsn_handle {
   xsn_kind kind;
   void *ptr; /* xs_store* / xs_session*; NULL once freed */
-  pthread_mutex_t mu;
-  pthread_cond_t cv; /* broadcast when `busy` clears and when a question is asked or answered */
-  int busy;          /* a call holds the handle */
-  /* A keys.update Promise on a worker thread that holds the handle and waits for the JS thread
-   * to run its callback (keys_update.c); a synchronous call waiting for the handle answers it. */
-  struct xsn_update *asking;
+  xsn_gate gate;
   int in_callback; /* a keys.update callback of this store is running: calls on it are XS_EMISUSE */
   int inflight;    /* async works that will still use ptr */
   int closed;      /* close() or the finalizer ran: JS may not start new calls */
@@ -76,11 +90,6 @@ napi_status xsn_handle_wrap(napi_env env, napi_value obj, xsn_handle *h);
  * `kind`) / XS_ECLOSED thrown. */
 xsn_handle *xsn_handle_get(napi_env env, napi_value obj, xsn_kind kind, int allow_closed);
 napi_status xsn_handle_tag(napi_env env, napi_value obj, xsn_kind kind);
-/* Takes the handle for one call, waiting while another holds it. `env` is given on the JS thread
- * only: waiting there answers a keys.update callback question of the holder, which would
- * otherwise wait for this very thread. */
-void xsn_handle_enter(xsn_handle *h, napi_env env);
-void xsn_handle_leave(xsn_handle *h);
 void xsn_handle_close(xsn_handle *h);     /* frees ptr now, or when the last async work ends */
 void xsn_handle_discard(xsn_handle *h);   /* never wrapped: close and free at once */
 void xsn_handle_work_done(xsn_handle *h); /* one async work finished */
@@ -142,7 +151,8 @@ typedef enum {
   XSN_OUT_FOUND    /* true, or false when call->absent */
 } xsn_out;
 
-enum { XSN_SYNC = 1, XSN_ASYNC = 2 };
+/* XSN_DOC_LOCK: the C call takes the keyed store's document lock (keys writes). */
+enum { XSN_SYNC = 1, XSN_ASYNC = 2, XSN_DOC_LOCK = 4 };
 
 #define XSN_MAX_STRS 8
 
@@ -156,7 +166,7 @@ typedef struct xsn_method {
   xs_status (*read)(xsn_call *c, char *buf, size_t cap, size_t *len); /* or: a buffer reader */
   xsn_out out;
   unsigned forms; /* XSN_SYNC: `name` is synchronous; with XSN_ASYNC too, `name` returns a
-                     Promise and `nameSync` is the synchronous form */
+                     Promise and `nameSync` is the synchronous form; and XSN_DOC_LOCK */
 } xsn_method;
 
 struct xsn_call {
@@ -227,8 +237,12 @@ xs_status xsn_update_run(xsn_call *c);
  * thread (0 with an exception pending); in the completion, its release. */
 int xsn_update_start_async(napi_env env, xsn_call *c);
 void xsn_update_end_async(napi_env env, xsn_call *c);
-/* JS thread: answers a question the handle's holder asked (no-op once answered). */
-void xsn_update_answer(napi_env env, xsn_update *u);
+/* JS thread: answers a question a gate's holder asked: 1, or 0 if it was answered already. */
+int xsn_update_answer(napi_env env, xsn_update *u);
+/* Whether the C call of row `m` passes the documents gate: a keys write on a worker, or on the JS
+ * thread outside an update callback (see keys_update.c). */
+int xsn_update_needs_doc_gate(const xsn_method *m, napi_env env);
+extern xsn_gate xsn_doc_gate;
 /* The exception the callback threw (taken: a second call gives NULL). */
 napi_value xsn_update_thrown(napi_env env, xsn_call *c);
 /* The update's state, unless the threadsafe function owns it now. */

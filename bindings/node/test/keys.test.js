@@ -206,13 +206,40 @@ test('a sync call on the store while an update Promise waits for its callback an
   assert.deepEqual(Object.keys(final).filter((f) => f.startsWith('sync')), ['sync0', 'sync10', 'sync20', 'sync30']);
 });
 
+test('a sync write through another store while an update Promise waits for its callback', async (t) => {
+  const { root, store } = scratchStore(t);
+  const other = new xs.Store(root);
+  const elsewhere = new xs.Store(scratch(t));
+  t.after(() => (other.close(), elsewhere.close()));
+  store.keys.putSync('k', { sessionId: 's', n: 0 });
+  // The worker holds the document's lock while it waits for this thread. A write through another
+  // handle waits at the binding's documents gate, answering the callback, instead of waiting in
+  // the library for that lock (10 s, then XS_ELOCKED).
+  const done = store.keys.update('k', (current) => {
+    elsewhere.keys.putSync('k', { sessionId: 'e' }); // another document: no wait at all
+    return { ...current, n: current.n + 1 };
+  });
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200); // the worker gets going
+  const started = Date.now();
+  other.keys.patchSync('k', { patched: true });
+  assert.ok(Date.now() - started < 5000, `the write waited ${Date.now() - started} ms`);
+  await done;
+  assert.deepEqual(other.keys.getSync('k'), { sessionId: 's', n: 1, patched: true });
+  assert.deepEqual(elsewhere.keys.getSync('k'), { sessionId: 'e' });
+});
+
 test('concurrent updates through two stores on one document lose nothing', async (t) => {
   const { root, store } = scratchStore(t);
   const second = new xs.Store(root);
   t.after(() => second.close());
-  const bump = (keys) => keys.update('shared', (cur) => ({ sessionId: 's', n: (cur ? cur.n : 0) + 1 }));
-  await Promise.all(Array.from({ length: 30 }, (_, i) => bump(i % 2 ? store.keys : second.keys)));
-  assert.deepEqual(store.keys.getSync('shared'), { sessionId: 's', n: 30 });
+  const bump = (cur) => ({ sessionId: 's', n: (cur ? cur.n : 0) + 1 });
+  const jobs = [];
+  for (let i = 0; i < 30; i++) {
+    jobs.push((i % 2 ? store : second).keys.update('shared', bump));
+    if (i % 5 === 0) (i % 2 ? second : store).keys.updateSync('shared', bump); // sync, the other handle
+  }
+  await Promise.all(jobs);
+  assert.deepEqual(store.keys.getSync('shared'), { sessionId: 's', n: 36 });
 });
 
 test('keysPath puts the document elsewhere', async (t) => {
