@@ -56,6 +56,8 @@ export interface StoreOptions {
   inMemory?: boolean;
   /** The dialect of new sessions that do not force one (XS_STORE_DIALECT_PI for 'pi'); default 'omp'. */
   dialect?: Dialect;
+  /** The keyed store's document (xs_store_options.keys_path); absent or null: <root>/sessions.json. */
+  keysPath?: string | null;
 }
 
 export interface SessionOptions {
@@ -241,6 +243,77 @@ export interface BranchSummaryOptions {
   fromExtension?: boolean;
 }
 
+/**
+ * A record of the keyed store (docs/keyed-store.md): an object with a string `sessionId`. The
+ * fields below, when present, have these types (or are null); every other field is the host's,
+ * kept verbatim and in order.
+ */
+export interface KeyRecord {
+  sessionId: string;
+  sessionFile?: string | null; title?: string | null; cwd?: string | null; chatType?: string | null;
+  /** Epoch ms. */
+  createdAt?: number | null; updatedAt?: number | null;
+  inputTokens?: number | null; outputTokens?: number | null; cacheRead?: number | null; cacheWrite?: number | null;
+  totalTokens?: number | null; contextTokens?: number | null; cost?: number | null; compactionCount?: number | null;
+  memoryFlushAt?: number | null; memoryFlushCompactionCount?: number | null;
+  [field: string]: unknown;
+}
+export interface KeyEntry { key: string; record: KeyRecord }
+/**
+ * What an update's callback returns: the new record (a value, JSON text or UTF-8 bytes, as every
+ * JSON argument), null to remove it, or undefined to keep it as it is (nothing is written). To
+ * cancel, throw: nothing is written and the update throws (rejects with) that very error.
+ */
+export type KeyUpdateResult = KeyRecord | JsonInput | null | undefined;
+
+/**
+ * The keyed session store of a Store (`store.keys`; xs_keys_*): one JSON document, shared by
+ * processes, mapping a host's session key ("agent:<id>:main", "cron:<job>") to its current
+ * session's record. Keys are 1-256 bytes of printable UTF-8 without '/' or '\' (else XS_EINVAL
+ * for every write). Every change is a read-modify-write under the document's lock, published
+ * atomically; reads take no lock. Absence is not an error: get gives null, delete false.
+ */
+export declare class Keys {
+  private constructor();
+  /** The store whose document this is (its handle runs these calls). */
+  readonly store: Store;
+  /** The record of `key`, or null if there is none. */
+  get(key: string, options: RawOption & { raw: true }): Promise<string | null>;
+  get(key: string, options?: RawOption): Promise<KeyRecord | null>;
+  getSync(key: string, options: RawOption & { raw: true }): string | null;
+  getSync(key: string, options?: RawOption): KeyRecord | null;
+  /** The records whose key starts with `prefix` (absent, null or '': all), in document order. */
+  list(prefix: string | null | undefined, options: RawOption & { raw: true }): Promise<string>;
+  list(options: RawOption & { raw: true }): Promise<string>;
+  list(prefix?: string | null, options?: RawOption): Promise<KeyEntry[]>;
+  list(options: RawOption): Promise<KeyEntry[]>;
+  listSync(prefix: string | null | undefined, options: RawOption & { raw: true }): string;
+  listSync(options: RawOption & { raw: true }): string;
+  listSync(prefix?: string | null, options?: RawOption): KeyEntry[];
+  listSync(options: RawOption): KeyEntry[];
+  /** Replaces the record of `key`; a new key goes last. */
+  put(key: string, record: KeyRecord | JsonInput): Promise<void>;
+  putSync(key: string, record: KeyRecord | JsonInput): void;
+  /** A JSON merge patch (RFC 7386): null removes a field, objects merge, new fields go last; a
+   *  missing record starts as {} (the result still needs its sessionId). */
+  patch(key: string, patch: Partial<KeyRecord> | JsonInput): Promise<void>;
+  patchSync(key: string, patch: Partial<KeyRecord> | JsonInput): void;
+  /** Removes the record of `key`: true, or false if there was none. */
+  delete(key: string): Promise<boolean>;
+  deleteSync(key: string): boolean;
+  /**
+   * Runs `fn` once, under the document's lock, with the record of `key` (parsed; its exact text
+   * with {raw: true}) or null, and applies what it returns (see KeyUpdateResult). `fn` must be
+   * synchronous (a returned Promise is a TypeError that cancels), and calls on this store from
+   * inside it throw XS_EMISUSE. The Promise form locks and writes on a worker thread; `fn` runs
+   * on the JS thread while that worker waits for it.
+   */
+  update(key: string, fn: (current: string | null) => KeyUpdateResult, options: RawOption & { raw: true }): Promise<void>;
+  update(key: string, fn: (current: KeyRecord | null) => KeyUpdateResult, options?: RawOption): Promise<void>;
+  updateSync(key: string, fn: (current: string | null) => KeyUpdateResult, options: RawOption & { raw: true }): void;
+  updateSync(key: string, fn: (current: KeyRecord | null) => KeyUpdateResult, options?: RawOption): void;
+}
+
 /** A root directory of sessions and blobs (xs_store). */
 export declare class Store {
   /** Opens the store at `root` (created on the first write; opening writes nothing). */
@@ -248,6 +321,8 @@ export declare class Store {
   /** Frees the store; sessions opened from it stay usable. Idempotent. */
   close(): void;
   readonly closed: boolean;
+  /** The keyed session store (made on first use; the same object every time). */
+  readonly keys: Keys;
 
   /** <root>/sessions/--<cwd encoded>--. */
   sessionDir(cwd: string): string;

@@ -70,8 +70,10 @@ NAPI_MODULE_INIT() {
   if (!keep_json_functions(env, e)) return NULL;
 
   napi_value store = xsn_store_class(env), session = store ? xsn_session_class(env) : NULL;
-  if (!session) return NULL;
+  napi_value keys = session ? xsn_keys_class(env) : NULL;
+  if (!keys) return NULL;
   XSN_CHECK(env, napi_create_reference(env, session, 1, &e->session_ctor), NULL);
+  XSN_CHECK(env, napi_create_reference(env, keys, 1, &e->keys_ctor), NULL);
 
   napi_value status = xsn_status_table(env), binding_version, fn_version, fn_status;
   if (!status) return NULL;
@@ -82,6 +84,7 @@ NAPI_MODULE_INIT() {
   const napi_property_descriptor props[] = {
       {"Store", NULL, NULL, NULL, NULL, store, napi_enumerable, NULL},
       {"Session", NULL, NULL, NULL, NULL, session, napi_enumerable, NULL},
+      {"Keys", NULL, NULL, NULL, NULL, keys, napi_enumerable, NULL},
       {"status", NULL, NULL, NULL, NULL, status, napi_enumerable, NULL},
       {"bindingVersion", NULL, NULL, NULL, NULL, binding_version, napi_enumerable, NULL},
       {"version", NULL, NULL, NULL, NULL, fn_version, napi_enumerable, NULL},

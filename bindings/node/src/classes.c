@@ -1,12 +1,12 @@
 /*
  * classes.c -- what Store and Session share as JS classes: close(), the `closed` getter, and the
- * prototype built from row tables.
+ * prototype built from row tables (Keys, which has no handle of its own, has the rows only).
  */
 #include <stdlib.h>
 
 #include "xsn.h"
 
-static const xsn_kind kKinds[] = {[XSN_STORE] = XSN_STORE, [XSN_SESSION] = XSN_SESSION};
+static const xsn_kind kKinds[] = {[XSN_STORE] = XSN_STORE, [XSN_SESSION] = XSN_SESSION, [XSN_KEYS] = XSN_KEYS};
 
 /* `this`, whose kind the property's data names; closed handles included. */
 static xsn_handle *this_handle(napi_env env, napi_callback_info info) {
@@ -41,7 +41,7 @@ napi_value xsn_define_class(napi_env env, xsn_kind kind, napi_callback ctor, con
       {"close", NULL, close_method, NULL, NULL, NULL, napi_default_method, data},
       {"closed", NULL, NULL, closed_getter, NULL, NULL, napi_configurable, data},
   };
-  const size_t ncommon = sizeof common / sizeof common[0];
+  const size_t ncommon = kind == XSN_KEYS ? 0 : sizeof common / sizeof common[0];
   size_t total = ncommon;
   for (size_t t = 0; t < ntables; t++) total += xsn_method_prop_count(tables[t], counts[t]);
   napi_property_descriptor *props = calloc(total, sizeof *props);

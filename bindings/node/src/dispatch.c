@@ -9,6 +9,9 @@
  * running, the handle's `inflight` count keeps close() and the finalizer from freeing the C
  * handle, and a strong reference keeps the JS object alive. Errors, argument errors included,
  * reject the returned Promise; the async form never throws.
+ *
+ * keys.update runs JS (its callback) while its C call holds the store: the callback's exception,
+ * not the status it cancelled with, is what the call throws or rejects with (keys_update.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +19,8 @@
 
 #include "xsn.h"
 
-static void call_free(xsn_call *c) {
+static void call_free(napi_env env, xsn_call *c) {
+  xsn_update_free(env, c);
   for (int i = 0; i < XSN_MAX_STRS; i++) xsn_str_free(&c->s[i]);
   for (int i = 0; i < 4; i++) xsn_str_free(&c->opt_s[i]);
   xsn_text_free(&c->out);
@@ -25,12 +29,15 @@ static void call_free(xsn_call *c) {
   free(c);
 }
 
-/* Any thread: the C call itself. */
-static void execute_call(xsn_call *c) {
-  pthread_mutex_lock(&c->h->mu);
+/* Any thread: the C call itself (`env` on the JS thread only). */
+static void execute_call(xsn_call *c, napi_env env) {
+  int doc = xsn_update_needs_doc_gate(c->m, env);
+  if (doc) xsn_gate_enter(&xsn_doc_gate, env);
+  xsn_gate_enter(&c->h->gate, env);
   c->rc = c->m->read ? xsn_read_text(c) : c->m->run(c);
   if (c->rc != XS_OK && !c->errmsg) c->errmsg = strdup(xsn_handle_errmsg(c->h));
-  pthread_mutex_unlock(&c->h->mu);
+  xsn_gate_leave(&c->h->gate);
+  if (doc) xsn_gate_leave(&xsn_doc_gate);
 }
 
 /* `this` checked and the arguments copied; NULL with an exception pending. */
@@ -43,6 +50,12 @@ static xsn_call *prepare(napi_env env, napi_callback_info info, napi_value *self
   a.fn = m->name;
   xsn_handle *h = xsn_handle_get(env, *self, m->kind, 0);
   if (!h) return NULL;
+  if (h->in_callback) { /* the update holds the store: a call on it would wait for itself */
+    xsn_throw_status(env, XS_EMISUSE,
+                     "a keys.update callback may not call its own store (the update holds it); return the "
+                     "new record instead");
+    return NULL;
+  }
   xsn_call *c = calloc(1, sizeof *c);
   if (!c) {
     xsn_throw_status(env, XS_ENOMEM, "out of memory");
@@ -52,13 +65,13 @@ static xsn_call *prepare(napi_env env, napi_callback_info info, napi_value *self
   c->h = h;
   bool pending = false;
   if ((m->parse && !m->parse(&a, c)) || napi_is_exception_pending(env, &pending) != napi_ok || pending) {
-    call_free(c); /* a failed or throwing getter on an options object ends here too */
+    call_free(env, c); /* a failed or throwing getter on an options object ends here too */
     return NULL;
   }
   /* Parsing ran user code (getters, toJSON), which may have closed this very object. */
   if (h->closed) {
-    xsn_throw_closed(env, m->kind);
-    call_free(c);
+    xsn_throw_closed(env, h->kind);
+    call_free(env, c);
     return NULL;
   }
   return c;
@@ -80,9 +93,11 @@ static napi_value result_of(napi_env env, xsn_call *c) {
     case XSN_OUT_VOID: st = napi_get_undefined(env, &v); break;
     case XSN_OUT_ID: st = napi_create_string_utf8(env, c->id, NAPI_AUTO_LENGTH, &v); break;
     case XSN_OUT_NUMBER: st = napi_create_double(env, c->number, &v); break;
+    case XSN_OUT_FOUND: st = napi_get_boolean(env, !c->absent, &v); break;
     case XSN_OUT_BUFFER: st = napi_create_buffer_copy(env, c->out.len, c->out.p, NULL, &v); break;
+    case XSN_OUT_RECORD:
     case XSN_OUT_LEAF:
-      if (c->out.len == 0) {
+      if (c->absent || (c->m->out == XSN_OUT_LEAF && c->out.len == 0)) {
         st = napi_get_null(env, &v);
         break;
       }
@@ -91,7 +106,8 @@ static napi_value result_of(napi_env env, xsn_call *c) {
     case XSN_OUT_JSON:
       /* Fails beyond V8's longest string (about 512 MiB): an Error, not a crash. */
       st = napi_create_string_utf8(env, c->out.p, c->out.len, &v);
-      if (st == napi_ok && c->m->out == XSN_OUT_JSON && !c->raw) return json_parse(env, v);
+      if (st == napi_ok && (c->m->out == XSN_OUT_JSON || c->m->out == XSN_OUT_RECORD) && !c->raw)
+        return json_parse(env, v);
       break;
     case XSN_OUT_SESSION: {
       xs_session *s = c->fresh;
@@ -111,19 +127,25 @@ static napi_value call_sync(napi_env env, napi_callback_info info) {
   napi_value self;
   xsn_call *c = prepare(env, info, &self);
   if (!c) return NULL;
-  execute_call(c);
-  napi_value r = NULL;
-  if (c->rc != XS_OK)
+  c->sync_env = env;
+  /* An update's callback may close the store while the C call is inside it: defer the free. */
+  if (c->upd) c->h->inflight++;
+  execute_call(c, env);
+  if (c->upd) xsn_handle_work_done(c->h);
+  napi_value r = NULL, thrown = xsn_update_thrown(env, c);
+  if (thrown)
+    napi_throw(env, thrown);
+  else if (c->rc != XS_OK)
     xsn_throw_status(env, c->rc, c->errmsg);
   else
     r = result_of(env, c);
-  call_free(c);
+  call_free(env, c);
   return r;
 }
 
 static void execute_cb(napi_env env, void *data) {
   (void)env; /* no napi_* on a worker thread */
-  execute_call(data);
+  execute_call(data, NULL);
 }
 
 static void settle_with_pending(napi_env env, napi_deferred d) {
@@ -134,8 +156,10 @@ static void settle_with_pending(napi_env env, napi_deferred d) {
 
 static void complete_cb(napi_env env, napi_status status, void *data) {
   xsn_call *c = data;
-  napi_value v = NULL;
-  if (status != napi_ok) {
+  napi_value v = NULL, thrown = xsn_update_thrown(env, c);
+  if (thrown) {
+    napi_reject_deferred(env, c->deferred, thrown);
+  } else if (status != napi_ok) {
     napi_value code = NULL, msg = NULL;
     napi_create_string_utf8(env, "ERR_XSESSION_CANCELLED", NAPI_AUTO_LENGTH, &code);
     napi_create_string_utf8(env, "the operation was cancelled", NAPI_AUTO_LENGTH, &msg);
@@ -151,10 +175,11 @@ static void complete_cb(napi_env env, napi_status status, void *data) {
   } else {
     settle_with_pending(env, c->deferred);
   }
+  xsn_update_end_async(env, c);
   napi_delete_async_work(env, c->work);
   napi_delete_reference(env, c->self);
   xsn_handle_work_done(c->h); /* may free the C handle if close() came meanwhile */
-  call_free(c);
+  call_free(env, c);
 }
 
 static napi_value call_async(napi_env env, napi_callback_info info) {
@@ -167,6 +192,11 @@ static napi_value call_async(napi_env env, napi_callback_info info) {
     return promise;
   }
   c->deferred = d;
+  if (c->upd && !xsn_update_start_async(env, c)) {
+    call_free(env, c);
+    settle_with_pending(env, d);
+    return promise;
+  }
   napi_status st = napi_create_string_utf8(env, c->m->name, NAPI_AUTO_LENGTH, &name);
   if (st == napi_ok) st = napi_create_async_work(env, NULL, name, execute_cb, complete_cb, c, &c->work);
   if (st == napi_ok) st = napi_create_reference(env, self, 1, &c->self);
@@ -174,7 +204,8 @@ static napi_value call_async(napi_env env, napi_callback_info info) {
   if (st != napi_ok) {
     if (c->self) napi_delete_reference(env, c->self);
     if (c->work) napi_delete_async_work(env, c->work);
-    call_free(c);
+    xsn_update_end_async(env, c);
+    call_free(env, c);
     xsn_throw_napi(env, st);
     settle_with_pending(env, d);
     return promise;

@@ -1,7 +1,7 @@
 /*
  * store.c -- the Store class: a root directory of sessions and blobs. Its constructor opens the
- * store (which writes nothing, so it is synchronous); the constructors of sessions live here
- * because the C API reports their errors on the store.
+ * store (which writes nothing, so it is synchronous); its `keys` getter gives its Keys (keys.c); the
+ * constructors of sessions live here because the C API reports their errors on the store.
  */
 #include "xsn.h"
 
@@ -10,7 +10,7 @@
 /* ---- constructor ------------------------------------------------------------------------ */
 
 static napi_value store_ctor(napi_env env, napi_callback_info info) {
-  static const char *const keys[] = {"inMemory", "dialect", NULL};
+  static const char *const keys[] = {"inMemory", "dialect", "keysPath", NULL};
   xsn_args args = {.env = env, .cls = "Store", .fn = "constructor", .argc = 6}, *a = &args;
   napi_value self, target, opts;
   XSN_CHECK(env, napi_get_new_target(env, info, &target), NULL);
@@ -29,16 +29,20 @@ static napi_value store_ctor(napi_env env, napi_callback_info info) {
     return NULL;
   if (in_memory) o.flags |= XS_STORE_IN_MEMORY;
   if (dialect == XS_DIALECT_PI) o.flags |= XS_STORE_DIALECT_PI;
-  xsn_str root = {0};
+  xsn_str root = {0}, keys_path = {0};
   bool pending = false;
-  if (!xsn_get_name(a, A(0), "root", in_memory ? XSN_OPTIONAL : XSN_REQUIRED, &root)) return NULL;
-  if (napi_is_exception_pending(env, &pending) != napi_ok || pending) { /* a throwing getter */
+  if (!xsn_get_name(a, xsn_prop(a, opts, "keysPath"), "keysPath", XSN_OPTIONAL, &keys_path)) return NULL;
+  if (!xsn_get_name(a, A(0), "root", in_memory ? XSN_OPTIONAL : XSN_REQUIRED, &root) ||
+      napi_is_exception_pending(env, &pending) != napi_ok || pending) { /* a throwing getter */
+    xsn_str_free(&keys_path);
     xsn_str_free(&root);
     return NULL;
   }
+  o.keys_path = keys_path.p; /* copied by xs_store_open */
   xs_store *st = xs_store_new();
   xs_status rc = st ? xs_store_open(st, root.p, &o) : XS_ENOMEM;
   xsn_str_free(&root);
+  xsn_str_free(&keys_path);
   if (rc != XS_OK) {
     xsn_throw_status(env, rc, st ? xs_store_errmsg(st) : "out of memory");
     xs_store_free(st);
@@ -51,6 +55,18 @@ static napi_value store_ctor(napi_env env, napi_callback_info info) {
     return NULL;
   }
   return xsn_handle_wrap(env, self, h) == napi_ok ? self : NULL;
+}
+
+/* `keys`: made on first use and kept as the store's own read-only property, which from then on
+ * answers in place of this getter (so store.keys === store.keys). */
+static napi_value keys_getter(napi_env env, napi_callback_info info) {
+  size_t argc = 0;
+  napi_value self, keys;
+  XSN_CHECK(env, napi_get_cb_info(env, info, &argc, NULL, &self, NULL), NULL);
+  if (!xsn_handle_get(env, self, XSN_STORE, 1) || !(keys = xsn_new_keys(env, self))) return NULL;
+  const napi_property_descriptor own = {"keys", NULL, NULL, NULL, NULL, keys, napi_default, NULL};
+  XSN_CHECK(env, napi_define_properties(env, self, 1, &own), NULL);
+  return keys;
 }
 
 /* ---- parsers ---------------------------------------------------------------------------- */
@@ -186,5 +202,10 @@ const size_t xsn_store_row_count = sizeof xsn_store_rows / sizeof xsn_store_rows
 napi_value xsn_store_class(napi_env env) {
   const xsn_method *tables[] = {xsn_store_rows};
   const size_t counts[] = {xsn_store_row_count};
-  return xsn_define_class(env, XSN_STORE, store_ctor, tables, counts, 1);
+  napi_value cls = xsn_define_class(env, XSN_STORE, store_ctor, tables, counts, 1), proto;
+  if (!cls) return NULL;
+  const napi_property_descriptor keys = {"keys", NULL, NULL, keys_getter, NULL, NULL, napi_configurable, NULL};
+  XSN_CHECK(env, napi_get_named_property(env, cls, "prototype", &proto), NULL);
+  XSN_CHECK(env, napi_define_properties(env, proto, 1, &keys), NULL);
+  return cls;
 }

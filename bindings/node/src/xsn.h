@@ -18,7 +18,9 @@
 
 #include "xsession.h"
 
-typedef enum { XSN_STORE = 1, XSN_SESSION = 2 } xsn_kind; /* the class of a JS object */
+/* The class of a JS object. A Keys object (store.keys) has no handle of its own: its calls run on
+ * its store's. */
+typedef enum { XSN_STORE = 1, XSN_SESSION = 2, XSN_KEYS = 3 } xsn_kind;
 
 /* ---- errors.c --------------------------------------------------------------------------- */
 
@@ -47,23 +49,47 @@ napi_value xsn_status_table(napi_env env); /* {XS_OK: 0, XS_ERROR: -1, ...} */
 
 /* ---- handles.c -------------------------------------------------------------------------- */
 
-/* The native half of a Store or Session object. Everything but `mu` is touched on the JS thread
- * only; a worker thread reads `ptr`, which cannot be freed while `inflight` > 0. */
+/* A gate one call at a time passes (xsn_gate_enter/leave): a mutex and a condition with a
+ * `busy` flag, so that a JS thread waiting at it can do something while it waits. A keys.update
+ * Promise's worker holds its gates while it asks the JS thread to run its callback (`asking`,
+ * from `asking_env`); that thread, waiting at one of them, answers it (keys_update.c) instead of
+ * waiting for a worker that waits for it. */
+typedef struct xsn_gate {
+  pthread_mutex_t mu;
+  pthread_cond_t cv; /* broadcast when `busy` clears and when a question is asked */
+  int busy;
+  struct xsn_update *asking;
+  napi_env asking_env;
+} xsn_gate;
+
+void xsn_gate_init(xsn_gate *g);
+void xsn_gate_destroy(xsn_gate *g);
+/* Waits until the gate is free and takes it. `env` is given on a JS thread only: waiting there
+ * answers a question of that environment's update. */
+void xsn_gate_enter(xsn_gate *g, napi_env env);
+void xsn_gate_leave(xsn_gate *g);
+
+/* The native half of a Store or Session object. Its gate is held across one call: its C call,
+ * its error-text copy and its buffer retry. The other fields are touched on the JS thread only.
+ * A worker thread reads `ptr`, which cannot be freed while `inflight` > 0. */
 typedef struct xsn_handle {
   xsn_kind kind;
-  void *ptr;           /* xs_store* / xs_session*; NULL once freed */
-  pthread_mutex_t mu;  /* held across one C call, its error-text copy and its buffer retry */
-  int inflight;        /* async works that will still use ptr */
-  int closed;          /* close() or the finalizer ran: JS may not start new calls */
-  int wrapped;         /* the JS object is alive (its finalizer has not run) */
+  void *ptr; /* xs_store* / xs_session*; NULL once freed */
+  xsn_gate gate;
+  int in_callback; /* a keys.update callback of this store is running: calls on it are XS_EMISUSE */
+  int inflight;    /* async works that will still use ptr */
+  int closed;      /* close() or the finalizer ran: JS may not start new calls */
+  int wrapped;     /* the JS object is alive (its finalizer has not run) */
 } xsn_handle;
 
 xsn_handle *xsn_handle_new(xsn_kind kind, void *ptr);
 /* Tags `obj` and ties h's lifetime to it (the finalizer closes an unclosed handle). On failure
  * the handle and its C pointer are freed and an exception is pending. */
 napi_status xsn_handle_wrap(napi_env env, napi_value obj, xsn_handle *h);
-/* The open handle behind `obj`, or NULL with a TypeError (not a `kind`) / XS_ECLOSED thrown. */
+/* The open handle behind `obj` (a Keys object: its store's), or NULL with a TypeError (not a
+ * `kind`) / XS_ECLOSED thrown. */
 xsn_handle *xsn_handle_get(napi_env env, napi_value obj, xsn_kind kind, int allow_closed);
+napi_status xsn_handle_tag(napi_env env, napi_value obj, xsn_kind kind);
 void xsn_handle_close(xsn_handle *h);     /* frees ptr now, or when the last async work ends */
 void xsn_handle_discard(xsn_handle *h);   /* never wrapped: close and free at once */
 void xsn_handle_work_done(xsn_handle *h); /* one async work finished */
@@ -120,10 +146,13 @@ typedef enum {
   XSN_OUT_JSON,    /* call->out parsed with JSON.parse (the raw text with {raw: true}) */
   XSN_OUT_BUFFER,  /* call->out as a Buffer */
   XSN_OUT_SESSION, /* call->fresh wrapped in a new Session */
-  XSN_OUT_NUMBER   /* call->number */
+  XSN_OUT_NUMBER,  /* call->number */
+  XSN_OUT_RECORD,  /* as XSN_OUT_JSON, or null when call->absent */
+  XSN_OUT_FOUND    /* true, or false when call->absent */
 } xsn_out;
 
-enum { XSN_SYNC = 1, XSN_ASYNC = 2 };
+/* XSN_DOC_LOCK: the C call takes the keyed store's document lock (keys writes). */
+enum { XSN_SYNC = 1, XSN_ASYNC = 2, XSN_DOC_LOCK = 4 };
 
 #define XSN_MAX_STRS 8
 
@@ -137,7 +166,7 @@ typedef struct xsn_method {
   xs_status (*read)(xsn_call *c, char *buf, size_t cap, size_t *len); /* or: a buffer reader */
   xsn_out out;
   unsigned forms; /* XSN_SYNC: `name` is synchronous; with XSN_ASYNC too, `name` returns a
-                     Promise and `nameSync` is the synchronous form */
+                     Promise and `nameSync` is the synchronous form; and XSN_DOC_LOCK */
 } xsn_method;
 
 struct xsn_call {
@@ -160,6 +189,10 @@ struct xsn_call {
   char id[XS_ID_BUFSIZE];
   xs_session *fresh;
   double number;
+  int absent; /* the record or key was not there (XS_ENOTFOUND made a result) */
+  /* a keys.update call (keys_update.c); NULL for every other call */
+  struct xsn_update *upd;
+  napi_env sync_env; /* the JS thread's env during a synchronous call; NULL on a worker */
   /* async */
   napi_async_work work;
   napi_deferred deferred;
@@ -193,24 +226,49 @@ int xsn_get_read_options(xsn_args *a, napi_value v, xsn_call *c, int blobs);
  * repair's quarantine): c->u32 = flag when <name> is true, else 0. */
 int xsn_get_flag_options(xsn_args *a, napi_value v, const char *name, uint32_t flag, xsn_call *c);
 
-/* ---- the rows of each class (store.c, session.c, session_write.c, session_read.c) ----------- */
+/* ---- keys_update.c: keys.update, whose JS callback runs while a C call holds the store ------- */
+
+typedef struct xsn_update xsn_update;
+/* Parses (key, fn, options?) of update into c. */
+int xsn_update_parse(xsn_args *a, xsn_call *c);
+/* The C call: xs_keys_update with the callback run here (sync) or on the JS thread (async). */
+xs_status xsn_update_run(xsn_call *c);
+/* Async form: before queueing, the threadsafe function that brings the question to the JS
+ * thread (0 with an exception pending); in the completion, its release. */
+int xsn_update_start_async(napi_env env, xsn_call *c);
+void xsn_update_end_async(napi_env env, xsn_call *c);
+/* JS thread: answers a question a gate's holder asked: 1, or 0 if it was answered already. */
+int xsn_update_answer(napi_env env, xsn_update *u);
+/* Whether the C call of row `m` passes the documents gate: a keys write on a worker, or on the JS
+ * thread outside an update callback (see keys_update.c). */
+int xsn_update_needs_doc_gate(const xsn_method *m, napi_env env);
+extern xsn_gate xsn_doc_gate;
+/* The exception the callback threw (taken: a second call gives NULL). */
+napi_value xsn_update_thrown(napi_env env, xsn_call *c);
+/* The update's state, unless the threadsafe function owns it now. */
+void xsn_update_free(napi_env env, xsn_call *c);
+
+/* ---- the rows of each class (store.c, session.c, session_write.c, session_read.c, keys.c) ---- */
 
 #define XSN_SESSION_PTR(c) ((xs_session *)(c)->h->ptr)
 #define XSN_STORE_PTR(c) ((xs_store *)(c)->h->ptr)
 
-extern const xsn_method xsn_store_rows[], xsn_session_life_rows[], xsn_session_write_rows[], xsn_session_read_rows[];
+extern const xsn_method xsn_store_rows[], xsn_session_life_rows[], xsn_session_write_rows[], xsn_session_read_rows[],
+    xsn_keys_rows[];
 extern const size_t xsn_store_row_count, xsn_session_life_row_count, xsn_session_write_row_count,
-    xsn_session_read_row_count;
+    xsn_session_read_row_count, xsn_keys_row_count;
 
-/* classes.c: a class whose prototype has close(), `closed` and the rows of `tables`. */
+/* classes.c: a class whose prototype has the rows of `tables`, and close() and `closed` if it is
+ * a handle's class (not Keys). */
 napi_value xsn_define_class(napi_env env, xsn_kind kind, napi_callback ctor, const xsn_method *const *tables,
                             const size_t *counts, size_t ntables);
 /* ---- addon.c: per-environment state ----------------------------------------------------- */
 
 typedef struct {
-  napi_ref session_ctor;
+  napi_ref session_ctor, keys_ctor;
   napi_ref json_parse, json_stringify;
   xsn_handle *adopting; /* set while xsn_new_session constructs a Session */
+  int making_keys;      /* set while xsn_new_keys constructs a Keys */
 } xsn_env;
 
 xsn_env *xsn_env_get(napi_env env);
@@ -218,5 +276,8 @@ xsn_env *xsn_env_get(napi_env env);
 napi_value xsn_new_session(napi_env env, xs_session *s);
 napi_value xsn_session_class(napi_env env);
 napi_value xsn_store_class(napi_env env);
+napi_value xsn_keys_class(napi_env env);
+/* keys.c: the Keys object of a new Store (its `keys`); NULL with an exception pending. */
+napi_value xsn_new_keys(napi_env env, napi_value store);
 
 #endif /* XSN_H */

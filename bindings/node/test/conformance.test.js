@@ -296,7 +296,73 @@ class CaseRunner {
       }
       case 'check_list': return this.checkList(s);
       default:
-        assert.fail(`unknown op ${op}`);
+        if (!op.startsWith('keys_') && !op.startsWith('check_keys_')) assert.fail(`unknown op ${op}`);
+        return this.keysStep(s, expect);
+    }
+  }
+
+  // The keyed store (README "Keyed store"; tests/conformance/keys_steps.cc). Where the C API
+  // says XS_ENOTFOUND, store.keys answers null (get) or false (delete) instead of throwing.
+  async keysStep(s, expect) {
+    const keys = this.store.keys;
+    const doc = path.join(this.root, 'sessions.json');
+    const absentAs = async (value, fn) => {
+      if (expect !== 'XS_ENOTFOUND') return this.attempt(expect, fn);
+      assert.equal(await fn(), value);
+      return undefined;
+    };
+    switch (s.op) {
+      case 'keys_put': return this.attempt(expect, () => this.call(keys, 'put', s.key, textOf(s.record)));
+      case 'keys_patch': return this.attempt(expect, () => this.call(keys, 'patch', s.key, textOf(s.patch)));
+      case 'keys_delete': {
+        const removed = await absentAs(false, () => this.call(keys, 'delete', s.key));
+        if (expect === 'XS_OK') assert.equal(removed, true);
+        return;
+      }
+      case 'keys_update': return this.keysUpdate(s, expect);
+      case 'check_keys_get': {
+        const got = await absentAs(null, () => this.call(keys, 'get', s.key, { raw: true }));
+        if (expect === 'XS_OK') assert.equal(got, textOf(s.json));
+        return;
+      }
+      case 'check_keys_list':
+        return this.checkText(s, expect, 'json', () => this.call(keys, 'list', str(s, 'prefix'), { raw: true }));
+      case 'check_keys_file':
+        if (s.exists === false) assert.equal(fs.existsSync(doc), false, 'sessions.json should not exist');
+        else assert.deepEqual(fs.readFileSync(doc), Buffer.from(textOf(s.raw)));
+        return;
+      case 'check_keys_preserved': {
+        const found = fs.readdirSync(this.root).filter((n) => n.startsWith('sessions.json.corrupt-'));
+        assert.equal(found.length, 1, found.join(', '));
+        assert.deepEqual(fs.readFileSync(path.join(this.root, found[0])), Buffer.from(textOf(s.raw)));
+        return;
+      }
+      default:
+        assert.fail(`unknown op ${s.op}`);
+    }
+  }
+
+  // The callback answers `result` (JSON text; null or absent: remove), or cancels by throwing an
+  // error that names the status `cancel`: that very error is what the update rejects with.
+  async keysUpdate(s, expect) {
+    const calls = [];
+    const cancel = s.cancel === undefined ? null
+      : Object.assign(new Error(`cancelled with ${s.cancel}`), { code: s.cancel, status: xs.status[s.cancel] });
+    const fn = (current) => {
+      calls.push(current);
+      if (cancel) throw cancel;
+      return s.result === undefined || s.result === null ? null : textOf(s.result);
+    };
+    const run = () => this.call(this.store.keys, 'update', s.key, fn, { raw: true });
+    if (cancel) {
+      assert.equal(expect, s.cancel, 'a cancelled update returns the callback\'s status');
+      await assert.rejects(async () => run(), (err) => err === cancel);
+    } else {
+      await this.attempt(expect, run);
+    }
+    if ('expect_current' in s) {
+      assert.equal(calls.length, 1, 'the callback ran once');
+      assert.equal(calls[0], s.expect_current === null ? null : textOf(s.expect_current));
     }
   }
 

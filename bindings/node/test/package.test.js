@@ -35,15 +35,16 @@ test('package.json names the package, its entry point and its types', () => {
   assert.ok(fs.existsSync(path.join(DIR, pkg.types)));
 });
 
-test('index.d.ts declares exactly the methods of Store and Session', () => {
+test('index.d.ts declares exactly the methods of Store, Session and Keys', () => {
   assert.deepEqual(declared('Store'), own(xs.Store));
   assert.deepEqual(declared('Session'), own(xs.Session));
+  assert.deepEqual(declared('Keys'), [...own(xs.Keys), 'store'].sort()); // `store`: each object's own
   const exported = [...dts.matchAll(/^export declare (?:const|function|class) (\w+)/gm)].map((m) => m[1]).sort();
   assert.deepEqual(exported, Object.keys(xs).sort());
 });
 
 test('the README documents every method', () => {
-  for (const [cls, names] of [['Store', own(xs.Store)], ['Session', own(xs.Session)]]) {
+  for (const [cls, names] of [['Store', own(xs.Store)], ['Session', own(xs.Session)], ['Keys', own(xs.Keys)]]) {
     for (const name of names) assert.ok(readme.includes(`${name}(`) || readme.includes(`\`${name}\``), `${cls}.${name}`);
   }
 });

@@ -5,6 +5,11 @@
 // *its* first attempt. Holding one lock across "call, read errcode/errmsg, retry" makes both
 // true, and it also orders close() against calls in flight. That is what makes Store and Session
 // honestly Sendable (see Concurrency in the README).
+//
+// One call runs caller code while it holds the lock: a keyed store update's closure
+// (withCallbacks). A call on the same handle from that closure would wait for the lock its own
+// thread holds, so it throws `.misuse` instead (as the library itself answers such a call), and a
+// close() from it takes effect when the update returns.
 internal import CXSession
 import Foundation
 
@@ -27,6 +32,11 @@ final class Handle: @unchecked Sendable {  // every access to `raw` holds `lock`
     private let lock = NSLock()
     private var raw: OpaquePointer?
     private let fns: HandleFunctions
+    /// The thread running caller code inside a call on this handle (it holds `lock`), if any.
+    private let callbackLock = NSLock()
+    private var callbackThread: pthread_t?
+    /// close() was called from that code (touched only by that thread, which holds `lock`).
+    private var closeAfterCallback = false
 
     init(_ raw: OpaquePointer, _ fns: HandleFunctions) {
         self.raw = raw
@@ -40,6 +50,10 @@ final class Handle: @unchecked Sendable {  // every access to `raw` holds `lock`
 
     /// Releases the handle now; later calls throw `.closed`. Idempotent.
     func close() {
+        if onCallbackThread() {
+            closeAfterCallback = true
+            return
+        }
         lock.lock()
         defer { lock.unlock() }
         if let raw { fns.release(raw) }
@@ -47,6 +61,7 @@ final class Handle: @unchecked Sendable {  // every access to `raw` holds `lock`
     }
 
     var isClosed: Bool {
+        if onCallbackThread() { return closeAfterCallback }
         lock.lock()
         defer { lock.unlock() }
         return raw == nil
@@ -54,10 +69,43 @@ final class Handle: @unchecked Sendable {  // every access to `raw` holds `lock`
 
     /// Runs `body` on the open handle with the lock held; `.closed` once it was closed.
     func with<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
+        if onCallbackThread() {
+            throw XSessionError(code: .misuse, message: "a keys update closure may not call its own store (the update "
+                                + "holds it); return the new record instead")
+        }
         lock.lock()
         defer { lock.unlock() }
         guard let raw else { throw XSessionError.closed(fns.what) }
         return try body(raw)
+    }
+
+    /// `with`, for a call that runs caller code on this thread while it holds the lock.
+    func withCallbacks<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
+        try with { h in
+            setCallbackThread(pthread_self())
+            defer {
+                setCallbackThread(nil)
+                if closeAfterCallback {
+                    closeAfterCallback = false
+                    fns.release(h)
+                    raw = nil
+                }
+            }
+            return try body(h)
+        }
+    }
+
+    private func setCallbackThread(_ thread: pthread_t?) {
+        callbackLock.lock()
+        defer { callbackLock.unlock() }
+        callbackThread = thread
+    }
+
+    private func onCallbackThread() -> Bool {
+        callbackLock.lock()
+        defer { callbackLock.unlock() }
+        guard let callbackThread else { return false }
+        return pthread_equal(callbackThread, pthread_self()) != 0
     }
 
     /// A call that returns only a status.

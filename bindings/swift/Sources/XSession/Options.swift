@@ -8,17 +8,22 @@ public struct StoreOptions: Sendable, Hashable {
     public var inMemory: Bool
     /// The dialect of new sessions that do not force one (`.pi`: XS_STORE_DIALECT_PI).
     public var dialect: Dialect
+    /// The keyed store's document (`Store.keys`); nil = <root>/sessions.json.
+    public var keysPath: String?
 
-    public init(inMemory: Bool = false, dialect: Dialect = .omp) {
+    public init(inMemory: Bool = false, dialect: Dialect = .omp, keysPath: String? = nil) {
         self.inMemory = inMemory
         self.dialect = dialect
+        self.keysPath = keysPath
     }
 
-    func cStruct() throws -> xs_store_options {
+    /// The C struct (version 2: keys_path); its string lives in `args`.
+    func cStruct(_ args: CArgs) throws -> xs_store_options {
         var o = xs_store_options()
         try initialised(xs_store_options_init(&o, UInt32(XS_STORE_OPTIONS_VERSION)))
         if inMemory { o.flags |= UInt32(XS_STORE_IN_MEMORY) }
         if dialect == .pi { o.flags |= UInt32(XS_STORE_DIALECT_PI) }
+        o.keys_path = try args.cString(keysPath)
         return o
     }
 }

@@ -28,8 +28,10 @@ public final class Store: Sendable {
         guard let raw = xs_store_new() else { throw XSessionError(status: XS_ENOMEM) }
         // The handle owns `raw` from here: a failed open frees it when `handle` goes away.
         let handle = Handle(raw, .store)
-        var o = try options.cStruct()
-        try handle.call { st in try CArgs.with { a in xs_store_open(st, try a.cString(rootPath), &o) } }
+        try CArgs.with { a in
+            var o = try options.cStruct(a)
+            try handle.call { st in xs_store_open(st, try a.cString(rootPath), &o) }
+        }
         self.handle = handle
     }
 
@@ -38,6 +40,9 @@ public final class Store: Sendable {
     public func close() { handle.close() }
 
     public var isClosed: Bool { handle.isClosed }
+
+    /// The keyed session store: one JSON document mapping a host's session keys to records.
+    public var keys: Keys { Keys(handle: handle) }
 
     /// The directory holding the sessions of working directory `cwd`
     /// (<root>/sessions/--<cwd encoded>--).
