@@ -105,8 +105,8 @@ std::string cut_plan_json(const CutPlan& plan) {
     if (i) out += ',';
     json::append_quoted(out, plan.to_summarise[i]);
   }
-  out += "],\"tokensBefore\":" + std::to_string(plan.tokens_before) + ",\"keptTokens\":" +
-         std::to_string(plan.kept_tokens) + "}";
+  out += "],\"tokensBefore\":" + std::to_string(plan.tokens_before) +
+         ",\"keptTokens\":" + std::to_string(plan.kept_tokens) + "}";
   return out;
 }
 

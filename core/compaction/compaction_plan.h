@@ -16,10 +16,10 @@
 namespace xs::compaction {
 
 struct Settings {
-  int64_t context_window = 0;        // the model's context window, in tokens
-  int64_t reserve_tokens = 16384;    // room left for the prompt and the next reply
-  int64_t reserve_floor = 20000;     // the gateway's floor under reserve_tokens (0: none)
-  int64_t keep_recent_tokens = 20000;  // what a compaction keeps of the newest entries
+  int64_t context_window = 0;            // the model's context window, in tokens
+  int64_t reserve_tokens = 16384;        // room left for the prompt and the next reply
+  int64_t reserve_floor = 20000;         // the gateway's floor under reserve_tokens (0: none)
+  int64_t keep_recent_tokens = 20000;    // what a compaction keeps of the newest entries
   int64_t soft_threshold_tokens = 4000;  // how far below the compaction threshold the memory flush runs
 };
 
@@ -38,11 +38,11 @@ bool should_flush_memory(int64_t context_tokens, const Settings& s, int64_t comp
 int64_t estimate_tokens(const model::Entry& e);
 
 struct CutPlan {
-  bool needed = false;             // false: the path already fits in keep_recent_tokens
-  std::string first_kept_entry_id;  // the compaction's firstKeptEntryId
+  bool needed = false;                    // false: the path already fits in keep_recent_tokens
+  std::string first_kept_entry_id;        // the compaction's firstKeptEntryId
   std::vector<std::string> to_summarise;  // the path entries before it (since the last compaction's kept range)
-  int64_t tokens_before = 0;       // estimate of the path the context holds now
-  int64_t kept_tokens = 0;         // estimate of the entries kept
+  int64_t tokens_before = 0;              // estimate of the path the context holds now
+  int64_t kept_tokens = 0;                // estimate of the entries kept
 };
 
 // Where a compaction at `leaf` should cut. Only entries a context can start from are cut points:

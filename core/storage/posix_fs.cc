@@ -387,12 +387,14 @@ class PosixFs final : public Fs {
 
   // Waiting is flock(LOCK_NB) tried again after short sleeps until the deadline, not a blocking
   // flock: only a signal (alarm, pthread_kill) can cut a blocking flock short, and a library must
-  // not take over a process's signals or timers. The sleeps grow from 1 ms to 16 ms (never past
-  // the deadline), so a lock let go meanwhile is taken within 16 ms, and a long wait costs a
-  // system call every 16 ms. Waiters are not queued: under constant contention any one may win.
+  // not take over a process's signals or timers. The sleeps grow from 1 ms to 2 ms (never past
+  // the deadline). Waiters are not queued: under constant contention any one may win, so a waiter
+  // must look often; with 16 ms pauses, one of four processes updating a keyed store in a tight
+  // loop went 10 s without a turn (tests/reliability/key_store_processes_test.cc). A long wait
+  // costs a system call every 2 ms.
   Result<std::unique_ptr<FileLock>> lock(const std::string& path, std::chrono::milliseconds timeout) override {
     using Clock = std::chrono::steady_clock;
-    constexpr Clock::duration kLongestPause = std::chrono::milliseconds(16);
+    constexpr Clock::duration kLongestPause = std::chrono::milliseconds(2);
     UniqueFd fd(open_retry(path.c_str(), O_RDWR | O_CREAT, 0600));
     if (fd.get() < 0) return errno_status("open", path, errno);
     const Clock::time_point deadline = Clock::now() + timeout;

@@ -45,7 +45,9 @@ TEST(KeyStoreProcesses, FourWritersLoseNoUpdate) {
       for (int i = 1; i <= n; ++i) {
         // Its own key: a patch whose value counts up; the shared key: a counter only a serialised
         // read-modify-write keeps exact, and a field per process.
-        if (!keys.patch(own, "{\"sessionId\":\"s" + std::to_string(p) + "\",\"n\":" + std::to_string(i) + "}").ok()) {
+        Status own_st = keys.patch(own, "{\"sessionId\":\"s" + std::to_string(p) + "\",\"n\":" + std::to_string(i) + "}");
+        if (!own_st.ok()) {
+          std::fprintf(stderr, "process %d, update %d: %s\n", p, i, own_st.message().c_str());
           return 10;
         }
         Status st = keys.update("agent:shared:main", [&](std::optional<std::string_view> cur)
@@ -56,7 +58,10 @@ TEST(KeyStoreProcesses, FourWritersLoseNoUpdate) {
           if (!merged.ok()) return merged.status();
           return std::optional<std::string>(std::move(*merged));
         });
-        if (!st.ok()) return 11;
+        if (!st.ok()) {
+          std::fprintf(stderr, "process %d, update %d: %s\n", p, i, st.message().c_str());
+          return 11;
+        }
         if (!keys.patch("agent:shared:main", "{\"p" + std::to_string(p) + "\":" + std::to_string(i) + "}").ok()) {
           return 12;
         }

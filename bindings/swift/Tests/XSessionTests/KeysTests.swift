@@ -208,7 +208,8 @@ func count(of record: JSONText?) throws -> Int { try record?.dictionary()["n"] a
             })?.code)
             #expect(errors == Array(repeating: .invalidArgument, count: 4), "key \(key)")
             #expect(!called)
-            #expect(try keys.get(key) == nil)  // reads do not check keys: there is no such record
+            let read = #expect(throws: XSessionError.self) { try keys.get(key) }  // reads check keys too
+            #expect(read?.code == .invalidArgument, "key \(key)")
         }
         let nul = #expect(throws: XSessionError.self) { try keys.get("a\u{0}b") }
         #expect(nul?.code == .invalidArgument)
