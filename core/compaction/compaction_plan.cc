@@ -27,7 +27,8 @@ int64_t estimate_tokens(const Entry& e) {
     auto msg = json::members_of(e.message());
     const json::Member* usage = json::find_member(msg, "usage");
     if (usage && usage->kind == json::Kind::kObject) {
-      const json::Member* out = json::find_member(json::members_of(usage->value), "output");
+      auto u = json::members_of(usage->value);  // kept: `out` points into it
+      const json::Member* out = json::find_member(u, "output");
       if (out && out->kind == json::Kind::kNumber) {
         int64_t n = std::strtoll(std::string(out->value).c_str(), nullptr, 10);
         if (n > 0) return n;

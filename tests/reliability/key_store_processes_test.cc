@@ -28,7 +28,8 @@ int updates_per_process() {
 }
 
 int64_t number(const std::string& record, std::string_view field) {
-  auto m = json::find_member(json::members_of(record), field);
+  auto members = json::members_of(record);  // kept: m points into it
+  const json::Member* m = json::find_member(members, field);
   return m ? std::stoll(std::string(m->value)) : -1;
 }
 
