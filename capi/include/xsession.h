@@ -361,8 +361,9 @@ XS_API xs_status xs_keys_delete(xs_store *st, const char *key);
  *  NUL-terminated) or NULL when there is none. On entry *new_json == current_json and
  *  *new_len == current_len; set them to another JSON text (borrowed: it must stay valid until the
  *  callback returns), or *new_json to NULL to remove the record. Return XS_OK to apply, anything
- *  else to cancel: nothing is written and xs_keys_update returns that status. The callback must
- *  not call functions on the same store handle (they fail with XS_EMISUSE). */
+ *  else to cancel: nothing is written and xs_keys_update returns that status. A call from the
+ *  callback on this store handle, or on any store whose update callback runs further up the same
+ *  thread, fails with XS_EMISUSE (its lock is held). */
 typedef xs_status (*xs_keys_update_fn)(void *user, const char *current_json, size_t current_len,
                                        const char **new_json, size_t *new_len);
 
@@ -492,7 +493,8 @@ XS_API xs_status xs_session_persist(xs_session *s);
 /* chars in `content` arrays and image data URLs under `image_url` move to the store's blobs    */
 /* (refs "blob:sha256:<hex>"; contexts always show them resolved). Only the values these rules  */
 /* change are rewritten, and only at append time: lines already in a file are never changed by  */
-/* them, so a live session and the same session reopened hold the same bytes.                  */
+/* them, so a live session and the same session reopened hold the same bytes. The pi dialect    */
+/* applies none of these rules (docs/dialects.md): pi has no blob store and no truncation.      */
 
 /** Appends a whole entry given as a JSON object with a string "type" (any type: unknown types
  *  are stored as given). The session adds "id" (unless the entry has one: 1-64 chars of
@@ -501,7 +503,10 @@ XS_API xs_status xs_session_persist(xs_session *s);
  *  timestamp, then the caller's other members in their order and bytes, minified; "custom" and
  *  "custom_message" put id, parentId and timestamp after the caller's members. Known types are
  *  checked for their required fields ("message" must be an object, a label's target must exist:
- *  XS_ENOTFOUND).
+ *  XS_ENOTFOUND). A form only the other dialect reads is XS_EDIALECT (docs/dialects.md): in pi's,
+ *  omp's entry types, a model_change with "model", "attribution", "fromExtension",
+ *  "shortSummary", "preserveData"; in omp's, "session_info", a model_change without "model",
+ *  "fromHook".
  *  @thread serialised per handle. */
 XS_API xs_status xs_append(xs_session *s, const char *entry_json, size_t len, char *id_out);
 
