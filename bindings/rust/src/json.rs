@@ -210,14 +210,7 @@ impl<'a> Parser<'a> {
             return Ok(Value::Object(members));
         }
         loop {
-            self.skip_ws();
-            if self.bytes.get(self.at) != Some(&b'"') {
-                return self.fail("expected a member name");
-            }
-            let name = self.string()?;
-            if !self.eat(b':') {
-                return self.fail("expected ':'");
-            }
+            let name = self.member_name()?;
             members.insert(name, self.value()?);
             if self.eat(b'}') {
                 return Ok(Value::Object(members));
