@@ -1,5 +1,5 @@
 // Compaction planning: the decisions every agent re-implements around a compaction entry
-// (docs/compaction-planning.md). When to compact (the gateway's rule, seed 003), when to run the
+// (docs/compaction-planning.md): when to compact (a gateway's rule, #when), when to run the
 // pre-compaction memory flush (once per compaction cycle), and where to cut the path: keep at least
 // keep_recent_tokens of the newest entries, never keep a tool result without the call before it.
 // The plan is advice: Session::append_compaction writes the entry.
