@@ -11,34 +11,6 @@ using format::EntryType;
 
 bool has(const std::vector<json::Member>& m, std::string_view key) { return json::find_member(m, key) != nullptr; }
 
-// The mark an entry carries, if any. Only these few types are parsed (their member keys), never
-// a message body: detection costs nothing next to loading a large session.
-std::optional<Dialect> mark_of(const Entry& e) {
-  if (format::omp_only(e.type)) return Dialect::kOmp;
-  switch (e.type) {
-    case EntryType::kSessionInfo: return Dialect::kPi;
-    case EntryType::kModelChange: {
-      auto m = json::members_of(e.line);
-      if (has(m, "model")) return Dialect::kOmp;
-      if (has(m, "provider") && has(m, "modelId")) return Dialect::kPi;
-      return std::nullopt;
-    }
-    case EntryType::kCompaction:
-    case EntryType::kBranchSummary: {
-      auto m = json::members_of(e.line);
-      if (has(m, "fromExtension") || has(m, "shortSummary") || has(m, "preserveData")) return Dialect::kOmp;
-      if (has(m, "fromHook")) return Dialect::kPi;
-      return std::nullopt;
-    }
-    // Without "attribution" it is no mark: a host's own custom_message through xs_append may
-    // leave it out in either dialect, and a mark must never change what a reopen decides.
-    case EntryType::kCustomMessage:
-      if (has(json::members_of(e.line), "attribution")) return Dialect::kOmp;
-      return std::nullopt;
-    default: return std::nullopt;
-  }
-}
-
 bool is_hex16(std::string_view id) {
   if (id.size() != 16) return false;
   for (char c : id) {
@@ -49,10 +21,46 @@ bool is_hex16(std::string_view id) {
 
 }  // namespace
 
+bool may_carry_mark(EntryType t) {
+  switch (t) {
+    case EntryType::kSessionInfo:
+    case EntryType::kModelChange:
+    case EntryType::kCompaction:
+    case EntryType::kBranchSummary:
+    case EntryType::kCustomMessage: return true;
+    default: return format::omp_only(t);
+  }
+}
+
+std::optional<Dialect> mark_of(EntryType t, const std::vector<json::Member>& m) {
+  if (format::omp_only(t)) return Dialect::kOmp;
+  switch (t) {
+    case EntryType::kSessionInfo: return Dialect::kPi;
+    case EntryType::kModelChange:
+      if (has(m, "model")) return Dialect::kOmp;
+      if (has(m, "provider") && has(m, "modelId")) return Dialect::kPi;
+      return std::nullopt;
+    case EntryType::kCompaction:
+    case EntryType::kBranchSummary:
+      if (has(m, "fromExtension") || has(m, "shortSummary") || has(m, "preserveData")) return Dialect::kOmp;
+      if (has(m, "fromHook")) return Dialect::kPi;
+      return std::nullopt;
+    // Without "attribution" it is no mark: a host's own custom_message through xs_append may
+    // leave it out in either dialect, and a mark must never change what a reopen decides.
+    case EntryType::kCustomMessage:
+      if (has(m, "attribution")) return Dialect::kOmp;
+      return std::nullopt;
+    default: return std::nullopt;
+  }
+}
+
 std::optional<Dialect> detect_dialect(const SessionData& data) {
-  // The last mark wins: the agent that wrote last is the one that reads the file next.
+  // The last mark wins: the agent that wrote last is the one that reads the file next. Only the
+  // few entries that can carry one are parsed, never a message: detection costs nothing next to
+  // loading a large session.
   for (auto it = data.entries.rbegin(); it != data.entries.rend(); ++it) {
-    if (auto d = mark_of(*it)) return d;
+    if (!may_carry_mark(it->type)) continue;
+    if (auto d = mark_of(it->type, json::members_of(it->line))) return d;
   }
   if (data.header_line == kNone) return std::nullopt;
   if (data.header.title) return Dialect::kOmp;

@@ -7,6 +7,7 @@
 #include "format/envelope.h"
 #include "json/json_string.h"
 #include "json/member_scanner.h"
+#include "model/dialect_detect.h"
 #include "session/session.h"
 
 namespace xs::session {
@@ -80,33 +81,6 @@ std::string decode_key(std::string_view key_token) {
   return s;
 }
 
-// What a whole entry given to xs_append may not hold in the other dialect: the forms only that
-// agent reads, which are also the marks detection reads (docs/dialects.md#detection). pi would drop
-// an omp form from its context (or read a model change as no model at all), omp a pi form; and a
-// mark of the other dialect would make the file read as that dialect's when it is opened again.
-std::optional<std::string> pi_form(EntryType type, const std::vector<json::Member>& m) {
-  auto with = [&](std::string_view key) { return json::find_member(m, key) != nullptr; };
-  if (type == EntryType::kSessionInfo) return std::string("a session_info entry (pi's title; omp's: set_title)");
-  if (type == EntryType::kModelChange && !with("model")) return std::string("a model_change without \"model\"");
-  if ((type == EntryType::kCompaction || type == EntryType::kBranchSummary) && with("fromHook")) {
-    return std::string("\"fromHook\"");
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> omp_form(EntryType type, std::string_view type_name, const std::vector<json::Member>& m) {
-  if (format::omp_only(type)) return "a " + std::string(type_name) + " entry (oh-my-pi only)";
-  auto with = [&](std::string_view key) { return json::find_member(m, key) != nullptr; };
-  if (type == EntryType::kModelChange && with("model")) return std::string("a model_change with \"model\"");
-  if (type == EntryType::kCustomMessage && with("attribution")) return std::string("\"attribution\"");
-  if (type == EntryType::kCompaction || type == EntryType::kBranchSummary) {
-    for (std::string_view key : {"fromExtension", "shortSummary", "preserveData"}) {
-      if (with(key)) return "\"" + std::string(key) + "\" in a " + std::string(type_name);
-    }
-  }
-  return std::nullopt;
-}
-
 Status array_of_strings(std::string_view json_array, const char* what) {
   std::vector<json::Member> items;
   bool is_object = true;
@@ -177,10 +151,11 @@ Status Session::append_entry(std::string_view entry_json, std::string* id_out) {
   }
   EntryType type = format::entry_type_from_name(type_name);
   XS_RETURN_IF_ERROR(check_shape(type, type_name, m));
-  if (dialect_ == format::Dialect::kPi) {
-    if (auto form = omp_form(type, type_name, m)) return check_dialect(format::Dialect::kOmp, *form);
-  } else if (auto form = pi_form(type, m)) {
-    return check_dialect(format::Dialect::kPi, *form);
+  // A form only the other agent reads (docs/dialects.md#detection): that agent's reader would
+  // drop or misread it here, and the file would read as the other dialect's when opened again.
+  if (auto mark = model::mark_of(type, m); mark && *mark != dialect_) {
+    const char* writer = *mark == format::Dialect::kPi ? "pi" : "oh-my-pi";
+    return check_dialect(*mark, "a " + type_name + " entry as " + writer + " writes it");
   }
   const json::Member* ts_m = json::find_member(m, "timestamp");
   if (ts_m && ts_m->kind != Kind::kString) return Status::Invalid("entry timestamp must be a string");
