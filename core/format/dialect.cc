@@ -4,12 +4,6 @@ namespace xs::format {
 
 std::string_view dialect_name(Dialect d) { return d == Dialect::kPi ? "pi" : "omp"; }
 
-std::optional<Dialect> dialect_from_name(std::string_view name) {
-  if (name == "omp") return Dialect::kOmp;
-  if (name == "pi") return Dialect::kPi;
-  return std::nullopt;
-}
-
 bool omp_only(EntryType t) {
   switch (t) {
     case EntryType::kTtsrInjection:

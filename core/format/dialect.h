@@ -2,7 +2,6 @@
 // always read; a session keeps writing in the dialect of the agent that wrote its file.
 #pragma once
 
-#include <optional>
 #include <string_view>
 
 #include "format/entry_type.h"
@@ -15,7 +14,6 @@ enum class Dialect : uint8_t {
 };
 
 std::string_view dialect_name(Dialect d);  // "omp", "pi"
-std::optional<Dialect> dialect_from_name(std::string_view name);
 
 // Entry types only oh-my-pi writes and reads: a pi-dialect session refuses them, since pi would
 // drop them from its context without a word (docs/dialects.md#what-the-pi-dialect-writes).
