@@ -1,7 +1,6 @@
 // The keyed session store (xs_keys_*): argument checks and one forward call each to the store's
 // store::KeyStore, which owns the document, the lock and the rules (docs/keyed-store.md).
 #include "handles.h"
-#include "json/json_string.h"
 
 using xs::Code;
 using xs::Result;
@@ -35,18 +34,7 @@ xs_status xs_keys_list(xs_store* st, const char* prefix, char* buf, size_t cap, 
     std::string_view p = prefix ? prefix : "";
     uint64_t generation = xs::capi::retry_generation(st->cache, st->calls);
     return xs::capi::fill(st->cache, OutputId::kKeysList, p, generation, buf, cap, out_len,
-                          [&]() -> Result<std::string> {
-                            auto records = st->store->keys().list(p);
-                            if (!records.ok()) return records.status();
-                            std::string out = "[";
-                            for (const xs::store::KeyRecord& r : *records) {
-                              if (out.size() > 1) out += ',';
-                              out += "{\"key\":";
-                              xs::json::append_quoted(out, r.key);
-                              out += ",\"record\":" + r.record + "}";
-                            }
-                            return out + "]";
-                          });
+                          [&] { return st->store->keys().list_json(p); });
   });
 }
 

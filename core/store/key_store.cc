@@ -214,6 +214,19 @@ Result<std::vector<KeyRecord>> KeyStore::list(std::string_view prefix) const {
   return out;
 }
 
+Result<std::string> KeyStore::list_json(std::string_view prefix) const {
+  auto records = list(prefix);
+  if (!records.ok()) return records.status();
+  std::string out = "[";
+  for (const KeyRecord& r : *records) {
+    if (out.size() > 1) out += ',';
+    out += "{\"key\":";
+    json::append_quoted(out, r.key);
+    out += ",\"record\":" + r.record + "}";
+  }
+  return out + "]";
+}
+
 Status KeyStore::update(std::string_view key, const UpdateFn& fn) const {
   XS_RETURN_IF_ERROR(check_key(key));
   XS_RETURN_IF_ERROR(fs_->make_dirs(storage::dir_name(path_)));

@@ -51,6 +51,8 @@ class KeyStore {
   Result<std::string> get(std::string_view key) const;
   // Every record whose key starts with `prefix`, in the document's order.
   Result<std::vector<KeyRecord>> list(std::string_view prefix) const;
+  // The same as JSON: [{"key","record"}], each record as stored (xs_keys_list).
+  Result<std::string> list_json(std::string_view prefix) const;
 
   // Replaces (or adds, at the end) the whole record of `key`.
   Status put(std::string_view key, std::string_view record_json) const;
