@@ -1,8 +1,6 @@
 // xs append / xs branch / xs label: add one entry to a session (opened as its only writer) and
 // print the new entry's id.
 #include <cstdio>
-#include <iostream>
-#include <iterator>
 
 #include "commands.h"
 #include "json.h"
@@ -62,11 +60,8 @@ void add_append(CLI::App& app, Globals& g) {
         throw CLI::ValidationError("--message", "ROLE must be user or assistant (other entries: --json)");
       }
       json = message_json(role, a->message[1]);
-    } else if (a->entry_json == "-") {
-      json.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-      while (!json.empty() && (json.back() == '\n' || json.back() == '\r')) json.pop_back();
     } else {
-      json = a->entry_json;
+      json = argument_or_stdin(a->entry_json);
     }
     Store store(g.root());
     Session s = open_writable(store, a->session);

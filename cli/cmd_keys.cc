@@ -20,15 +20,6 @@ struct KeysArgs {
 
 std::string store_error(const Store& store) { return store.root() + ": " + xs_store_errmsg(store.get()); }
 
-// "-" reads the JSON from stdin (records can be long; shells mangle quotes).
-std::string json_argument(const std::string& arg) {
-  if (arg != "-") return arg;
-  std::string in;
-  char buf[65536];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, stdin)) > 0;) in.append(buf, n);
-  return in;
-}
-
 void list(const Store& store, const KeysArgs& a) {
   std::string text =
       read_text([&](char* b, size_t c, size_t* n) { return xs_keys_list(store.get(), a.prefix.c_str(), b, c, n); },
@@ -81,7 +72,7 @@ void add_keys(CLI::App& app, Globals& g) {
   set_cmd->add_option("RECORD", a->json, "a JSON object with a string sessionId")->required();
   set_cmd->callback([a, &g] {
     Store store(g.root());
-    std::string json = json_argument(a->json);
+    std::string json = argument_or_stdin(a->json);
     store.check(xs_keys_put(store.get(), a->key.c_str(), json.data(), json.size()), a->key);
   });
   CLI::App* patch_cmd = cmd->add_subcommand("patch", "merge fields into a key's record (JSON merge patch)");
@@ -89,7 +80,7 @@ void add_keys(CLI::App& app, Globals& g) {
   patch_cmd->add_option("PATCH", a->json, "a JSON object; null removes a field (or - for stdin)")->required();
   patch_cmd->callback([a, &g] {
     Store store(g.root());
-    std::string json = json_argument(a->json);
+    std::string json = argument_or_stdin(a->json);
     store.check(xs_keys_patch(store.get(), a->key.c_str(), json.data(), json.size()), a->key);
   });
   CLI::App* delete_cmd = cmd->add_subcommand("delete", "remove a key's record (its transcript stays)");

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <iostream>
+#include <iterator>
 
 namespace xs::cli {
 
@@ -99,6 +101,13 @@ size_t display_width(std::string_view s) {
 
 std::string counted(uint64_t n, std::string_view noun) {
   return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
+std::string argument_or_stdin(const std::string& arg) {
+  if (arg != "-") return arg;
+  std::string in(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>{});
+  while (!in.empty() && (in.back() == '\n' || in.back() == '\r')) in.pop_back();
+  return in;
 }
 
 }  // namespace xs::cli

@@ -27,4 +27,8 @@ std::string counted(uint64_t n, std::string_view noun);
 // Code points in valid UTF-8 (each invalid byte counts one).
 size_t display_width(std::string_view s);
 
+// An argument that may be "-": then all of stdin, without its trailing newlines (long JSON that a
+// shell would mangle).
+std::string argument_or_stdin(const std::string& arg);
+
 }  // namespace xs::cli
