@@ -61,6 +61,7 @@ enum class OutputId : int {
   kUsage,
   kVerify,
   kRepair,
+  kCompactionPlan,
 };
 
 // The last result that did not fit the caller's buffer, kept so the retry only copies it.

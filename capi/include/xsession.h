@@ -550,6 +550,61 @@ XS_API xs_status xs_compaction_init(xs_compaction *c, uint32_t version);
  *  preserve_data_json (omp only).  @thread serialised per handle. */
 XS_API xs_status xs_append_compaction(xs_session *s, const xs_compaction *c, char *id_out);
 
+/* Compaction planning (docs/compaction-planning.md): when to compact, when to run the memory
+ * flush that comes before a compaction, and where to cut; xs_append_compaction then writes the
+ * entry. Token counts are int64; a negative count or setting is XS_EINVAL. */
+#define XS_COMPACTION_SETTINGS_VERSION 1
+typedef struct xs_compaction_settings {
+  uint32_t version;              /* XS_COMPACTION_SETTINGS_VERSION */
+  int64_t context_window;        /* the model's context window in tokens; > 0 for the decisions
+                                    (the plan does not read it); default 0 */
+  int64_t reserve_tokens;        /* room kept for the prompt and the next reply; default 16384 */
+  int64_t reserve_floor;         /* the floor under reserve_tokens; default 20000; 0 = none */
+  int64_t keep_recent_tokens;    /* what a compaction keeps of the newest entries; default 20000 */
+  int64_t soft_threshold_tokens; /* how far below the compaction threshold the memory flush runs;
+                                    default 4000 */
+} xs_compaction_settings;
+
+/** Fills *s with the defaults above for `version`.  @return XS_OK; XS_EINVAL (s NULL);
+ *  XS_EVERSION.  @thread any thread. */
+XS_API xs_status xs_compaction_settings_init(xs_compaction_settings *s, uint32_t version);
+
+/** *out = 1 when a context of `context_tokens` should be compacted now:
+ *  context_tokens > context_window - max(reserve_tokens, reserve_floor); else 0.
+ *  @return XS_OK; XS_EINVAL (NULL, context_window <= 0, a negative value); XS_EVERSION.
+ *  @thread any thread (no handle, so no error text). */
+XS_API xs_status xs_should_compact(const xs_compaction_settings *s, int64_t context_tokens, int *out);
+
+/** *out = 1 when the memory flush should run now: past the compaction threshold minus
+ *  soft_threshold_tokens, and not yet in this compaction cycle (last_flush_compaction_count, the
+ *  compaction count when it last ran, or -1 for never, differs from compaction_count). Hosts that
+ *  keep the counts in the keyed store use xs_keys_claim_memory_flush instead.
+ *  @return XS_OK; XS_EINVAL (NULL, context_window <= 0, a negative value other than
+ *  last_flush_compaction_count -1); XS_EVERSION.  @thread any thread (no error text). */
+XS_API xs_status xs_should_flush_memory(const xs_compaction_settings *s, int64_t context_tokens,
+                                        int64_t compaction_count, int64_t last_flush_compaction_count, int *out);
+
+/** Where a compaction at `leaf_id` (NULL = the session's leaf) should cut, keeping at least
+ *  keep_recent_tokens of the newest path entries and never a tool result without its call:
+ *  {"needed":bool,"firstKeptEntryId":id|null,"toSummarise":[ids],"tokensBefore":N,
+ *   "keptTokens":N}. Token estimates: an assistant message's usage.output when reported, else the
+ *  line's bytes / 4 rounded up (docs/compaction-planning.md#token-estimates).
+ *  @return XS_OK; XS_EBUFS; XS_ENOTFOUND (no such entry); XS_EINVAL (settings NULL, a negative
+ *  keep_recent_tokens); XS_EVERSION.  @thread serialised per handle. */
+XS_API xs_status xs_compaction_plan(xs_session *s, const char *leaf_id, const xs_compaction_settings *settings,
+                                    char *buf, size_t cap, size_t *out_len);
+
+/** The memory flush decision for the keyed store's record of `key`, made and marked under the
+ *  document's lock: *run = 1 when xs_should_flush_memory holds for the record's compactionCount
+ *  (absent = 0) and memoryFlushCompactionCount (absent or null = never); the record then gets
+ *  memoryFlushAt = now_ms (0 = now) and memoryFlushCompactionCount = compactionCount, so no other
+ *  process or call runs the flush again in this cycle. *run = 0 leaves the document untouched.
+ *  @return XS_OK; XS_ENOTFOUND (no record); XS_EINVAL (NULL, bad key or settings, counts in the
+ *  record that are not whole numbers); XS_EVERSION; and the keyed store's errors (XS_ECORRUPT,
+ *  XS_ELOCKED, XS_EIO, XS_ENOSPC, XS_EMISUSE).  @thread serialised per store. */
+XS_API xs_status xs_keys_claim_memory_flush(xs_store *st, const char *key, const xs_compaction_settings *settings,
+                                            int64_t context_tokens, int64_t now_ms, int *run);
+
 /** Appends a "custom" entry (extension state; never part of the context); data_json NULL =
  *  absent.  @thread serialised per handle. */
 XS_API xs_status xs_append_custom(xs_session *s, const char *custom_type, const char *data_json,

@@ -94,6 +94,16 @@ Result<CutPlan> plan_cut(const model::SessionData& data, const model::Tree& tree
   return plan;
 }
 
+Result<CutPlan> plan_cut(const model::SessionData& data, const model::Tree& tree,
+                         std::optional<std::string_view> leaf_id, int64_t keep_recent_tokens) {
+  uint32_t leaf = kNone;
+  if (leaf_id) {
+    leaf = tree.find(*leaf_id);
+    if (leaf == kNone) return Status::NotFound("no entry " + std::string(*leaf_id));
+  }
+  return plan_cut(data, tree, leaf, keep_recent_tokens);
+}
+
 std::string cut_plan_json(const CutPlan& plan) {
   std::string out = std::string("{\"needed\":") + (plan.needed ? "true" : "false") + ",\"firstKeptEntryId\":";
   if (plan.needed) {

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/session_data.h"
@@ -50,6 +52,10 @@ struct CutPlan {
 // stays with the call before it. kNotFound for an unknown leaf (kNone: the session's leaf).
 Result<CutPlan> plan_cut(const model::SessionData& data, const model::Tree& tree, uint32_t leaf,
                          int64_t keep_recent_tokens);
+// The same at the entry with id `leaf_id` (nullopt: the session's leaf); kNotFound for an id the
+// session does not hold.
+Result<CutPlan> plan_cut(const model::SessionData& data, const model::Tree& tree,
+                         std::optional<std::string_view> leaf_id, int64_t keep_recent_tokens);
 
 // The plan as JSON: {"needed","firstKeptEntryId","toSummarise":[ids],"tokensBefore","keptTokens"}.
 std::string cut_plan_json(const CutPlan& plan);

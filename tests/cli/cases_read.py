@@ -68,6 +68,37 @@ class XsReadTest(StoreTest):
                                                         "names it)\n" % root))
         self.assertFalse(os.path.exists(root), "nothing is created")
 
+    # --- compact-plan -------------------------------------------------------------------------
+
+    def test_compact_plan_starts_at_the_last_compactions_kept_range(self):
+        # c0mpac7ed0000001: d1..d4, a compaction keeping from d3, then d6 (user) and d7 (assistant,
+        # usage.output 80). The context holds d3..d7: d3 47 tokens (188 bytes / 4), d4 80 (its
+        # usage.output), d5 63 and d6 48 (bytes / 4), d7 80 = 318.
+        self.assertEqual(self.out("compact-plan", "c0mpac7e", "--window", "200000", "--keep", "0", "--tokens", "1000"), (
+            "context   1000 tokens of a 200000-token window\n"
+            "compact   not yet\n"
+            "cut at    d0000007: summarise 4 entries, keep ~80 tokens\n"))
+        self.assertEqual(json.loads(self.out("compact-plan", "c0mpac7e", "--window", "200000", "--keep", "0",
+                                             "--json")), {
+            "contextTokens": 318, "estimated": True, "shouldCompact": False,
+            "plan": {"needed": True, "firstKeptEntryId": "d0000007",
+                     "toSummarise": ["d0000003", "d0000004", "d0000005", "d0000006"],
+                     "tokensBefore": 318, "keptTokens": 80}})
+        # Compacts above 20000 - 19683 = 317 tokens: 318 is one over.
+        self.assertEqual(self.out("compact-plan", "c0mpac7e", "--window", "20000", "--floor", "0", "--reserve", "19683",
+                                  "--keep", "100"), (
+            "context   318 tokens (estimated) of a 20000-token window\n"
+            "compact   now\n"
+            "cut at    d0000006: summarise 3 entries, keep ~128 tokens\n"))
+        self.assertEqual(self.out("compact-plan", "c0mpac7e", "--window", "200000"), (
+            "context   318 tokens (estimated) of a 200000-token window\n"
+            "compact   not yet\n"
+            "cut at    - (the path holds less than --keep tokens)\n"))
+        p = self.xs("compact-plan", "c0mpac7e", "--window", "200000", "--leaf", "nope", code=2)
+        self.assertIn("no entry nope", p.stderr)
+        p = self.xs("compact-plan", "c0mpac7e", "--window", "0", code=2)
+        self.assertEqual(p.stderr, "xs: --window must be > 0 and every token count >= 0\n")
+
     # --- show ---------------------------------------------------------------------------------
 
     def test_show(self):
