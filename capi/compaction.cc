@@ -20,7 +20,8 @@ namespace {
 Status settings_of(const xs_compaction_settings* in, bool need_window, xs::compaction::Settings* out) {
   if (!in) return null_arg("settings");
   if (in->version != XS_COMPACTION_SETTINGS_VERSION) {
-    return Status(Code::kVersion, "xs_compaction_settings version " + std::to_string(in->version) + " is not supported");
+    return Status(Code::kVersion,
+                  "xs_compaction_settings version " + std::to_string(in->version) + " is not supported");
   }
   if (need_window && in->context_window <= 0) return Status::Invalid("context_window must be > 0");
   if (in->context_window < 0 || in->reserve_tokens < 0 || in->reserve_floor < 0 || in->keep_recent_tokens < 0 ||
@@ -36,9 +37,7 @@ Status settings_of(const xs_compaction_settings* in, bool need_window, xs::compa
 }
 
 // The handle-less decisions report a status only (there is no handle to hold a message).
-xs_status code_of(const Status& st) {
-  return st.code() == Code::kVersion ? XS_EVERSION : XS_EINVAL;
-}
+xs_status code_of(const Status& st) { return st.code() == Code::kVersion ? XS_EVERSION : XS_EINVAL; }
 
 }  // namespace
 

@@ -62,6 +62,7 @@ enum class OutputId : int {
   kVerify,
   kRepair,
   kCompactionPlan,
+  kResumeCheck,
 };
 
 // The last result that did not fit the caller's buffer, kept so the retry only copies it.

@@ -1,5 +1,6 @@
 // The read family: everything that returns JSON or an id through a caller buffer.
 #include "handles.h"
+#include "views/resume.h"
 
 using xs::Result;
 using xs::Status;
@@ -103,6 +104,13 @@ xs_status xs_session_info(xs_session* s, char* buf, size_t cap, size_t* out_len)
 xs_status xs_session_usage(xs_session* s, char* buf, size_t cap, size_t* out_len) {
   return read(s, OutputId::kUsage, "", kNoProblem, buf, cap, out_len,
               [](xs::session::Session& x) -> Result<std::string> { return x.usage_json(); });
+}
+
+xs_status xs_session_resume_check(xs_session* s, const char* leaf_id, char* buf, size_t cap, size_t* out_len) {
+  return read(s, OutputId::kResumeCheck, key_of(leaf_id), kNoProblem, buf, cap, out_len, [&](xs::session::Session& x) {
+    return xs::views::resume_json(x.data(), x.tree(),
+                                  leaf_id ? std::optional<std::string_view>(leaf_id) : std::nullopt);
+  });
 }
 
 }  // extern "C"

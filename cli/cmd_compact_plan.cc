@@ -42,13 +42,13 @@ void run(const Store& store, PlanArgs& a) {
     return;
   }
   Json p = plan.root();
-  std::string out = "context   " + std::to_string(tokens) + " tokens" + (estimated ? " (estimated)" : "") +
-                    " of a " + std::to_string(a.window) + "-token window\n";
+  std::string out = "context   " + std::to_string(tokens) + " tokens" + (estimated ? " (estimated)" : "") + " of a " +
+                    std::to_string(a.window) + "-token window\n";
   out += std::string("compact   ") + (due ? "now" : "not yet") + "\n";
   if (flag(p, "needed")) {
     out += "cut at    " + std::string(str(p, "firstKeptEntryId")) + ": summarise " +
-           std::to_string(count(p, "toSummarise")) + (count(p, "toSummarise") == 1 ? " entry" : " entries") + ", keep ~" + std::to_string(num(p, "keptTokens")) +
-           " tokens\n";
+           std::to_string(count(p, "toSummarise")) + (count(p, "toSummarise") == 1 ? " entry" : " entries") +
+           ", keep ~" + std::to_string(num(p, "keptTokens")) + " tokens\n";
   } else {
     out += "cut at    - (the path holds less than --keep tokens)\n";
   }

@@ -133,7 +133,7 @@ void print_table(Json list, const std::vector<Checked>& checked, const LsArgs& a
   for (Json s : items(list)) {
     const Checked* c = a.check ? &checked[i++] : nullptr;
     std::string title(str(s, "title"));
-    if (title.empty()) title = str(s, "firstMessage");
+    if (title.empty()) title = str(s, "firstPrompt");
     if (title.empty()) title = "(no messages)";
     std::string id = one_line(str(s, "id"), 16);
     if (c) {

@@ -294,8 +294,11 @@ XS_API xs_status xs_list_options_init(xs_list_options *o, uint32_t version);
 
 /** The store's sessions, newest (file mtime) first, as a JSON array of
  *  {"path","id","cwd","timestamp","modified"(ms),"size","title","parentSession","version",
- *   "needsMigration","corruptCopies","firstMessage"[,"messageCount","entryCount","diagnostics"]};
- *  corruptCopies counts the "<file>.corrupt-*" copies a writable open kept beside the file.
+ *   "needsMigration","corruptCopies","firstMessage","firstPrompt"[,"messageCount","entryCount",
+ *   "diagnostics"]}; firstMessage is pi's (the first user text), firstPrompt what a listing should
+ *  show: the first user text an agent did not inject (command wrappers, hook output, system
+ *  reminders), cut to 200 characters + "…" (docs/format.md#first-prompt). corruptCopies counts the
+ *  "<file>.corrupt-*" copies a writable open kept beside the file.
  *  Output is always UTF-8: a byte of a file name that is not UTF-8 shows as U+FFFD in "path"
  *  (and in xs_session_info / xs_session_verify; xs_store_resolve returns the raw path).
  *  Without XS_LIST_FULL only a bounded prefix of each file is read (the header and the first
@@ -842,6 +845,15 @@ XS_API xs_status xs_session_verify(xs_session *s, char *buf, size_t cap, size_t 
  *          failure came stays: a copy of bytes that are still in the session file.
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_repair(xs_session *s, uint32_t flags, char *buf, size_t cap, size_t *out_len);
+
+/** What an agent must know before it continues from `leaf_id` (NULL = the session's leaf;
+ *  docs/context.md#resume-analysis): {"leafId":id|null,
+ *  "orphans":[{"id","parentId","line"}] (every entry whose parentId names no entry: it reads as
+ *  a root; file order, 1-based line numbers), "pendingToolCalls":[{"entryId","toolCallId","name"}]
+ *  (toolCall blocks of assistant messages on the path that no toolResult on the path answers, in
+ *  path order)}. Reads only what is loaded.
+ *  @return XS_OK; XS_EBUFS; XS_ENOTFOUND (no such entry).  @thread serialised per handle. */
+XS_API xs_status xs_session_resume_check(xs_session *s, const char *leaf_id, char *buf, size_t cap, size_t *out_len);
 
 #ifdef __cplusplus
 }

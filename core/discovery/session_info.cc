@@ -5,9 +5,11 @@
 
 #include "format/header.h"
 #include "format/message_text.h"
+#include "format/prompt_text.h"
 #include "json/json_string.h"
 #include "json/line_scanner.h"
 #include "session/session.h"
+#include "views/summary.h"
 
 namespace xs::discovery {
 
@@ -55,8 +57,10 @@ Status summarize_prefix(std::string_view all, uint64_t file_size, const std::str
     }
     if (v != json::LineVerdict::kObject || !facts.role.is_string() || facts.role.str != "user") continue;
     std::string text = format::message_text(line.substr(facts.message_offset, facts.message_length));
-    if (!text.empty()) {
-      s->first_message = text;
+    if (text.empty()) continue;
+    if (!s->first_message) s->first_message = text;
+    if (!format::is_injected_prompt(text)) {
+      s->first_prompt = format::listing_text(text);
       break;
     }
   }
@@ -100,6 +104,7 @@ Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, cons
   s.diagnostics = x.diagnostic_count();
   s.title = x.title();
   s.first_message = x.first_user_text();
+  s.first_prompt = views::first_prompt(x.data());
   return s;
 }
 
@@ -119,6 +124,7 @@ std::string summary_json(const SessionSummary& s) {
   out += std::string(",\"needsMigration\":") + (s.version < format::kCurrentVersion ? "true" : "false");
   out += ",\"corruptCopies\":" + std::to_string(s.corrupt_copies);
   json::append_optional_member(out, "firstMessage", s.first_message);
+  json::append_optional_member(out, "firstPrompt", s.first_prompt);
   if (s.full) {
     out += ",\"messageCount\":" + std::to_string(s.message_count) + ",\"entryCount\":" + std::to_string(s.entry_count) +
            ",\"diagnostics\":" + std::to_string(s.diagnostics);

@@ -27,6 +27,7 @@ struct SessionSummary {
   std::optional<std::string> parent_session;
   int version = 1;
   std::optional<std::string> first_message;  // text of the first user message with text
+  std::optional<std::string> first_prompt;   // views::first_prompt: skips injected text, cut short
   uint64_t corrupt_copies = 0;               // "<file>.corrupt-*" copies beside it (set by the lister)
   // Full summaries only:
   bool full = false;
@@ -40,7 +41,7 @@ Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, cons
                                     uint64_t max_line_bytes);
 
 // {"path","id","cwd","timestamp","modified","size","title","parentSession","version",
-//  "needsMigration","corruptCopies","firstMessage"[,"messageCount","entryCount","diagnostics"]}
+//  "needsMigration","corruptCopies","firstMessage","firstPrompt"[,"messageCount","entryCount","diagnostics"]}
 std::string summary_json(const SessionSummary& s);
 // A JSON array of summary_json objects, in the list's order.
 std::string summaries_json(const std::vector<SessionSummary>& list);

@@ -15,8 +15,8 @@ namespace xs::store {
 
 // True when the flush should run now: compaction::should_flush_memory over the key's record
 // (compactionCount, absent = 0; memoryFlushCompactionCount, absent or null = never flushed). Then
-// the record gets memoryFlushAt = now_ms (0: now, by the system clock) and memoryFlushCompactionCount = compactionCount, so the
-// next call of this cycle answers false. False leaves the record as it was. kNotFound without a
+// the record gets memoryFlushAt = now_ms (0: now, by the system clock) and memoryFlushCompactionCount =
+// compactionCount, so the next call of this cycle answers false. False leaves the record as it was. kNotFound without a
 // record; kInvalid for a record whose counts are not whole numbers.
 Result<bool> claim_memory_flush(const KeyStore& keys, std::string_view key, const compaction::Settings& settings,
                                 int64_t context_tokens, int64_t now_ms);

@@ -2,6 +2,7 @@
 
 #include "format/entry_type.h"
 #include "format/message_text.h"
+#include "format/prompt_text.h"
 #include "json/json_string.h"
 #include "json/member_scanner.h"
 
@@ -35,6 +36,15 @@ std::optional<std::string> first_user_text(const SessionData& data) {
     if (e.type != format::EntryType::kMessage || e.role != "user") continue;
     std::string text = format::message_text(e.message());
     if (!text.empty()) return text;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> first_prompt(const SessionData& data) {
+  for (const Entry& e : data.entries) {
+    if (e.type != format::EntryType::kMessage || e.role != "user") continue;
+    std::string text = format::message_text(e.message());
+    if (!text.empty() && !format::is_injected_prompt(text)) return format::listing_text(text);
   }
   return std::nullopt;
 }

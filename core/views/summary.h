@@ -20,6 +20,9 @@ std::optional<std::string> title(const model::SessionData& data);
 size_t message_count(const model::SessionData& data);
 // The text of the first user message that has some (pi's firstMessage).
 std::optional<std::string> first_user_text(const model::SessionData& data);
+// What a listing shows as the first prompt: the first user text not injected by an agent, cut
+// to format::kFirstPromptChars (format/prompt_text.h).
+std::optional<std::string> first_prompt(const model::SessionData& data);
 
 // What the model does not know about the handle that loaded it.
 struct HandleFacts {

@@ -86,7 +86,7 @@ TEST_F(Discovery, ListEntryFieldsInOrder) {
   std::string want = "[{\"path\":\"" + path + "\",\"id\":\"sess-a\",\"cwd\":\"/home/u/a\",\"timestamp\":\"" +
                      xstest::Ts(0) + "\",\"modified\":1700000000123,\"size\":" + std::to_string(FileSize(path)) +
                      ",\"title\":\"Title A\",\"parentSession\":\"sess-0\",\"version\":3,\"needsMigration\":false,"
-                     "\"corruptCopies\":0,\"firstMessage\":\"hello\"}]";
+                     "\"corruptCopies\":0,\"firstMessage\":\"hello\",\"firstPrompt\":\"hello\"}]";
   EXPECT_EQ(List(nullptr), want);
   xs_list_options lo = ListOpts();
   EXPECT_EQ(List(&lo), want);
@@ -122,7 +122,7 @@ TEST_F(Discovery, ListFullAddsCounts) {
   Close(s);
   xs_list_options lo = ListOpts(XS_LIST_FULL);
   std::string out = List(&lo);
-  EXPECT_NE(out.find("\"firstMessage\":\"hello\",\"messageCount\":2,\"entryCount\":3,\"diagnostics\":"),
+  EXPECT_NE(out.find("\"firstMessage\":\"hello\",\"firstPrompt\":\"hello\",\"messageCount\":2,\"entryCount\":3,\"diagnostics\":"),
             std::string::npos)
       << out;
   lo = ListOpts();

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "case_json.h"
-#include "compaction_steps.h"
+#include "library_steps.h"
 #include "keys_steps.h"
 #include "xsession.h"
 
@@ -453,7 +453,7 @@ class CaseRunner {
         }
       }
     } else if (!run_keys_step(store_, root_, op, s, expect) &&
-               !run_compaction_step(store_, session_, op, s, expect)) {
+               !run_library_step(store_, session_, op, s, expect)) {
       FAIL() << "unknown op " << op;
     }
 

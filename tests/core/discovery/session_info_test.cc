@@ -107,6 +107,26 @@ TEST_F(SessionInfoTest, FullSummaryCountsMessagesEntriesAndDiagnostics) {
   EXPECT_EQ(s->size, file.size());
 }
 
+// firstMessage is pi's (the first user text); firstPrompt skips what an agent injected and is cut
+// short, the same in the prefix form and the full one.
+TEST_F(SessionInfoTest, TheFirstPromptSkipsInjectedText) {
+  std::string typed = "Make the parser " + std::string(300, 'x');
+  std::string file = header() + "\n" +
+                     msg("u0", R"({"role":"user","content":"<command-name>/model</command-name>"})") + "\n" +
+                     msg("u1", R"({"role":"user","content":"  <system-reminder>x</system-reminder>"})") + "\n" +
+                     msg("u2", R"({"role":"user","content":")" + typed + R"("})") + "\n";
+  for (bool full : {false, true}) {
+    auto s = summary(file, full);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    EXPECT_EQ(s->first_message, std::optional<std::string>("<command-name>/model</command-name>"));
+    EXPECT_EQ(s->first_prompt, std::optional<std::string>(typed.substr(0, 200) + "\xE2\x80\xA6")) << full;
+  }
+  auto only_injected = summary(header() + "\n" + msg("u0", R"({"role":"user","content":"<x>"})") + "\n");
+  ASSERT_TRUE(only_injected.ok());
+  EXPECT_EQ(only_injected->first_message, std::optional<std::string>("<x>"));
+  EXPECT_EQ(only_injected->first_prompt, std::nullopt);
+}
+
 // The prefix form only sees prompts inside the prefix; the full form sees them all.
 TEST_F(SessionInfoTest, APromptBeyondThePrefixIsFoundOnlyByTheFullSummary) {
   std::string big = msg("a0", R"({"role":"assistant","content":[{"type":"text","text":")" + std::string(5000, 'x') +
@@ -198,11 +218,12 @@ TEST(SummaryJson, FieldsInOrderWithNullsAndEscapes) {
   EXPECT_EQ(summary_json(s),
             R"({"path":"/r/\"q\".jsonl","id":"s1","cwd":"/w\\x","timestamp":"2026-02-16T10:20:30.000Z",)"
             R"("modified":1700000000123,"size":42,"title":null,"parentSession":null,"version":2,)"
-            R"("needsMigration":true,"corruptCopies":0,"firstMessage":null})");
+            R"("needsMigration":true,"corruptCopies":0,"firstMessage":null,"firstPrompt":null})");
   s.title = "T\n";
   s.parent_session = "p";
   s.version = 3;
   s.first_message = "hi\x01";
+  s.first_prompt = "hi";
   s.full = true;
   s.message_count = 2;
   s.entry_count = 5;
@@ -211,7 +232,8 @@ TEST(SummaryJson, FieldsInOrderWithNullsAndEscapes) {
   EXPECT_EQ(summary_json(s),
             R"({"path":"/r/\"q\".jsonl","id":"s1","cwd":"/w\\x","timestamp":"2026-02-16T10:20:30.000Z",)"
             R"("modified":1700000000123,"size":42,"title":"T\n","parentSession":"p","version":3,)"
-            R"("needsMigration":false,"corruptCopies":2,"firstMessage":"hi\u0001","messageCount":2,"entryCount":5,"diagnostics":1})");
+            R"("needsMigration":false,"corruptCopies":2,"firstMessage":"hi\u0001","firstPrompt":"hi",)"
+            R"("messageCount":2,"entryCount":5,"diagnostics":1})");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "compaction_steps.h"
+#include "library_steps.h"
 
 #include <string>
 
@@ -31,7 +31,7 @@ void check_decision(element s, xs_status expect, xs_status rc, int got, const ch
 
 }  // namespace
 
-bool run_compaction_step(xs_store* store, xs_session* session, std::string_view op, element s, xs_status expect) {
+bool run_library_step(xs_store* store, xs_session* session, std::string_view op, element s, xs_status expect) {
   xs_compaction_settings settings = settings_of(s);
   int got = -1;
   if (op == "compaction_plan") {
@@ -45,6 +45,18 @@ bool run_compaction_step(xs_store* store, xs_session* session, std::string_view 
     EXPECT_EQ(rc, expect) << xs_session_errmsg(session);
     if (rc == XS_OK) {
       EXPECT_EQ(plan, text(s, "plan"));
+    }
+  } else if (op == "check_resume") {
+    std::string leaf = has(s, "leaf") ? std::string(view(s, "leaf")) : std::string();
+    std::string report;
+    xs_status rc = read_text(
+        [&](char* b, size_t c, size_t* n) {
+          return xs_session_resume_check(session, has(s, "leaf") ? leaf.c_str() : nullptr, b, c, n);
+        },
+        &report);
+    EXPECT_EQ(rc, expect) << xs_session_errmsg(session);
+    if (rc == XS_OK) {
+      EXPECT_EQ(report, text(s, "json"));
     }
   } else if (op == "check_should_compact") {
     xs_status rc = xs_should_compact(&settings, int64(s, "context_tokens"), &got);
