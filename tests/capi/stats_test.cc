@@ -97,9 +97,8 @@ TEST_F(Stats, FixStatsRepairsTheStaleRecordAndReportsIt) {
   std::string edited = stale;
   edited.replace(edited.find("\"inputTokens\":100"), 17, "\"inputTokens\":1");
   ASSERT_EQ(xs_keys_put(store_, "agent:a", edited.data(), edited.size()), XS_OK);
-  EXPECT_EQ(Fix("agent:"),
-            R"({"checked":1,"fixed":[{"key":"agent:a","sessionId":"s1","before":{"inputTokens":1},)"
-            R"("after":{"inputTokens":100}}],"skipped":[]})");
+  EXPECT_EQ(Fix("agent:"), R"({"checked":1,"fixed":[{"key":"agent:a","sessionId":"s1","before":{"inputTokens":1},)"
+                           R"("after":{"inputTokens":100}}],"skipped":[]})");
   EXPECT_EQ(xstest::Fetch([&](char* b, size_t c, size_t* n) { return xs_keys_get(store_, "agent:a", b, c, n); }),
             stale);
   EXPECT_EQ(Fix(nullptr), R"({"checked":1,"fixed":[],"skipped":[]})");
