@@ -74,6 +74,11 @@ def main():
         ratio(f"key patch, {keys} keys / write+fsync+rename", f"BM_KeyPatch/{keys}",
               f"BM_Baseline_WriteFsyncRename/{keys}", ("<=", 1.5))
 
+    ratio("stats of 1,000 sessions: prefix-read listing / keyed store read (new handle)", "BM_StatsFromKeyStore",
+          "BM_Baseline_ListByPrefixReads", (">=", 20.0), invert=True)
+    ratio("stats of 1,000 sessions: prefix-read listing / keyed store read (open handle)",
+          "BM_StatsFromKeyStore_OpenHandle", "BM_Baseline_ListByPrefixReads", (">=", 20.0), invert=True)
+
     width = max(len(row[0]) for row in rows) if rows else 0
     for label, value, detail, verdict in rows:
         print(f"{label:<{width}}  {value:>9}  {detail:<28}  {verdict}")

@@ -46,6 +46,7 @@ enum class OutputId : int {
   kBlobGc,
   kKeysGet,
   kKeysList,
+  kKeysFixStats,
   // session handles
   kContext,
   kHeader,
@@ -59,6 +60,7 @@ enum class OutputId : int {
   kDiagnostics,
   kInfo,
   kUsage,
+  kStats,
   kVerify,
   kRepair,
   kCompactionPlan,

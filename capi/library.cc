@@ -64,8 +64,9 @@ xs_status xs_store_options_init(xs_store_options* opts, uint32_t version) {
 
 xs_status xs_session_options_init(xs_session_options* opts, uint32_t version) {
   if (!opts) return XS_EINVAL;
-  if (version != XS_SESSION_OPTIONS_VERSION) return XS_EVERSION;
-  *opts = xs_session_options{};
+  if (version != 1 && version != XS_SESSION_OPTIONS_VERSION) return XS_EVERSION;
+  // A version 1 caller's struct ends before key: write only what it has.
+  std::memset(opts, 0, version == 1 ? offsetof(xs_session_options, key) : sizeof *opts);
   opts->version = version;
   return XS_OK;
 }

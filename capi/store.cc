@@ -15,7 +15,7 @@ constexpr uint32_t kKnownSessionFlags =
 
 Status xs::capi::translate_options(const xs_session_options* o, xs::session::SessionOptions* out) {
   if (!o) return Status::Ok();
-  if (o->version != XS_SESSION_OPTIONS_VERSION) {
+  if (o->version != 1 && o->version != XS_SESSION_OPTIONS_VERSION) {
     return Status(Code::kVersion, "xs_session_options version " + std::to_string(o->version) + " is not supported");
   }
   if (o->flags & ~kKnownSessionFlags) return Status::Invalid("unknown bits in xs_session_options.flags");
@@ -38,6 +38,7 @@ Status xs::capi::translate_options(const xs_session_options* o, xs::session::Ses
   if (o->session_id) out->session_id = std::string(o->session_id);
   if (o->title) out->title = std::string(o->title);
   if (o->parent_session) out->parent_session = std::string(o->parent_session);
+  if (o->version >= 2 && o->key) out->key = std::string(o->key);
   if (o->dialect == XS_DIALECT_OMP) out->dialect = xs::format::Dialect::kOmp;
   if (o->dialect == XS_DIALECT_PI) out->dialect = xs::format::Dialect::kPi;
   return Status::Ok();

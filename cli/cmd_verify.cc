@@ -1,5 +1,7 @@
 // xs verify PATH...: everything wrong with session files, read-only (nothing is ever written).
 // Exit status: 0 all clean, 1 problems found, 2 a file could not be read at all.
+// xs verify --fix-stats: recounts the sessions of the keyed store's records and repairs the
+// records whose stats disagree (xs_keys_fix_stats; docs/session-stats.md#repair-after-a-crash).
 #include <cstdio>
 
 #include "commands.h"
@@ -17,6 +19,8 @@ struct VerifyArgs {
   std::vector<std::string> paths;
   bool json = false;
   bool verbose = false;
+  bool fix_stats = false;
+  std::string key_prefix;
 };
 
 struct Tally {
@@ -42,6 +46,38 @@ std::string report_text(Json r, const std::string& path, const Style& style) {
   return out;
 }
 
+// "fixed KEY (SESSION): field old -> new, ...", "skipped KEY: reason", then the tally.
+std::string fix_text(Json r, const Style& style) {
+  std::string out;
+  for (Json f : items(r, "fixed")) {
+    out += style.green("fixed") + " " + std::string(str(f, "key")) + " (" + std::string(str(f, "sessionId")) + "):";
+    std::optional<Json> before = member(f, "before"), after = member(f, "after");
+    size_t i = 0;
+    for (auto field : before ? fields(*before) : simdjson::dom::object()) {
+      std::optional<Json> now = after ? member(*after, field.key) : std::nullopt;
+      out += std::string(i++ ? ", " : " ") + std::string(field.key) + " " + to_json(field.value) + " -> " +
+             (now ? to_json(*now) : "null");
+    }
+    out += "\n";
+  }
+  for (Json k : items(r, "skipped")) {
+    out += "skipped " + std::string(str(k, "key")) + ": " + std::string(str(k, "reason")) + "\n";
+  }
+  out += counted(num(r, "checked"), "key") + " checked: " + std::to_string(count(r, "fixed")) + " fixed, " +
+         std::to_string(count(r, "skipped")) + " skipped\n";
+  return out;
+}
+
+void fix_stats(const Store& store, const VerifyArgs& a, const Style& style) {
+  if (!a.paths.empty())
+    throw ApiError(XS_EINVAL, "--fix-stats repairs the keyed store's records: no PATH (see --key-prefix)");
+  std::string report = read_text(
+      [&](char* b, size_t c, size_t* n) { return xs_keys_fix_stats(store.get(), a.key_prefix.c_str(), b, c, n); },
+      [&] { return store.root() + ": " + xs_store_errmsg(store.get()); });
+  std::string out = a.json ? report + "\n" : fix_text(parse_json(report).root(), style);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+}
+
 }  // namespace
 
 void add_verify(CLI::App& app, Globals& g) {
@@ -52,13 +88,18 @@ void add_verify(CLI::App& app, Globals& g) {
   cmd->add_option("PATH", a->paths, "session files, ids or directories (default: the whole store)");
   cmd->add_flag("-v,--verbose", a->verbose, "list every file, also those without problems");
   cmd->add_flag("--json", a->json, "one JSON array of the library's reports");
+  cmd->add_flag("--fix-stats", a->fix_stats,
+                "recount the sessions of the keyed store's records and repair the stats that disagree");
+  cmd->add_option("--key-prefix", a->key_prefix, "with --fix-stats: only keys that start with this");
   cmd->footer(
       "Paths are shown relative to the store root. Of several files, those without problems are\n"
       "counted, not listed, unless -v.\n"
+      "--fix-stats repairs records instead of checking files (exit status 0 when done).\n"
       "Exit status: 0 all clean, 1 problems found, 2 a file could not be read.");
   cmd->callback([a, &g] {
     Store store(g.root());
     Style style(g.color, 1);
+    if (a->fix_stats) return fix_stats(store, *a, style);
     std::vector<std::string> files = session_files(store, a->paths);
     bool list_all = a->verbose || files.size() == 1;
     Tally t;

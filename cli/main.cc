@@ -159,6 +159,7 @@ int main(int argc, char** argv) {
   add_blobs(app, g);
   add_keys(app, g);
   add_compact_plan(app, g);
+  add_stats(app, g);
   add_global_options(app, g);
 
   try {

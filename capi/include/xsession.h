@@ -147,7 +147,7 @@ typedef struct xs_store_options {
  *  @thread any thread. */
 XS_API xs_status xs_store_options_init(xs_store_options *opts, uint32_t version);
 
-#define XS_SESSION_OPTIONS_VERSION 1
+#define XS_SESSION_OPTIONS_VERSION 2 /* 2 added key; a version 1 struct is still accepted */
 /* Session flags */
 #define XS_SESSION_READ_ONLY 0x1u    /* open without the writer lock; writes give XS_EREADONLY;
                                         never writes anything (not even a migration) */
@@ -176,9 +176,12 @@ typedef struct xs_session_options {
                                  pi dialect a UUIDv7, as pi makes them) */
   const char *title;          /* header title (pi dialect: a first session_info entry) */
   const char *parent_session; /* header parentSession (lineage: an id or a path) */
+  const char *key;            /* version 2: a key of the store's keyed document (xs_keys_*) this
+                                 session reports its stats to (see xs_session_stats); NULL = none.
+                                 Not with XS_SESSION_READ_ONLY. Copied by the call. */
 } xs_session_options;
 
-/** Fills *opts with defaults for `version`.
+/** Fills *opts with defaults for `version` (1 or 2; only the fields of that version are written).
  *  @return XS_OK; XS_EINVAL if opts is NULL; XS_EVERSION for an unknown version.
  *  @thread any thread. */
 XS_API xs_status xs_session_options_init(xs_session_options *opts, uint32_t version);
@@ -774,6 +777,33 @@ XS_API xs_status xs_session_info(xs_session *s, char *buf, size_t cap, size_t *o
  *  .cost.total (a member that is missing or not a number counts 0).
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_usage(xs_session *s, char *buf, size_t cap, size_t *out_len);
+
+/** The session's counters, kept current by every append (never by reading the file again):
+ *  {"inputTokens","outputTokens","cacheRead","cacheWrite","totalTokens","contextTokens","cost",
+ *   "compactionCount","messageCounts":{role: n},"toolCalls"}. Over the whole file (every branch):
+ *  token and cost sums as xs_session_usage counts them, totalTokens their four-way sum, message
+ *  entries by role ("custom" for custom messages; roles in the order they first occur),
+ *  "toolCall" blocks of assistant messages, compaction entries. contextTokens: the last reply on
+ *  the current path, as docs/session-stats.md#context-tokens says (0 after a compaction).
+ *  A session opened or created with xs_session_options.key writes the same numbers, plus
+ *  sessionId, sessionFile and updatedAt (its last entry's time), into that key's record after
+ *  each assistant message, on xs_session_flush and on close, and once at an open that finds the
+ *  record without this session's stats. A failed record write never fails the append: the
+ *  next flush retries it and returns its status (the transcript is flushed first).
+ *  @thread serialised per handle. */
+XS_API xs_status xs_session_stats(xs_session *s, char *buf, size_t cap, size_t *out_len);
+
+/** Repairs the stats of the keyed records whose key starts with key_prefix (NULL or "": all):
+ *  recounts each record's session (its sessionFile, else its sessionId resolved in the store;
+ *  opened read-only) and rewrites, under the document's lock, only the stat fields of the records
+ *  that differ from the recount. A report of what changed:
+ *  {"checked":N,"fixed":[{"key","sessionId","before":{field: old or null},"after":{field: new}}],
+ *   "skipped":[{"key","reason"}]}, listing only the fields that differ; a record whose session
+ *  cannot be found or read is skipped, not an error.
+ *  @return XS_OK; XS_EBUFS (the retry right after copies the same report; nothing is redone);
+ *          XS_ECORRUPT (a damaged document); XS_ELOCKED; XS_EIO; XS_EMISUSE (store not open).
+ *  @thread serialised per store. */
+XS_API xs_status xs_keys_fix_stats(xs_store *st, const char *key_prefix, char *buf, size_t cap, size_t *out_len);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Upkeep: verify and repair (the CLI's `xs verify` and `xs repair`).                          */

@@ -150,6 +150,7 @@ Status Session::check_dialect(format::Dialect needed, std::string_view what) con
 Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<storage::Fs> fs, const std::string& dir,
                                                  SessionOptions options) {
   options.read_only = false;
+  XS_RETURN_IF_ERROR(check_binding(options));
   std::unique_ptr<Session> s(new Session(std::move(fs), std::string(), std::move(options)));
   XS_RETURN_IF_ERROR(s->start_fresh());
   const format::Header& h = s->data_.header;
@@ -157,12 +158,14 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<storage::Fs> fs
   s->tree_.build();
   XS_RETURN_IF_ERROR(s->add_initial_title());
   if (!s->options_.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
+  s->bind_stats();
   return s;
 }
 
 Result<std::unique_ptr<Session>> Session::create_from(std::shared_ptr<storage::Fs> fs, const std::string& dir,
                                                       SessionOptions options, NewFile file) {
   options.read_only = false;
+  XS_RETURN_IF_ERROR(check_binding(options));
   std::string text = format::build_header_line(file.header) + "\n";
   for (std::string_view l : file.lines) text.append(l).push_back('\n');
   std::string path = storage::join_path(dir, format::session_file_name(file.header.timestamp, file.header.id));
@@ -175,11 +178,13 @@ Result<std::unique_ptr<Session>> Session::create_from(std::shared_ptr<storage::F
   s->file_size_ = size;
   s->tree_.build();
   if (file.write_now || !s->options_.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
+  s->bind_stats();
   return s;
 }
 
 Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<storage::Fs> fs, std::string path,
                                                SessionOptions options) {
+  XS_RETURN_IF_ERROR(check_binding(options));
   std::unique_ptr<Session> s(new Session(fs, path, std::move(options)));
   const SessionOptions& o = s->options_;
   if (!o.read_only) {
@@ -196,6 +201,7 @@ Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<storage::Fs> fs, 
   auto parallel = load_file_parallel(*fs, path, o.limits, &s->data_, &read);
   if (parallel.ok() && *parallel) {
     XS_RETURN_IF_ERROR(s->finish_load(read));
+    s->bind_stats();
     return s;
   }
   s->data_ = SessionData();
@@ -206,6 +212,7 @@ Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<storage::Fs> fs, 
     s->tree_.build();
     XS_RETURN_IF_ERROR(s->add_initial_title());
     if (!o.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
+    s->bind_stats();
     return s;
   }
   if (st.code() == Code::kNotFound) {
@@ -214,6 +221,7 @@ Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<storage::Fs> fs, 
   }
   XS_RETURN_IF_ERROR(st);
   XS_RETURN_IF_ERROR(s->load(std::move(bytes), read));
+  s->bind_stats();
   return s;
 }
 
@@ -312,6 +320,7 @@ Status Session::reload(int64_t* added) {
   consumed_ = base + view.size();
   if (data_.pending_tail) consumed_ = data_.lines.back().offset;
   ++generation_;
+  counts_.reset();
   *added = static_cast<int64_t>(data_.entries.size() - before);
   return Status::Ok();
 }
@@ -352,6 +361,7 @@ Status Session::reload_whole(size_t before, int64_t* added) {
     return st;
   }
   ++generation_;
+  counts_.reset();
   *added = static_cast<int64_t>(data_.entries.size()) - static_cast<int64_t>(before);
   return Status::Ok();
 }
@@ -457,6 +467,7 @@ Status Session::commit(std::string line, Entry e, std::string* id_out) {
   data_.entries.push_back(e);
   tree_.add(index);
   ++generation_;
+  note_appended(data_.entries.back());
   return Status::Ok();
 }
 
@@ -468,6 +479,7 @@ Status Session::set_leaf(std::optional<std::string_view> id) {
   }
   tree_.set_leaf(i);
   ++generation_;
+  if (options_.stats_sink) record_behind_ = true;  // the path's contextTokens may differ
   return Status::Ok();
 }
 
@@ -499,12 +511,15 @@ Status Session::persist() {
 
 Status Session::flush() {
   if (options_.read_only) return Status::Ok();
-  return persistence_.flush();
+  XS_RETURN_IF_ERROR(persistence_.flush());
+  return settle_stats();  // the transcript first: a record never counts what the file lacks
 }
 
 Status Session::close() {
   if (options_.read_only) return Status::Ok();
-  return persistence_.close();
+  Status st = persistence_.close();
+  Status record = settle_stats();
+  return st.ok() ? record : st;
 }
 
 Result<std::string> Session::context(std::optional<std::string_view> leaf_id) const {

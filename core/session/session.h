@@ -20,6 +20,7 @@
 #include "model/session_data.h"
 #include "model/tree.h"
 #include "session/persistence.h"
+#include "stats/session_stats.h"
 #include "storage/fs.h"
 #include "upkeep/quarantine.h"
 #include "upkeep/verify.h"
@@ -50,6 +51,10 @@ struct SessionOptions {
   std::optional<std::string> session_id;  // nullopt: generated
   std::optional<std::string> title;
   std::optional<std::string> parent_session;
+  // The keyed-store key this session reports its stats to (docs/session-stats.md#binding). The
+  // store turns it into `stats_sink`; the session itself only talks to the sink.
+  std::optional<std::string> key;
+  std::shared_ptr<stats::StatsSink> stats_sink;
 };
 
 struct CompactionArgs {
@@ -171,6 +176,10 @@ class Session {
     return views::info_json(data_, tree_, {path(), persisted(), options_.read_only, diagnostic_count(), dialect_});
   }
   std::string usage_json() const { return views::usage_json(data_); }
+  // The session's counters (stats/session_stats.h), counted from the loaded entries the first time
+  // they are asked for (or at open, when bound to a key), then kept current by every append.
+  stats::SessionStats stats() const;
+  std::string stats_json() const { return stats::stats_json(stats()); }
   std::optional<std::string_view> leaf_id() const;
   std::optional<std::string> title() const { return views::title(data_); }
 
@@ -236,6 +245,19 @@ class Session {
   Status commit(std::string line, model::Entry facts, std::string* id_out);
   Status append_typed(format::EntryType type, const format::Payload& payload, std::string* id_out,
                       model::Entry facts = model::Entry());
+  // --- stats (session_stats.cc) ---
+  const stats::Counts& counts() const;
+  // A bound session: nothing but a valid binding of a writable handle is accepted.
+  static Status check_binding(const SessionOptions& options);
+  // After create or open: a bound session whose record lacks its stats writes them once.
+  void bind_stats();
+  // After commit(): the counts take the entry; a bound session writes its record after an
+  // assistant message (the end of a turn).
+  void note_appended(const model::Entry& e);
+  // Writes the bound record now; a failure is kept in record_error_ and returned.
+  Status publish_stats();
+  // flush() and close(): the record, if it is behind the session.
+  Status settle_stats();
   // What the views read; blob problems met while resolving are remembered for the diagnostics.
   views::Source source() const { return {data_, tree_, options_.blobs.get(), &blob_problems_}; }
 
@@ -262,6 +284,9 @@ class Session {
   uint64_t generation_ = 0;
   // Missing or damaged blobs met while reading (read-side problems never poison the session).
   mutable std::vector<model::Diagnostic> blob_problems_;
+  mutable std::optional<stats::Counts> counts_;  // counted on first use, then kept by appends
+  bool record_behind_ = false;                   // the bound record lacks something the session has
+  Status record_error_;                          // the last failed record write (docs/session-stats.md#failures)
 };
 
 }  // namespace xs::session

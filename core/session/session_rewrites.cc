@@ -233,6 +233,7 @@ Status Session::move_to(const std::string& dir, const std::string& cwd) {
   const Status& sticky = persistence_.sticky_error();
   if (!sticky.ok()) return Status(Code::kPoisoned, "an earlier write failed: " + sticky.message());
   if (!json::is_valid_utf8(cwd)) return Status::Invalid("cwd must be UTF-8");
+  if (options_.stats_sink) record_behind_ = true;  // its sessionFile changes
   std::string cwd_token;
   json::append_quoted(cwd_token, cwd);
   auto header = json::set_member(data_.header_bytes(), "cwd", cwd_token);

@@ -4,6 +4,7 @@
 
 #include "format/session_paths.h"
 #include "storage/path.h"
+#include "store/key_stats.h"
 
 namespace xs::store {
 
@@ -48,6 +49,9 @@ std::string Store::session_dir(std::string_view cwd) const { return format::sess
 session::SessionOptions Store::with_store(session::SessionOptions options) const {
   options.blobs = blobs_;
   options.default_dialect = default_dialect_;
+  if (options.key && !options.stats_sink) {
+    options.stats_sink = std::make_shared<KeyStatsSink>(fs_, keys_.path(), *options.key);
+  }
   return options;
 }
 

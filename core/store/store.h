@@ -53,6 +53,7 @@ class Store {
   Store& operator=(const Store&) = delete;
 
   const std::string& root() const { return root_; }
+  const std::shared_ptr<storage::Fs>& fs() const { return fs_; }
   // Where the sessions of working directory `cwd` live: <root>/sessions/--<cwd, encoded>--.
   std::string session_dir(std::string_view cwd) const;
   blobs::BlobStore& blobs() { return *blobs_; }
@@ -104,7 +105,8 @@ class Store {
 
  private:
   Store(std::shared_ptr<storage::Fs> fs, std::string root, const StoreOptions& options);
-  // What every session of the store shares: its blob store and its default dialect.
+  // What every session of the store shares: its blob store and its default dialect; and a session
+  // given a key (options.key) reports its stats to that key's record (store/key_stats.h).
   session::SessionOptions with_store(session::SessionOptions options) const;
 
   std::shared_ptr<storage::Fs> fs_;

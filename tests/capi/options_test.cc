@@ -19,7 +19,7 @@ static_assert(offsetof(xs_store_options, version) == 0, "");
 static_assert(offsetof(xs_store_options, flags) == 4, "");
 static_assert(offsetof(xs_store_options, keys_path) == 8, "");
 
-static_assert(sizeof(xs_session_options) == 80, "xs_session_options size");
+static_assert(sizeof(xs_session_options) == 88, "xs_session_options size (version 2; version 1 ends at key)");
 static_assert(offsetof(xs_session_options, version) == 0, "");
 static_assert(offsetof(xs_session_options, flags) == 4, "");
 static_assert(offsetof(xs_session_options, max_line_bytes) == 8, "");
@@ -32,6 +32,7 @@ static_assert(offsetof(xs_session_options, cwd) == 48, "");
 static_assert(offsetof(xs_session_options, session_id) == 56, "");
 static_assert(offsetof(xs_session_options, title) == 64, "");
 static_assert(offsetof(xs_session_options, parent_session) == 72, "");
+static_assert(offsetof(xs_session_options, key) == 80, "");
 
 static_assert(sizeof(xs_compaction) == 88, "xs_compaction size");
 static_assert(offsetof(xs_compaction, version) == 0, "");
@@ -82,7 +83,7 @@ TEST(Layout, StoreOptions) {
 }
 
 TEST(Layout, SessionOptions) {
-  EXPECT_EQ(sizeof(xs_session_options), 80u);
+  EXPECT_EQ(sizeof(xs_session_options), 88u);
   EXPECT_EQ(alignof(xs_session_options), 8u);
   EXPECT_EQ(offsetof(xs_session_options, max_line_bytes), 8u);
   EXPECT_EQ(offsetof(xs_session_options, id_seed), 40u);
@@ -254,6 +255,17 @@ TEST(OptionsInit, SessionOptionsDefaults) {
   EXPECT_EQ(o.session_id, nullptr);
   EXPECT_EQ(o.title, nullptr);
   EXPECT_EQ(o.parent_session, nullptr);
+  EXPECT_EQ(o.key, nullptr);
+}
+
+TEST(OptionsInit, SessionOptionsVersionOneWritesOnlyItsFields) {
+  xs_session_options o;
+  std::memset(&o, 0xAB, sizeof o);
+  ASSERT_EQ(xs_session_options_init(&o, 1), XS_OK);
+  EXPECT_EQ(o.version, 1u);
+  EXPECT_EQ(o.parent_session, nullptr);
+  const unsigned char* key_bytes = reinterpret_cast<const unsigned char*>(&o.key);
+  for (size_t i = 0; i < sizeof o.key; ++i) EXPECT_EQ(key_bytes[i], 0xAB) << "byte " << i << " of key was written";
 }
 
 TEST(OptionsInit, SessionOptionsErrors) {
@@ -354,7 +366,7 @@ TEST_F(OptionsUse, StoreOptionsWrongVersionIsEversion) {
 
 TEST_F(OptionsUse, SessionOptionsWrongVersionIsEversion) {
   xs_session_options o = Opts();
-  o.version = 2;
+  o.version = XS_SESSION_OPTIONS_VERSION + 1;
   xs_session* s = nullptr;
   EXPECT_EQ(xs_session_create(store_, "/work/proj", &o, &s), XS_EVERSION);
   EXPECT_EQ(s, nullptr);

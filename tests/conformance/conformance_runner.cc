@@ -21,6 +21,7 @@
 #include "case_json.h"
 #include "library_steps.h"
 #include "keys_steps.h"
+#include "stats_steps.h"
 #include "xsession.h"
 
 namespace {
@@ -96,6 +97,7 @@ class CaseRunner {
     if (opts && has(*opts, "max_line_bytes")) o.max_line_bytes = uint64(*opts, "max_line_bytes");
     if (opts && has(*opts, "max_depth")) o.max_depth = static_cast<uint32_t>(uint64(*opts, "max_depth"));
     if (opts && has(*opts, "cwd")) o.cwd = c_str(*opts, "cwd");
+    if (has(s, "key")) o.key = c_str(s, "key");  // a session bound to a key (stats_steps.h)
     if (has(s, "dialect")) {
       o.dialect = dialect_named(view(s, "dialect"));
     } else if (opts && has(*opts, "dialect")) {
@@ -453,7 +455,8 @@ class CaseRunner {
         }
       }
     } else if (!run_keys_step(store_, root_, op, s, expect) &&
-               !run_library_step(store_, session_, op, s, expect)) {
+               !run_library_step(store_, session_, op, s, expect) &&
+               !run_stats_step(store_, session_, root_, op, s, expect)) {
       FAIL() << "unknown op " << op;
     }
 

@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import compaction_cases  # noqa: E402
 import keys_cases  # noqa: E402
 import library_cases  # noqa: E402
+import stats_cases  # noqa: E402
 from casekit import (J, Ids, ctx, entry, entry_after, file_bytes, file_name, header, js_trim, ms, opts,  # noqa: E402
                      pi_branch_summary, pi_compaction, pi_ctx, pi_custom_message, pi_header, pi_model_change,
                      session_info, ts)
@@ -2275,6 +2276,7 @@ def check(out):
 keys_cases.add_cases(case)
 compaction_cases.add_cases(case)
 library_cases.add_cases(case)
+stats_cases.add_cases(case)
 
 
 def main():
