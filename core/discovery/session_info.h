@@ -28,6 +28,8 @@ struct SessionSummary {
   int version = 1;
   std::optional<std::string> first_message;  // text of the first user message with text
   uint64_t corrupt_copies = 0;               // "<file>.corrupt-*" copies beside it (set by the lister)
+  // An archive ("<file>.jsonl.gz", docs/retention.md): modified and size are the archive file's.
+  bool archived = false;
   // Full summaries only:
   bool full = false;
   uint64_t message_count = 0;
@@ -40,7 +42,7 @@ Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, cons
                                     uint64_t max_line_bytes);
 
 // {"path","id","cwd","timestamp","modified","size","title","parentSession","version",
-//  "needsMigration","corruptCopies","firstMessage"[,"messageCount","entryCount","diagnostics"]}
+//  "needsMigration","corruptCopies","archived","firstMessage"[,"messageCount","entryCount","diagnostics"]}
 std::string summary_json(const SessionSummary& s);
 // A JSON array of summary_json objects, in the list's order.
 std::string summaries_json(const std::vector<SessionSummary>& list);
