@@ -46,6 +46,8 @@ enum class OutputId : int {
   kBlobGc,
   kKeysGet,
   kKeysList,
+  kArchive,
+  kPrune,
   // session handles
   kContext,
   kHeader,

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "case_json.h"
+#include "archive_steps.h"
 #include "keys_steps.h"
 #include "xsession.h"
 
@@ -451,7 +452,7 @@ class CaseRunner {
           }
         }
       }
-    } else if (!run_keys_step(store_, root_, op, s, expect)) {
+    } else if (!run_archive_step(store_, root_, op, s, expect) && !run_keys_step(store_, root_, op, s, expect)) {
       FAIL() << "unknown op " << op;
     }
 
