@@ -73,6 +73,8 @@ def main():
     for keys in (100, 1000):
         ratio(f"key patch, {keys} keys / write+fsync+rename", f"BM_KeyPatch/{keys}",
               f"BM_Baseline_WriteFsyncRename/{keys}", ("<=", 1.5))
+    ratio("archive 100 MB session / gzip -1", "BM_Archive100MB/real_time", "BM_Baseline_Gzip1_100MB/real_time",
+          ("<=", 1.2))
 
     width = max(len(row[0]) for row in rows) if rows else 0
     for label, value, detail, verdict in rows:

@@ -29,10 +29,20 @@ Status translate(const xs_archive_options* opts, Limits* out) {
   return Status::Ok();
 }
 
-// The caller's arguments are the key ("now" 0 included), so only the retry right after XS_EBUFS
-// copies the kept report, and the run is never repeated for it.
-std::string key_of(const Limits& l) {
-  return std::to_string(l.dry_run) + ":" + std::to_string(l.older_than_ms) + ":" + std::to_string(l.now_ms);
+// One run of `work` per call: the report is kept for the retry right after XS_EBUFS, which copies
+// it. The caller's arguments are the key ("now" 0 included), so the run is never repeated for it.
+template <class F>
+xs_status run_once(xs_store* st, OutputId fn, const xs_archive_options* opts, char* buf, size_t cap, size_t* out_len,
+                   F&& work) {
+  return guarded(st, [&]() -> Status {
+    XS_RETURN_IF_ERROR(need_open(st));
+    Limits l;
+    XS_RETURN_IF_ERROR(translate(opts, &l));
+    std::string key =
+        std::to_string(l.dry_run) + ":" + std::to_string(l.older_than_ms) + ":" + std::to_string(l.now_ms);
+    uint64_t generation = xs::capi::retry_generation(st->cache, st->calls);
+    return xs::capi::fill(st->cache, fn, key, generation, buf, cap, out_len, [&] { return work(l); });
+  });
 }
 
 }  // namespace
@@ -49,43 +59,25 @@ xs_status xs_archive_options_init(xs_archive_options* o, uint32_t version) {
 }
 
 xs_status xs_store_archive(xs_store* st, const xs_archive_options* opts, char* buf, size_t cap, size_t* out_len) {
-  return guarded(st, [&]() -> Status {
-    XS_RETURN_IF_ERROR(need_open(st));
-    Limits l;
-    XS_RETURN_IF_ERROR(translate(opts, &l));
-    uint64_t generation = xs::capi::retry_generation(st->cache, st->calls);
-    return xs::capi::fill(
-        st->cache, OutputId::kArchive, key_of(l), generation, buf, cap, out_len, [&]() -> Result<std::string> {
-          xs::retention::ArchiveOptions o;
-          o.older_than_ms = l.older_than_ms;
-          o.now_ms = l.now_ms;
-          o.dry_run = l.dry_run;
-          if (opts->progress) {
-            o.progress = [opts](uint64_t done, uint64_t total) { opts->progress(done, total, opts->progress_user); };
-          }
-          auto report = st->store->archive(o);
-          if (!report.ok()) return report.status();
-          return xs::retention::archive_report_json(*report);
-        });
+  return run_once(st, OutputId::kArchive, opts, buf, cap, out_len, [&](const Limits& l) -> Result<std::string> {
+    xs::retention::ArchiveOptions o;
+    o.older_than_ms = l.older_than_ms;
+    o.now_ms = l.now_ms;
+    o.dry_run = l.dry_run;
+    if (opts->progress) {
+      o.progress = [opts](uint64_t done, uint64_t total) { opts->progress(done, total, opts->progress_user); };
+    }
+    auto report = st->store->archive(o);
+    if (!report.ok()) return report.status();
+    return xs::retention::archive_report_json(*report);
   });
 }
 
 xs_status xs_store_prune(xs_store* st, const xs_archive_options* opts, char* buf, size_t cap, size_t* out_len) {
-  return guarded(st, [&]() -> Status {
-    XS_RETURN_IF_ERROR(need_open(st));
-    Limits l;
-    XS_RETURN_IF_ERROR(translate(opts, &l));
-    uint64_t generation = xs::capi::retry_generation(st->cache, st->calls);
-    return xs::capi::fill(st->cache, OutputId::kPrune, key_of(l), generation, buf, cap, out_len,
-                          [&]() -> Result<std::string> {
-                            xs::retention::PruneOptions o;
-                            o.older_than_ms = l.older_than_ms;
-                            o.now_ms = l.now_ms;
-                            o.dry_run = l.dry_run;
-                            auto report = st->store->prune(o);
-                            if (!report.ok()) return report.status();
-                            return xs::retention::prune_report_json(*report);
-                          });
+  return run_once(st, OutputId::kPrune, opts, buf, cap, out_len, [&](const Limits& l) -> Result<std::string> {
+    auto report = st->store->prune({l.now_ms, l.older_than_ms, l.dry_run});
+    if (!report.ok()) return report.status();
+    return xs::retention::prune_report_json(*report);
   });
 }
 

@@ -49,6 +49,14 @@ xs_archive_options options(const RetentionArgs& a) {
   return o;
 }
 
+using RetentionCall = xs_status (*)(xs_store*, const xs_archive_options*, char*, size_t, size_t*);
+
+// The library's report of `call` (xs_store_archive, xs_store_prune).
+std::string run(const Store& store, RetentionCall call, const xs_archive_options& o) {
+  return read_text([&](char* b, size_t c, size_t* n) { return call(store.get(), &o, b, c, n); },
+                   [&] { return store.root() + ": " + xs_store_errmsg(store.get()); });
+}
+
 void archive(const Store& store, const RetentionArgs& a) {
   require_root(store);
   xs_archive_options o = options(a);
@@ -59,13 +67,9 @@ void archive(const Store& store, const RetentionArgs& a) {
     if (!b) b = std::make_unique<Progress>("archive", total);
     b->update(done, "");
   };
-  std::string text = read_text([&](char* b, size_t c, size_t* n) { return xs_store_archive(store.get(), &o, b, c, n); },
-                               [&] { return store.root() + ": " + xs_store_errmsg(store.get()); });
+  std::string text = run(store, xs_store_archive, o);
   bar.reset();
-  if (a.json) {
-    std::printf("%s\n", text.c_str());
-    return;
-  }
+  if (a.json) return (void)std::printf("%s\n", text.c_str());
   JsonDoc doc = parse_json(text);
   Json d = doc.root();
   std::string out;
@@ -93,13 +97,8 @@ void archive(const Store& store, const RetentionArgs& a) {
 
 void prune(const Store& store, const RetentionArgs& a) {
   require_root(store);
-  xs_archive_options o = options(a);
-  std::string text = read_text([&](char* b, size_t c, size_t* n) { return xs_store_prune(store.get(), &o, b, c, n); },
-                               [&] { return store.root() + ": " + xs_store_errmsg(store.get()); });
-  if (a.json) {
-    std::printf("%s\n", text.c_str());
-    return;
-  }
+  std::string text = run(store, xs_store_prune, options(a));
+  if (a.json) return (void)std::printf("%s\n", text.c_str());
   JsonDoc doc = parse_json(text);
   Json d = doc.root();
   std::string out;

@@ -161,19 +161,26 @@ Result<ArchiveReport> archive(const std::shared_ptr<storage::Fs>& fs, const disc
   return report;
 }
 
+std::string report_start(bool dry_run, const char* list) {
+  return std::string("{\"dryRun\":") + (dry_run ? "true" : "false") + ",\"" + list + "\":[";
+}
+
+void append_item_path(std::string& out, size_t index, const std::string& path) {
+  out += index ? ",{\"path\":" : "{\"path\":";
+  json::append_quoted_lossy(out, path);
+}
+
 std::string archive_report_json(const ArchiveReport& r) {
-  std::string out = std::string("{\"dryRun\":") + (r.dry_run ? "true" : "false") + ",\"archived\":[";
+  std::string out = report_start(r.dry_run, "archived");
   for (size_t i = 0; i < r.archived.size(); ++i) {
-    out += i ? ",{\"path\":" : "{\"path\":";
-    json::append_quoted_lossy(out, r.archived[i].path);
+    append_item_path(out, i, r.archived[i].path);
     out +=
         ",\"bytes\":" + std::to_string(r.archived[i].bytes) + ",\"gzBytes\":" + std::to_string(r.archived[i].gz_bytes);
     out += '}';
   }
   out += "],\"skipped\":[";
   for (size_t i = 0; i < r.skipped.size(); ++i) {
-    out += i ? ",{\"path\":" : "{\"path\":";
-    json::append_quoted_lossy(out, r.skipped[i].path);
+    append_item_path(out, i, r.skipped[i].path);
     append_string_member(out, "reason", r.skipped[i].reason);
     append_string_member(out, "detail", r.skipped[i].detail);
     out += '}';

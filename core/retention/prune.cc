@@ -2,7 +2,6 @@
 // archives, and only when the archive file is older than the limit.
 #include <algorithm>
 
-#include "json/json_string.h"
 #include "retention/retention.h"
 #include "storage/gzip.h"
 #include "storage/path.h"
@@ -41,10 +40,9 @@ Result<PruneReport> prune(const std::shared_ptr<storage::Fs>& fs, const discover
 }
 
 std::string prune_report_json(const PruneReport& r) {
-  std::string out = std::string("{\"dryRun\":") + (r.dry_run ? "true" : "false") + ",\"pruned\":[";
+  std::string out = report_start(r.dry_run, "pruned");
   for (size_t i = 0; i < r.pruned.size(); ++i) {
-    out += i ? ",{\"path\":" : "{\"path\":";
-    json::append_quoted_lossy(out, r.pruned[i].path);
+    append_item_path(out, i, r.pruned[i].path);
     out += ",\"gzBytes\":" + std::to_string(r.pruned[i].gz_bytes) +
            ",\"archivedMs\":" + std::to_string(r.pruned[i].archived_ms) + '}';
   }

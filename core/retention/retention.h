@@ -84,4 +84,9 @@ Result<PruneReport> prune(const std::shared_ptr<storage::Fs>& fs, const discover
 // {"dryRun","pruned":[{"path","gzBytes","archivedMs"}]}
 std::string prune_report_json(const PruneReport& report);
 
+// The reports' shared start: `{"dryRun":…,"<list>":[` and, per item, `{"path":"…"` after a comma
+// unless it is the first.
+std::string report_start(bool dry_run, const char* list);
+void append_item_path(std::string& out, size_t index, const std::string& path);
+
 }  // namespace xs::retention
