@@ -73,6 +73,8 @@ def main():
     for keys in (100, 1000):
         ratio(f"key patch, {keys} keys / write+fsync+rename", f"BM_KeyPatch/{keys}",
               f"BM_Baseline_WriteFsyncRename/{keys}", ("<=", 1.5))
+    ratio("archive 100 MB session / gzip -1", "BM_Archive100MB/real_time", "BM_Baseline_Gzip1_100MB/real_time",
+          ("<=", 1.2))
 
     ratio("stats of 1,000 sessions: prefix-read listing / keyed store read (new handle)", "BM_StatsFromKeyStore",
           "BM_Baseline_ListByPrefixReads", (">=", 20.0), invert=True)

@@ -47,6 +47,8 @@ enum class OutputId : int {
   kKeysGet,
   kKeysList,
   kKeysFixStats,
+  kArchive,
+  kPrune,
   // session handles
   kContext,
   kHeader,

@@ -104,12 +104,13 @@ std::string checked_json(Json list, const std::vector<Checked>& checked) {
   return std::string(b.GetString(), b.GetSize());
 }
 
-// M: needs migration; C: a .corrupt-* copy was kept beside it; D: verify found problems, or the
-// file could not be read (--check).
+// M: needs migration; C: a .corrupt-* copy was kept beside it; A: archived (read-only,
+// docs/retention.md); D: verify found problems, or the file could not be read (--check).
 std::string flags_of(Json s, const Checked* c) {
   std::string f;
   if (flag(s, "needsMigration")) f += 'M';
   if (num(s, "corruptCopies") > 0) f += 'C';
+  if (flag(s, "archived")) f += 'A';
   if (c && (c->problems > 0 || !c->error.empty())) f += 'D';
   return f.empty() ? "-" : f;
 }
@@ -151,7 +152,7 @@ void print_table(Json list, const std::vector<Checked>& checked, const LsArgs& a
   }
   // A person at a terminal reads the flags here; scripts and pipes get the table alone.
   if (isatty(STDOUT_FILENO)) {
-    out += style.dim(std::string("FLAGS: M needs migration (xs migrate), C a .corrupt-* copy was kept") +
+    out += style.dim(std::string("FLAGS: M needs migration (xs migrate), C a .corrupt-* copy was kept, A archived") +
                      (a.check ? ", D problems (xs verify)" : "")) +
            "\n";
   }

@@ -64,5 +64,7 @@ void add_stats(CLI::App& app, Globals& g);
 void add_verify(CLI::App& app, Globals& g);
 void add_repair(CLI::App& app, Globals& g);
 void add_blobs(CLI::App& app, Globals& g);
+void add_archive(CLI::App& app, Globals& g);
+void add_prune(CLI::App& app, Globals& g);
 
 }  // namespace xs::cli

@@ -157,6 +157,8 @@ int main(int argc, char** argv) {
   add_verify(app, g);
   add_repair(app, g);
   add_blobs(app, g);
+  add_archive(app, g);
+  add_prune(app, g);
   add_keys(app, g);
   add_compact_plan(app, g);
   add_stats(app, g);

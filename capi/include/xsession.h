@@ -297,11 +297,12 @@ XS_API xs_status xs_list_options_init(xs_list_options *o, uint32_t version);
 
 /** The store's sessions, newest (file mtime) first, as a JSON array of
  *  {"path","id","cwd","timestamp","modified"(ms),"size","title","parentSession","version",
- *   "needsMigration","corruptCopies","firstMessage","firstPrompt"[,"messageCount","entryCount",
- *   "diagnostics"]}; firstMessage is pi's (the first user text), firstPrompt what a listing should
- *  show: the first user text an agent did not inject (command wrappers, hook output, system
- *  reminders), cut to 200 characters + "…" (docs/format.md#first-prompt). corruptCopies counts the
- *  "<file>.corrupt-*" copies a writable open kept beside the file.
+ *   "needsMigration","corruptCopies","archived","firstMessage","firstPrompt"[,"messageCount",
+ *   "entryCount","diagnostics"]}; firstMessage is pi's (the first user text), firstPrompt what a
+ *  listing should show: the first user text an agent did not inject (command wrappers, hook
+ *  output, system reminders), cut to 200 characters + "…" (docs/format.md#finding-sessions).
+ *  corruptCopies counts the "<file>.corrupt-*" copies a writable open kept beside the file;
+ *  archived is true for an archive ("<file>.jsonl.gz": modified and size are the archive's).
  *  Output is always UTF-8: a byte of a file name that is not UTF-8 shows as U+FFFD in "path"
  *  (and in xs_session_info / xs_session_verify; xs_store_resolve returns the raw path).
  *  Without XS_LIST_FULL only a bounded prefix of each file is read (the header and the first
@@ -323,6 +324,63 @@ XS_API xs_status xs_store_resolve(xs_store *st, const char *query, const char *c
  *  @return XS_OK; XS_EINVAL; XS_EIO; XS_ENOSPC.  @thread serialised per store. */
 XS_API xs_status xs_store_write_breadcrumb(xs_store *st, const char *terminal_id, const char *cwd,
                                            const char *session_path);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Retention (docs/retention.md): nothing is deleted by age alone. Archiving compresses idle     */
+/* sessions to "<file>.jsonl.gz" (gzip, written atomically, read back and inflated to the exact  */
+/* original bytes before the original is removed); pruning deletes only such archives. An       */
+/* archive stays in xs_store_list ("archived": true) and resolves by id; xs_session_open of it   */
+/* (path, id or id prefix; with or without XS_SESSION_READ_ONLY) gives a read-only handle with    */
+/* the same entries and context ("archived": true in xs_session_info) on which every write is    */
+/* XS_EREADONLY. xs_session_continue_recent never picks one. An archive that is not gzip, is cut */
+/* short or damaged, or inflates past 1 GiB opens with XS_ECORRUPT (and is not listed).          */
+
+#define XS_ARCHIVE_OPTIONS_VERSION 1
+#define XS_ARCHIVE_DRY_RUN 0x1u /* report what would be archived (pruned); change nothing */
+
+/* Progress of xs_store_archive: `done` of `total` candidates, called once before the first (0) and
+ * after each, on the calling thread, while the store is busy with the call (so it must not call
+ * functions on the same store). */
+typedef void (*xs_archive_progress_fn)(uint64_t done, uint64_t total, void *user);
+
+typedef struct xs_archive_options {
+  uint32_t version;                /* XS_ARCHIVE_OPTIONS_VERSION */
+  uint32_t flags;                  /* XS_ARCHIVE_* */
+  int64_t older_than_ms;           /* required, >= 0 (init sets -1: unset, XS_EINVAL) */
+  int64_t now_ms;                  /* "now" for the age test; 0 = the system clock (tests pin it) */
+  xs_archive_progress_fn progress; /* NULL: none; xs_store_prune does not call it */
+  void *progress_user;             /* passed to progress */
+} xs_archive_options;
+
+/** Fills *o with defaults for `version` (older_than_ms -1, which a call refuses: a limit is always
+ *  the caller's choice).  @return XS_OK; XS_EINVAL; XS_EVERSION.  @thread any thread. */
+XS_API xs_status xs_archive_options_init(xs_archive_options *o, uint32_t version);
+
+/** Archives every live session whose last activity (the "timestamp" of the last line in its final
+ *  64 KiB that has one, else the file's mtime) is more than opts->older_than_ms before now. Each
+ *  is archived under its writer lock; one another process holds open for writing is skipped. A
+ *  failure with one session skips it and goes on. A crash at any point leaves the original, or
+ *  the original and a whole archive beside it (hidden from listings; the next run replaces it).
+ *  Report, as JSON: {"dryRun","archived":[{"path","bytes","gzBytes"}],
+ *  "skipped":[{"path","reason","detail"}]}, both in path order; gzBytes is 0 on a dry run;
+ *  reason: "writer" (open for writing elsewhere), "too-large" (over 1 GiB), "archive-exists"
+ *  (a "<file>.jsonl.gz" with other content is there, left as it is), "changed" (written to while
+ *  archived), "error" (detail says what failed). A dry run reports exactly what a real run at
+ *  that moment would.
+ *  @return XS_OK; XS_EBUFS (the retry right after copies the report; nothing is archived twice);
+ *          XS_EINVAL (opts NULL, older_than_ms negative, unknown flags); XS_EVERSION;
+ *          XS_EMISUSE (store not open).  @thread serialised per store. */
+XS_API xs_status xs_store_archive(xs_store *st, const xs_archive_options *opts, char *buf, size_t cap,
+                                  size_t *out_len);
+
+/** Deletes the archives ("*.jsonl.gz" the listing shows) whose file was last modified (when it was
+ *  archived) more than opts->older_than_ms before now; never a live session. Report, as JSON:
+ *  {"dryRun","pruned":[{"path","gzBytes","archivedMs"}]} in path order; with XS_ARCHIVE_DRY_RUN,
+ *  exactly the list a real run at that moment deletes, and nothing is deleted.
+ *  @return XS_OK; XS_EBUFS (as above); XS_EINVAL; XS_EVERSION; XS_EIO (a removal failed: the
+ *          message says how many went before it); XS_EMISUSE.  @thread serialised per store. */
+XS_API xs_status xs_store_prune(xs_store *st, const xs_archive_options *opts, char *buf, size_t cap,
+                                size_t *out_len);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Keyed session store (docs/keyed-store.md): one JSON document, <root>/sessions.json unless      */
@@ -765,8 +823,8 @@ XS_API xs_status xs_session_leaf(xs_session *s, char *buf, size_t cap, size_t *o
 XS_API xs_status xs_session_diagnostics(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
 /** {"id","path","cwd","timestamp","title","parentSession","version","dialect","entryCount",
- *   "leafId","persisted","readOnly","diagnostics","entryTypes":{type: count}}; dialect is "omp" or
- *   "pi"; title is the header's or pi's last session_info name; entryTypes lists the types
+ *   "leafId","persisted","readOnly","archived","diagnostics","entryTypes":{type: count}}; dialect is
+ *   "omp" or "pi"; archived: opened from an archive (docs/retention.md, read-only); title is the header's or pi's last session_info name; entryTypes lists the types
  *   present in the engine's type order, "unknown" (types it does not know) last.
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_info(xs_session *s, char *buf, size_t cap, size_t *out_len);

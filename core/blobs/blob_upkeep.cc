@@ -6,6 +6,7 @@
 
 #include "blobs/blob_refs.h"
 #include "json/json_string.h"
+#include "storage/gzip.h"
 #include "storage/path.h"
 
 namespace xs::blobs {
@@ -70,6 +71,13 @@ Status mark(storage::Fs& fs, const std::string& dir, const std::string& skip, in
     Status st = fs.read_file(path, UINT64_MAX, &bytes);
     if (st.code() == Code::kNotFound) continue;
     if (!st.ok()) return st.With("reading " + path + " for blob references; nothing was deleted");
+    // An archived session (docs/retention.md) names its blobs inside the compressed bytes.
+    if (storage::is_archive_path(name)) {
+      storage::PaddedBuffer inflated;
+      st = storage::gunzip(bytes.view(), storage::kMaxInflatedBytes, &inflated);
+      if (!st.ok()) return st.With("inflating " + path + " for blob references; nothing was deleted");
+      bytes = std::move(inflated);
+    }
     ++*files;
     for (std::string_view h : find_blob_refs(bytes.view())) marked->emplace(h);
   }

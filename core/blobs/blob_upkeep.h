@@ -3,7 +3,8 @@
 // Collection is mark and sweep. Mark reads every regular file under the store root (sessions,
 // their .corrupt-* copies and backups alike; the blobs directory excepted) and keeps every hash
 // any of them mentions. If any file cannot be read, nothing is deleted: a sweep after an
-// incomplete mark could delete a blob a session still needs. Sweep deletes unreferenced blobs,
+// incomplete mark could delete a blob a session still needs. Archived sessions ("*.jsonl.gz",
+// docs/retention.md) are read inflated, so a blob only an archive names is kept. Sweep deletes unreferenced blobs,
 // and leftover temp files of interrupted puts, only when older than the grace period
 // (default 1 hour, docs/decisions.md#3-blobs), so a put whose entry is not appended yet survives.
 #pragma once

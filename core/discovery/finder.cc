@@ -7,6 +7,7 @@
 #include "format/session_paths.h"
 #include "format/side_files.h"
 #include "storage/atomic_file.h"
+#include "storage/gzip.h"
 #include "storage/path.h"
 
 namespace xs::discovery {
@@ -56,9 +57,19 @@ std::vector<std::string> Finder::session_files(const std::string& dir) const {
 
 std::vector<std::string> Finder::session_files(const std::string& dir, const std::vector<std::string>& names) {
   std::vector<std::string> files;
+  std::vector<std::string> live;
   for (const std::string& n : names) {
     // Not temp files, locks, copies, nor the quarantine files repairs leave beside sessions.
     if (n.empty() || n[0] == '.' || !ends_with(n, ".jsonl") || format::is_quarantine_file_name(n)) continue;
+    live.push_back(n);
+    files.push_back(storage::join_path(dir, n));
+  }
+  std::sort(live.begin(), live.end());
+  for (const std::string& n : names) {
+    if (n.empty() || n[0] == '.' || !storage::is_archive_path(n)) continue;
+    // An archive whose original is still there is the leftover of an interrupted archiving run.
+    std::string original = n.substr(0, n.size() - 3);
+    if (std::binary_search(live.begin(), live.end(), original)) continue;
     files.push_back(storage::join_path(dir, n));
   }
   std::sort(files.begin(), files.end());
@@ -71,6 +82,7 @@ Result<std::vector<SessionSummary>> Finder::list(const ListQuery& q) const {
     auto names = fs_->list_dir(dir);
     if (!names.ok()) continue;
     for (const std::string& path : session_files(dir, *names)) {
+      if (!(storage::is_archive_path(path) ? q.archived : q.live)) continue;
       auto s = read_summary(fs_, path, q.full, q.max_line_bytes);
       if (!s.ok()) {
         // Unreadable or header-less files are not listed (the verifier reports them); a file that
@@ -111,7 +123,8 @@ Result<std::string> Finder::resolve(const std::string& query, const std::optiona
     for (const std::string& dir : dirs) {
       for (const std::string& path : session_files(dir)) {
         std::string name = storage::base_name(path);
-        std::string stem = name.substr(0, name.size() - 6);  // without ".jsonl"
+        // without ".jsonl" or ".jsonl.gz"
+        std::string stem = name.substr(0, name.size() - (storage::is_archive_path(name) ? 9 : 6));
         std::string after = stem.substr(stem.rfind('_') + 1);
         bool hit = starts_with_ci(name, query) || starts_with_ci(after, query);
         if (!hit) {

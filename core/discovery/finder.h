@@ -20,14 +20,18 @@ struct ListQuery {
   uint64_t limit = 0;              // 0: no limit
   bool full = false;               // load whole files for counts
   uint64_t max_line_bytes = 64ull << 20;
+  bool live = true;      // sessions in "<name>.jsonl" files
+  bool archived = true;  // archives, "<name>.jsonl.gz" (docs/retention.md), marked "archived"
 };
 
 class Finder {
  public:
   Finder(std::shared_ptr<storage::Fs> fs, std::string root) : fs_(std::move(fs)), root_(std::move(root)) {}
 
-  // Sessions, newest (mtime) first. With a cwd, only files whose header says that cwd: directory
-  // names collide ("/a-b" and "/a/b"). Files without a header are not sessions and are skipped.
+  // Sessions, newest (mtime) first. An archive beside a live file of the same name (what an
+  // archiving run that stopped before removing the original leaves) is not listed: the live file is. With a cwd, only
+  // files whose header says that cwd: directory names collide ("/a-b" and "/a/b"). Files without a header are not
+  // sessions and are skipped.
   Result<std::vector<SessionSummary>> list(const ListQuery& q) const;
 
   // The file of a session given by id, id prefix, file name or the part of the file name after
@@ -43,7 +47,7 @@ class Finder {
  private:
   std::vector<std::string> session_dirs(const std::optional<std::string>& cwd) const;
   std::vector<std::string> session_files(const std::string& dir) const;
-  // The session files among a directory's names (full paths, sorted).
+  // The session files among a directory's names (full paths, sorted), live ones and archives.
   static std::vector<std::string> session_files(const std::string& dir, const std::vector<std::string>& names);
 
   std::shared_ptr<storage::Fs> fs_;

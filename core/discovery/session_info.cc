@@ -10,6 +10,7 @@
 #include "json/line_scanner.h"
 #include "session/session.h"
 #include "views/summary.h"
+#include "storage/gzip.h"
 
 namespace xs::discovery {
 
@@ -78,18 +79,32 @@ Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, cons
   storage::FileInfo info;
   json::Limits limits;
   limits.max_line_bytes = max_line_bytes;
+  // An archive is read whole (compressed) once; its prefixes are inflated from that.
+  bool archived = storage::is_archive_path(path);
+  storage::PaddedBuffer gz;
+  if (archived) XS_RETURN_IF_ERROR(fs->read_file(path, storage::kMaxInflatedBytes, &gz, &info));
   for (uint64_t want = kPrefixBytes;; want *= 4) {
-    XS_RETURN_IF_ERROR(fs->read_range(path, 0, want, &prefix, &info));
+    uint64_t file_size = 0;
+    if (archived) {
+      bool whole = false;
+      Status st = storage::gunzip_prefix(gz.view(), want, &prefix, &whole);
+      if (!st.ok()) return st.code() == Code::kCorrupt ? Status::Corrupt(path + ": " + st.message()) : st;
+      file_size = prefix.size() + (whole ? 0 : 1);  // more follows: the prefix may end inside a line
+    } else {
+      XS_RETURN_IF_ERROR(fs->read_range(path, 0, want, &prefix, &info));
+      file_size = info.size;
+    }
     bool cut = false;
     s = SessionSummary();
     s.path = path;
-    Status st = summarize_prefix(prefix.view(), info.size, path, max_line_bytes, &s, &cut);
+    Status st = summarize_prefix(prefix.view(), file_size, path, max_line_bytes, &s, &cut);
     if (cut && prefix.size() == want && want <= max_line_bytes) continue;
     XS_RETURN_IF_ERROR(st);
     break;
   }
   s.modified_ms = info.mtime_ms;
   s.size = info.size;
+  s.archived = archived;
   if (!full) return s;
 
   session::SessionOptions o;
@@ -123,6 +138,7 @@ std::string summary_json(const SessionSummary& s) {
   out += ",\"version\":" + std::to_string(s.version);
   out += std::string(",\"needsMigration\":") + (s.version < format::kCurrentVersion ? "true" : "false");
   out += ",\"corruptCopies\":" + std::to_string(s.corrupt_copies);
+  out += std::string(",\"archived\":") + (s.archived ? "true" : "false");
   json::append_optional_member(out, "firstMessage", s.first_message);
   json::append_optional_member(out, "firstPrompt", s.first_prompt);
   if (s.full) {

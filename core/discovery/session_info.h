@@ -29,6 +29,8 @@ struct SessionSummary {
   std::optional<std::string> first_message;  // text of the first user message with text
   std::optional<std::string> first_prompt;   // views::first_prompt: skips injected text, cut short
   uint64_t corrupt_copies = 0;               // "<file>.corrupt-*" copies beside it (set by the lister)
+  // An archive ("<file>.jsonl.gz", docs/retention.md): modified and size are the archive file's.
+  bool archived = false;
   // Full summaries only:
   bool full = false;
   uint64_t message_count = 0;
@@ -41,7 +43,8 @@ Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, cons
                                     uint64_t max_line_bytes);
 
 // {"path","id","cwd","timestamp","modified","size","title","parentSession","version",
-//  "needsMigration","corruptCopies","firstMessage","firstPrompt"[,"messageCount","entryCount","diagnostics"]}
+//  "needsMigration","corruptCopies","archived","firstMessage","firstPrompt"[,"messageCount","entryCount",
+//  "diagnostics"]}
 std::string summary_json(const SessionSummary& s);
 // A JSON array of summary_json objects, in the list's order.
 std::string summaries_json(const std::vector<SessionSummary>& list);

@@ -45,7 +45,7 @@ Status Persistence::latch(Status st) {
 
 Status Persistence::lock() {
   if (lock_) return Status::Ok();
-  auto l = fs_->try_lock(path_ + ".lock");
+  auto l = fs_->try_lock(writer_lock_path(path_));
   if (!l.ok()) {
     if (l.status().code() == Code::kLocked) {
       return Status(Code::kLocked, path_ + " is open for writing by another handle or process");
@@ -59,13 +59,13 @@ Status Persistence::lock() {
 Status Persistence::rename_unwritten(const std::string& to) {
   if (lock_) {
     XS_RETURN_IF_ERROR(fs_->make_dirs(storage::dir_name(to)));
-    auto l = fs_->try_lock(to + ".lock");
+    auto l = fs_->try_lock(writer_lock_path(to));
     if (!l.ok()) {
       if (l.status().code() == Code::kLocked)
         return Status(Code::kLocked, to + " is open for writing by another handle or process");
       return l.status();
     }
-    fs_->unlink(path_ + ".lock");  // while still holding it
+    fs_->unlink(writer_lock_path(path_));  // while still holding it
     lock_ = std::move(*l);
   }
   path_ = to;
@@ -74,7 +74,7 @@ Status Persistence::rename_unwritten(const std::string& to) {
 
 void Persistence::abandon_lock() {
   if (!lock_) return;
-  fs_->unlink(path_ + ".lock");  // while still holding it, so no other writer is using it
+  fs_->unlink(writer_lock_path(path_));  // while still holding it, so no other writer is using it
   lock_.reset();
 }
 
@@ -216,7 +216,7 @@ Status Persistence::flush() {
 Status Persistence::move(const std::string& to) {
   // Every string is made before the rename: once the file has moved, the handle must follow it
   // without an allocation that could fail and leave it pointing at the old name.
-  std::string new_path = to, to_lock = to + ".lock", from_lock = path_ + ".lock";
+  std::string new_path = to, to_lock = writer_lock_path(to), from_lock = writer_lock_path(path_);
   std::string to_dir = storage::dir_name(to), from_dir = storage::dir_name(path_);
   auto new_lock = fs_->try_lock(to_lock);
   if (!new_lock.ok()) return new_lock.status();

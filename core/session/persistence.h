@@ -28,6 +28,10 @@ namespace xs::session {
 
 enum class Durability { kBuffered, kSync };
 
+// The writer lock of a session file: whoever holds it is the file's only writer (a writable
+// handle; archiving, docs/retention.md#archiving).
+inline std::string writer_lock_path(const std::string& session_path) { return session_path + ".lock"; }
+
 class Persistence {
  public:
   Persistence(std::shared_ptr<storage::Fs> fs, std::string path, Durability durability, bool defer)

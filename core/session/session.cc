@@ -15,6 +15,7 @@
 #include "model/loader.h"
 #include "model/migration.h"
 #include "storage/atomic_file.h"
+#include "storage/gzip.h"
 #include "storage/path.h"
 #include "util/room_for_one.h"
 
@@ -186,6 +187,14 @@ Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<storage::Fs> fs, 
                                                SessionOptions options) {
   XS_RETURN_IF_ERROR(check_binding(options));
   std::unique_ptr<Session> s(new Session(fs, path, std::move(options)));
+  if (storage::is_archive_path(path)) {
+    // An archive opens read-only whatever was asked (docs/retention.md#reading-an-archive): no lock,
+    // no migration rewrite, and every write is kReadOnly.
+    s->archived_ = true;
+    s->options_.read_only = true;
+    XS_RETURN_IF_ERROR(s->load_archive());
+    return s;
+  }
   const SessionOptions& o = s->options_;
   if (!o.read_only) {
     Status locked = s->persistence_.lock();
@@ -223,6 +232,17 @@ Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<storage::Fs> fs, 
   XS_RETURN_IF_ERROR(s->load(std::move(bytes), read));
   s->bind_stats();
   return s;
+}
+
+Status Session::load_archive() {
+  storage::PaddedBuffer bytes;
+  storage::FileInfo read;
+  Status st = storage::read_gzip_file(*fs_, path(), storage::kMaxInflatedBytes, &bytes, &read);
+  if (st.code() == Code::kNotFound) return Status::NotFound(path() + ": no such session file");
+  XS_RETURN_IF_ERROR(st);
+  XS_RETURN_IF_ERROR(load(std::move(bytes), read));
+  archive_bytes_ = read.size;
+  return Status::Ok();
 }
 
 Status Session::load(storage::PaddedBuffer bytes, const storage::FileInfo& read) {
@@ -289,6 +309,9 @@ Status Session::reload(int64_t* added) {
   if (!info.ok()) return info.status();
   size_t before = data_.entries.size();
   bool same_file = info->dev == read_dev_ && info->ino == read_ino_;
+  if (archived_) {  // archives are written whole, never appended to: same file, same archive
+    return same_file && info->size == archive_bytes_ ? Status::Ok() : reload_whole(before, added);
+  }
   // Unchanged: nothing to do (and an old file is not migrated again, which would be wasted work).
   if (same_file && info->size == consumed_) return Status::Ok();
   if (!same_file || info->size < consumed_ || migrated_in_memory_) return reload_whole(before, added);
@@ -370,6 +393,7 @@ Status Session::load_whole() {
   data_ = SessionData();
   blob_problems_.clear();
   if (ids_before_migration_) ids_ = *ids_before_migration_;
+  if (archived_) return load_archive();
   storage::FileInfo read;
   auto parallel = load_file_parallel(*fs_, path(), options_.limits, &data_, &read);
   if (parallel.ok() && *parallel) return finish_load(read);
@@ -401,6 +425,7 @@ Status Session::recover_headerless(const storage::PaddedBuffer& original, const 
 }
 
 Status Session::check_writable() const {
+  if (archived_) return Status::ReadOnly(path() + " is an archived session (read-only; docs/retention.md)");
   if (options_.read_only) return Status::ReadOnly(path() + " is open read-only");
   return Status::Ok();
 }

@@ -173,7 +173,8 @@ class Session {
   std::string labels_json() const { return views::labels_json(tree_); }
   std::string diagnostics_json() const { return views::diagnostics_json(data_, tree_, blob_problems_); }
   std::string info_json() const {
-    return views::info_json(data_, tree_, {path(), persisted(), options_.read_only, diagnostic_count(), dialect_});
+    return views::info_json(data_, tree_,
+                            {path(), persisted(), options_.read_only, archived_, diagnostic_count(), dialect_});
   }
   std::string usage_json() const { return views::usage_json(data_); }
   // The session's counters (stats/session_stats.h), counted from the loaded entries the first time
@@ -205,6 +206,8 @@ class Session {
   const std::string& path() const { return persistence_.path(); }
   const format::Header& header_info() const { return data_.header; }
   bool read_only() const { return options_.read_only; }
+  // Loaded from an archive ("<file>.jsonl.gz", docs/retention.md#reading-an-archive): read-only.
+  bool archived() const { return archived_; }
   format::Dialect dialect() const { return dialect_; }
   bool persisted() const { return persistence_.persisted(); }
   size_t entry_count() const { return data_.entries.size(); }
@@ -230,6 +233,9 @@ class Session {
   Status check_dialect(format::Dialect needed, std::string_view what) const;
   Status reload_whole(size_t before, int64_t* added);
   Status load_whole();
+  // An archive, inflated whole in memory (bounded by storage::kMaxInflatedBytes), then loaded as
+  // the file it was.
+  Status load_archive();
   Status recover_headerless(const storage::PaddedBuffer& original, const storage::FileInfo& read);
   Status check_writable() const;
   // What repair reports that the handle's open did (a migration rewrite, a preserved copy).
@@ -279,6 +285,8 @@ class Session {
   uint64_t read_dev_ = 0, read_ino_ = 0, consumed_ = 0;
   uint64_t read_links_ = 1;  // names the file had when read (more than one: see finish_load)
   bool migrated_in_memory_ = false;
+  bool archived_ = false;
+  uint64_t archive_bytes_ = 0;      // the archive's size when read: a reload compares it, not offsets
   bool rewritten_on_open_ = false;  // a writable open migrated the file and rewrote it
   int file_version_ = 0;            // the header's version as read, before migration
   uint64_t generation_ = 0;

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "format/session_paths.h"
+#include "storage/gzip.h"
 #include "storage/path.h"
 #include "store/key_stats.h"
 
@@ -81,10 +82,12 @@ Result<std::unique_ptr<session::Session>> Store::continue_recent(std::string_vie
   std::optional<std::string> terminal = owned(terminal_id);
   std::optional<std::string> path;
   if (terminal) path = finder_.breadcrumb(*terminal, cwd_text);
+  if (path && storage::is_archive_path(*path)) path.reset();  // archives open read-only
   if (!path) {
     discovery::ListQuery newest_first;
     newest_first.cwd = cwd_text;
     newest_first.limit = 1;
+    newest_first.archived = false;
     auto newest = finder_.list(newest_first);
     if (!newest.ok()) return newest.status();
     if (!newest->empty()) path = newest->front().path;
@@ -141,6 +144,16 @@ Result<blobs::BlobListing> Store::list_blobs(bool verify) { return blobs::list_b
 Result<blobs::GcReport> Store::collect_garbage(blobs::GcOptions options) {
   if (options.now_ms == 0) options.now_ms = system_now_ms();
   return blobs::collect_garbage(*fs_, *blobs_, root_, options);
+}
+
+Result<retention::ArchiveReport> Store::archive(retention::ArchiveOptions options) {
+  if (options.now_ms == 0) options.now_ms = system_now_ms();
+  return retention::archive(fs_, finder_, options);
+}
+
+Result<retention::PruneReport> Store::prune(retention::PruneOptions options) {
+  if (options.now_ms == 0) options.now_ms = system_now_ms();
+  return retention::prune(fs_, finder_, options);
 }
 
 }  // namespace xs::store

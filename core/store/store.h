@@ -22,6 +22,7 @@
 #include "blobs/blob_upkeep.h"
 #include "discovery/finder.h"
 #include "discovery/session_info.h"
+#include "retention/retention.h"
 #include "session/forks.h"
 #include "session/session.h"
 #include "storage/fs.h"
@@ -72,9 +73,9 @@ class Store {
   // a missing file (create_if_missing): then it is a path like any other.
   Result<std::unique_ptr<session::Session>> open_session(std::string_view path_or_id, session::SessionOptions options);
   // The session to pick up in `cwd`: the one this terminal used last there (its breadcrumb), else
-  // the newest of `cwd`, else a new one (options.cwd = cwd). With a terminal, its breadcrumb then
-  // names the session, on a best-effort basis: a breadcrumb that cannot be written only costs the
-  // next continue its preference, so it fails nothing. kInvalid when options.read_only.
+  // the newest live session of `cwd` (never an archive), else a new one (options.cwd = cwd). With a terminal, its
+  // breadcrumb then names the session, on a best-effort basis: a breadcrumb that cannot be written only costs the next
+  // continue its preference, so it fails nothing. kInvalid when options.read_only.
   Result<std::unique_ptr<session::Session>> continue_recent(std::string_view cwd,
                                                             std::optional<std::string_view> terminal_id,
                                                             session::SessionOptions options);
@@ -102,6 +103,11 @@ class Store {
   Result<blobs::BlobListing> list_blobs(bool verify);
   // options.now_ms 0: now, by the system clock.
   Result<blobs::GcReport> collect_garbage(blobs::GcOptions options);
+
+  // --- retention (retention/retention.h, docs/retention.md); options.now_ms 0: now ---
+
+  Result<retention::ArchiveReport> archive(retention::ArchiveOptions options);
+  Result<retention::PruneReport> prune(retention::PruneOptions options);
 
  private:
   Store(std::shared_ptr<storage::Fs> fs, std::string root, const StoreOptions& options);

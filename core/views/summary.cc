@@ -72,6 +72,7 @@ std::string info_json(const SessionData& data, const Tree& tree, const HandleFac
     out += "null";
   out += std::string(",\"persisted\":") + (handle.persisted ? "true" : "false");
   out += std::string(",\"readOnly\":") + (handle.read_only ? "true" : "false");
+  out += std::string(",\"archived\":") + (handle.archived ? "true" : "false");
   out += ",\"diagnostics\":" + std::to_string(handle.diagnostics);
   // Counts by type in the enum's order, unknown types last (xs show; no entry is parsed again).
   constexpr size_t kTypes = static_cast<size_t>(format::EntryType::kMcpToolSelection) + 1;

@@ -29,12 +29,13 @@ struct HandleFacts {
   std::string_view path;
   bool persisted = false;
   bool read_only = false;
+  bool archived = false;   // loaded from "<file>.jsonl.gz" (docs/retention.md)
   size_t diagnostics = 0;  // every diagnostic the handle reports
   format::Dialect dialect = format::Dialect::kOmp;
 };
 
 // {"id","path","cwd","timestamp","title","parentSession","version","dialect","entryCount","leafId",
-//  "persisted","readOnly","diagnostics","entryTypes":{type:count, in the enum's order, unknown last}}
+//  "persisted","readOnly","archived","diagnostics","entryTypes":{type:count, in the enum's order, unknown last}}
 std::string info_json(const model::SessionData& data, const model::Tree& tree, const HandleFacts& handle);
 
 }  // namespace xs::views

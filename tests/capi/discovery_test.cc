@@ -86,7 +86,7 @@ TEST_F(Discovery, ListEntryFieldsInOrder) {
   std::string want = "[{\"path\":\"" + path + "\",\"id\":\"sess-a\",\"cwd\":\"/home/u/a\",\"timestamp\":\"" +
                      xstest::Ts(0) + "\",\"modified\":1700000000123,\"size\":" + std::to_string(FileSize(path)) +
                      ",\"title\":\"Title A\",\"parentSession\":\"sess-0\",\"version\":3,\"needsMigration\":false,"
-                     "\"corruptCopies\":0,\"firstMessage\":\"hello\",\"firstPrompt\":\"hello\"}]";
+                     "\"corruptCopies\":0,\"archived\":false,\"firstMessage\":\"hello\",\"firstPrompt\":\"hello\"}]";
   EXPECT_EQ(List(nullptr), want);
   xs_list_options lo = ListOpts();
   EXPECT_EQ(List(&lo), want);

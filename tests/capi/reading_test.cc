@@ -262,7 +262,7 @@ TEST_F(CapiTest, InfoFieldsInOrder) {
                        xstest::Ts(0) +
                        "\",\"title\":\"T\",\"parentSession\":\"/prev/session.jsonl\",\"version\":3,"
                        "\"dialect\":\"omp\",\"entryCount\":1,\"leafId\":\"" + u1 + "\",\"persisted\":true,\"readOnly\":false,"
-                       "\"diagnostics\":";
+                       "\"archived\":false,\"diagnostics\":";
   std::string info = xstest::Info(s);
   ASSERT_EQ(info.substr(0, prefix.size()), prefix);
   std::string rest = info.substr(prefix.size());

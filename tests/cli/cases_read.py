@@ -43,7 +43,7 @@ class XsReadTest(StoreTest):
             "path": "<root>/sessions/--home-dev-projects-web--/2026-01-10T08-00-00-000Z_legacy-0002.jsonl",
             "id": "legacy-0002", "cwd": "/home/dev/projects/web", "timestamp": "2026-01-10T08:00:00.000Z",
             "modified": 1768032003000, "size": 830, "title": None, "parentSession": None, "version": 2,
-            "needsMigration": True, "corruptCopies": 0, "firstMessage": "Why is the build slow?",
+            "needsMigration": True, "corruptCopies": 0, "archived": False, "firstMessage": "Why is the build slow?",
             "firstPrompt": "Why is the build slow?"})
 
     def test_ls_of_the_current_directory_by_default(self):

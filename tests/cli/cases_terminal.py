@@ -26,10 +26,10 @@ class XsTerminalTest(StoreTest):
 
     def test_ls_explains_its_flags_on_a_terminal(self):
         self.assertEqual(in_terminal("NO_COLOR=1 %s --root %s ls --all" % (XS, self.root)), LS_ALL + (
-            "FLAGS: M needs migration (xs migrate), C a .corrupt-* copy was kept\n"))
+            "FLAGS: M needs migration (xs migrate), C a .corrupt-* copy was kept, A archived\n"))
         coloured = in_terminal("%s --root %s ls --all --check --limit 1" % (XS, self.root))
         self.assertTrue(coloured.endswith(
-            "\x1b[2mFLAGS: M needs migration (xs migrate), C a .corrupt-* copy was kept, D problems (xs verify)"
+            "\x1b[2mFLAGS: M needs migration (xs migrate), C a .corrupt-* copy was kept, A archived, D problems (xs verify)"
             "\x1b[0m\n"), repr(coloured))
         # Piped, the table stands alone (scripts read it).
         self.assertEqual(self.out("ls", "--all"), LS_ALL)

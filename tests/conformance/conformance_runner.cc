@@ -20,6 +20,7 @@
 
 #include "case_json.h"
 #include "library_steps.h"
+#include "archive_steps.h"
 #include "keys_steps.h"
 #include "stats_steps.h"
 #include "xsession.h"
@@ -454,7 +455,7 @@ class CaseRunner {
           }
         }
       }
-    } else if (!run_keys_step(store_, root_, op, s, expect) &&
+    } else if (!run_archive_step(store_, root_, op, s, expect) && !run_keys_step(store_, root_, op, s, expect) &&
                !run_library_step(store_, session_, op, s, expect) &&
                !run_stats_step(store_, session_, root_, op, s, expect)) {
       FAIL() << "unknown op " << op;

@@ -16,6 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
+import archive_cases  # noqa: E402
 import compaction_cases  # noqa: E402
 import keys_cases  # noqa: E402
 import library_cases  # noqa: E402
@@ -2277,6 +2278,7 @@ keys_cases.add_cases(case)
 compaction_cases.add_cases(case)
 library_cases.add_cases(case)
 stats_cases.add_cases(case)
+archive_cases.add_cases(case)
 
 
 def main():

@@ -218,7 +218,7 @@ TEST(SummaryJson, FieldsInOrderWithNullsAndEscapes) {
   EXPECT_EQ(summary_json(s),
             R"({"path":"/r/\"q\".jsonl","id":"s1","cwd":"/w\\x","timestamp":"2026-02-16T10:20:30.000Z",)"
             R"("modified":1700000000123,"size":42,"title":null,"parentSession":null,"version":2,)"
-            R"("needsMigration":true,"corruptCopies":0,"firstMessage":null,"firstPrompt":null})");
+            R"("needsMigration":true,"corruptCopies":0,"archived":false,"firstMessage":null,"firstPrompt":null})");
   s.title = "T\n";
   s.parent_session = "p";
   s.version = 3;
@@ -232,7 +232,7 @@ TEST(SummaryJson, FieldsInOrderWithNullsAndEscapes) {
   EXPECT_EQ(summary_json(s),
             R"({"path":"/r/\"q\".jsonl","id":"s1","cwd":"/w\\x","timestamp":"2026-02-16T10:20:30.000Z",)"
             R"("modified":1700000000123,"size":42,"title":"T\n","parentSession":"p","version":3,)"
-            R"("needsMigration":false,"corruptCopies":2,"firstMessage":"hi\u0001","firstPrompt":"hi",)"
+            R"("needsMigration":false,"corruptCopies":2,"archived":false,"firstMessage":"hi\u0001","firstPrompt":"hi",)"
             R"("messageCount":2,"entryCount":5,"diagnostics":1})");
 }
 

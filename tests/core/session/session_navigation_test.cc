@@ -90,7 +90,7 @@ TEST_P(SessionTest, InfoAndDiagnosticsViews) {
   ASSERT_TRUE(r.ok()) << r.status().message();
   auto& s = *r;
   EXPECT_EQ(s->info_json(), R"({"id":"sess1","path":")" + path_ + R"(","cwd":"/home/u/proj","timestamp":")" + iso(0) +
-                                R"(","title":null,"parentSession":null,"version":3,"dialect":"omp","entryCount":1,"leafId":"m1","persisted":true,"readOnly":true,"diagnostics":1,"entryTypes":{"message":1}})");
+                                R"(","title":null,"parentSession":null,"version":3,"dialect":"omp","entryCount":1,"leafId":"m1","persisted":true,"readOnly":true,"archived":false,"diagnostics":1,"entryTypes":{"message":1}})");
   std::string offset = std::to_string(header_line().size() + 1 + line("message", "m1", "", 1, "\"message\":" + kUser).size() + 1);
   std::string diags = s->diagnostics_json();
   std::string prefix = R"([{"line":3,"offset":)" + offset + R"(,"length":8,"code":"invalid_json","reason":")";
