@@ -111,6 +111,11 @@ class Session {
   static Result<std::unique_ptr<Session>> create_from(std::shared_ptr<storage::Fs> fs, const std::string& dir,
                                                       SessionOptions options, NewFile file);
 
+  // Takes the writer lock of a new session's file before anything is written (a deferred session
+  // otherwise takes it at its first write), so that another handle opening that path meanwhile gets
+  // kLocked instead of a second fresh session of the same file (store/key_sessions.cc).
+  Status claim_file();
+
   // --- in place ---
   // moveTo(cwd): the file (and its artifacts directory "<file without .jsonl>/", if any) moves into
   // `dir`, the header's cwd becomes `cwd`; rolled back if any step fails.
