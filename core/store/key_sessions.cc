@@ -143,6 +143,10 @@ Result<KeySession> Store::session_for_key(std::string_view key, int64_t now_ms,
       }
       auto s = create_session(cwd, std::move(o));
       if (!s.ok()) return s.status();
+      if (record && (*s)->header_info().id == cur.id) {  // a caller's session_id, or a seed used twice
+        return Status::Exists("a new session for key " + std::string(key) + " needs an id other than its current " +
+                              cur.id);
+      }
       XS_RETURN_IF_ERROR((*s)->claim_file());
       out.session = std::move(*s);
       const format::Header& h = out.session->header_info();

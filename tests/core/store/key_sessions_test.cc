@@ -181,7 +181,7 @@ TEST_F(KeySessionsTest, TheStoresDefaultPolicyAndACallsOwn) {
   o.reset_policy = ResetPolicy{std::nullopt, "", 10};
   store_ = open_store(o);
   call(kT).session.reset();
-  EXPECT_EQ(call(kT + 600001).reason, ResetReason::kIdle);
+  EXPECT_EQ(call(kT + 600001, std::nullopt, false, opts(2)).reason, ResetReason::kIdle);
   // A call's policy replaces the default; an empty one never expires.
   EXPECT_EQ(call(kT + 9 * 3600000, ResetPolicy{}).reason, ResetReason::kContinued);
   StoreOptions bad;
@@ -205,6 +205,8 @@ TEST_F(KeySessionsTest, BadInputLeavesTheDocument) {
   SessionOptions ro = opts();
   ro.read_only = true;
   EXPECT_EQ(code(kKey, kT, std::nullopt, ro), Code::kInvalid);
+  // A new session under the key's current id (here: the same id seed again) would be the old one.
+  EXPECT_EQ(store_->session_for_key(kKey, kT, std::nullopt, true, opts()).status().code(), Code::kExists);
   EXPECT_EQ(doc(), before);
 }
 
