@@ -59,6 +59,7 @@ void add_label(CLI::App& app, Globals& g);
 void add_fork(CLI::App& app, Globals& g);
 void add_migrate(CLI::App& app, Globals& g);
 void add_keys(CLI::App& app, Globals& g);
+void add_reset(CLI::App& app, Globals& g);
 void add_verify(CLI::App& app, Globals& g);
 void add_repair(CLI::App& app, Globals& g);
 void add_blobs(CLI::App& app, Globals& g);

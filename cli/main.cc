@@ -158,6 +158,7 @@ int main(int argc, char** argv) {
   add_repair(app, g);
   add_blobs(app, g);
   add_keys(app, g);
+  add_reset(app, g);
   add_global_options(app, g);
 
   try {

@@ -20,6 +20,7 @@
 
 #include "case_json.h"
 #include "keys_steps.h"
+#include "reset_steps.h"
 #include "xsession.h"
 
 namespace {
@@ -49,6 +50,11 @@ class CaseRunner {
     xs_store_options_init(&so, XS_STORE_OPTIONS_VERSION);
     if (has(doc_, "store_dialect")) {
       if (dialect_named(view(doc_, "store_dialect")) == XS_DIALECT_PI) so.flags |= XS_STORE_DIALECT_PI;
+    }
+    xs_reset_policy policy;
+    if (has(doc_, "store_reset_policy")) {
+      reset_policy_of(at(doc_, "store_reset_policy"), &policy);
+      so.reset_policy = &policy;
     }
     EXPECT_EQ(xs_store_open(store_, root_.c_str(), &so), XS_OK);
   }
@@ -451,7 +457,11 @@ class CaseRunner {
           }
         }
       }
-    } else if (!run_keys_step(store_, root_, op, s, expect)) {
+    } else if (op == "session_for_key") {
+      xs_session_close(session_);  // the key's session may be the one held: let go of it first
+      session_ = nullptr;
+      if (xs_session* fresh = run_session_for_key(store_, s, expect, options(s))) adopt(fresh);
+    } else if (!run_keys_step(store_, root_, op, s, expect) && !run_reset_step(root_, op, s)) {
       FAIL() << "unknown op " << op;
     }
 

@@ -17,6 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 import keys_cases  # noqa: E402
+import reset_cases  # noqa: E402
 from casekit import (J, Ids, ctx, entry, entry_after, file_bytes, file_name, header, js_trim, ms, opts,  # noqa: E402
                      pi_branch_summary, pi_compaction, pi_ctx, pi_custom_message, pi_header, pi_model_change,
                      session_info, ts)
@@ -2271,6 +2272,7 @@ def check(out):
 
 
 keys_cases.add_cases(case)
+reset_cases.add_cases(case)
 
 
 def main():
