@@ -164,6 +164,9 @@ inline Status need_open(const xs_store* st) {
 // xs_session_options -> the engine's options (defaults for NULL).
 Status translate_options(const xs_session_options* o, session::SessionOptions* out);
 
+// xs_reset_policy (not NULL) -> the engine's policy (capi/reset.cc).
+Status translate_policy(const xs_reset_policy* p, store::ResetPolicy* out);
+
 // Wraps a new engine session in a C handle that shares the store.
 Status wrap_session(const std::shared_ptr<store::Store>& store, Result<std::unique_ptr<session::Session>> r,
                     xs_session** out);

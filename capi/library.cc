@@ -55,9 +55,12 @@ const char* xs_status_str(xs_status code) {
 
 xs_status xs_store_options_init(xs_store_options* opts, uint32_t version) {
   if (!opts) return XS_EINVAL;
-  if (version != 1 && version != XS_STORE_OPTIONS_VERSION) return XS_EVERSION;
-  // A version 1 caller's struct ends before keys_path: write only what it has.
-  std::memset(opts, 0, version == 1 ? offsetof(xs_store_options, keys_path) : sizeof *opts);
+  if (version < 1 || version > XS_STORE_OPTIONS_VERSION) return XS_EVERSION;
+  // An older caller's struct ends before the fields of later versions: write only what it has.
+  std::memset(opts, 0,
+              version == 1   ? offsetof(xs_store_options, keys_path)
+              : version == 2 ? offsetof(xs_store_options, reset_policy)
+                             : sizeof *opts);
   opts->version = version;
   return XS_OK;
 }

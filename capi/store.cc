@@ -67,7 +67,7 @@ const char* xs_store_errmsg(const xs_store* st) { return st ? st->err.message.c_
 xs_status xs_store_open(xs_store* st, const char* root, const xs_store_options* opts) {
   return guarded(st, [&]() -> Status {
     if (st->store) return Status(Code::kMisuse, "the store is already open");
-    if (opts && opts->version != 1 && opts->version != XS_STORE_OPTIONS_VERSION) {
+    if (opts && (opts->version < 1 || opts->version > XS_STORE_OPTIONS_VERSION)) {
       return Status(Code::kVersion, "xs_store_options version " + std::to_string(opts->version) + " is not supported");
     }
     uint32_t flags = opts ? opts->flags : 0;
@@ -78,6 +78,9 @@ xs_status xs_store_open(xs_store* st, const char* root, const xs_store_options* 
     o.in_memory = flags & XS_STORE_IN_MEMORY;
     if (flags & XS_STORE_DIALECT_PI) o.default_dialect = xs::format::Dialect::kPi;
     if (opts && opts->version >= 2 && opts->keys_path) o.keys_path = opts->keys_path;
+    if (opts && opts->version >= 3 && opts->reset_policy) {
+      XS_RETURN_IF_ERROR(xs::capi::translate_policy(opts->reset_policy, &o.reset_policy.emplace()));
+    }
     if (!root && !o.in_memory) return null_arg("root");
     auto opened = xs::store::Store::open(root ? root : "", std::move(o));
     if (!opened.ok()) return opened.status();

@@ -61,6 +61,7 @@ void add_migrate(CLI::App& app, Globals& g);
 void add_keys(CLI::App& app, Globals& g);
 void add_compact_plan(CLI::App& app, Globals& g);
 void add_stats(CLI::App& app, Globals& g);
+void add_reset(CLI::App& app, Globals& g);
 void add_verify(CLI::App& app, Globals& g);
 void add_repair(CLI::App& app, Globals& g);
 void add_blobs(CLI::App& app, Globals& g);

@@ -119,7 +119,8 @@ XS_API XS_BORROWED const char *xs_status_str(xs_status code);
 /* ------------------------------------------------------------------------------------------ */
 /* Options                                                                                     */
 
-#define XS_STORE_OPTIONS_VERSION 2 /* 2 added keys_path; a version 1 struct is still accepted */
+#define XS_STORE_OPTIONS_VERSION 3 /* 2 added keys_path, 3 reset_policy; versions 1 and 2 are
+                                      still accepted */
 /* Store flags */
 #define XS_STORE_IN_MEMORY 0x1u  /* sessions live in memory only (nothing touches the disk) */
 #define XS_STORE_DIALECT_PI 0x2u /* new sessions are written in pi's dialect (default: omp's) */
@@ -140,9 +141,12 @@ typedef struct xs_store_options {
   uint32_t flags;        /* XS_STORE_* */
   const char *keys_path; /* version 2: the keyed store's document; NULL = <root>/sessions.json.
                             Copied by xs_store_open. */
+  const struct xs_reset_policy *reset_policy; /* version 3: the policy of xs_store_session_for_key
+                            when a call passes none; NULL = sessions never expire. Copied (and
+                            its time zone read) by xs_store_open: a bad one gives XS_EINVAL. */
 } xs_store_options;
 
-/** Fills *opts with defaults for `version` (1 or 2; only the fields of that version are written).
+/** Fills *opts with defaults for `version` (1, 2 or 3; only the fields of that version are written).
  *  @return XS_OK; XS_EINVAL if opts is NULL; XS_EVERSION for an unknown version.
  *  @thread any thread. */
 XS_API xs_status xs_store_options_init(xs_store_options *opts, uint32_t version);
@@ -436,6 +440,81 @@ typedef xs_status (*xs_keys_update_fn)(void *user, const char *current_json, siz
  *  @return also what fn returned when it cancelled; XS_EINVAL (fn NULL, or a result that is not a
  *  valid record).  @thread serialised per store (the callback runs on the calling thread). */
 XS_API xs_status xs_keys_update(xs_store *st, const char *key, xs_keys_update_fn fn, void *user);
+
+/* Reset policies (docs/reset-policies.md): when a key's current session has expired. A daily    */
+/* reset at hour H of a time zone's local time (the session expires once the wall clock passed   */
+/* H:00 since its last activity) and/or an idle expiry after N minutes without activity; with   */
+/* both, whichever comes first. A policy with neither never expires.                             */
+
+#define XS_RESET_POLICY_VERSION 1
+
+typedef struct xs_reset_policy {
+  uint32_t version;       /* XS_RESET_POLICY_VERSION */
+  int32_t daily_hour;     /* 0-23: the daily reset's hour; -1 (the default) = no daily reset */
+  int64_t idle_minutes;   /* > 0: idle expiry; 0 (the default) = none */
+  const char *time_zone;  /* of daily_hour: an IANA name ("Asia/Shanghai", "America/New_York",
+                             read from $TZDIR or /usr/share/zoneinfo), "UTC", or a fixed offset
+                             ("+08:00", "-0530", "+08"); NULL or "" = the host's ($TZ, else
+                             /etc/localtime, else UTC). Only with a daily hour. */
+} xs_reset_policy;
+
+/** Fills *p with defaults for `version`: no daily reset (-1), no idle expiry (0), time_zone NULL.
+ *  @return XS_OK; XS_EINVAL if p is NULL; XS_EVERSION for an unknown version.
+ *  @thread any thread. */
+XS_API xs_status xs_reset_policy_init(xs_reset_policy *p, uint32_t version);
+
+/* Flags of xs_store_session_for_key */
+#define XS_RESET_FORCE 0x1u /* start a new session whatever the policy says (a manual /new) */
+
+/* Why xs_store_session_for_key returned the session it did (*reason_out) */
+#define XS_RESET_CONTINUED 0 /* the record's session, not expired */
+#define XS_RESET_NEW 1       /* the key had no record: a new session */
+#define XS_RESET_DAILY 2     /* expired by the daily reset: a new session */
+#define XS_RESET_IDLE 3      /* expired by the idle expiry: a new session */
+#define XS_RESET_FORCED 4    /* XS_RESET_FORCE: a new session */
+
+struct xs_session; /* the session handle (typedef'd as xs_session below) */
+
+/** The current session of `key`, opened for writing, at the time of a message (now_ms): the one
+ *  the key's record names, or a new one when the key has no record, when the policy says the
+ *  record's session expired (its last activity, the record's updatedAt, else createdAt, else
+ *  unknown = expired, before the latest daily boundary at or before now_ms, or before
+ *  now_ms - idle), or with XS_RESET_FORCE. Decided and recorded under the document's lock, so
+ *  two processes asking at once get the same session.
+ *  A continued session: the record's updatedAt becomes now_ms (never earlier than it was); the
+ *  file is the record's sessionFile (relative: to the document's directory), else
+ *  <document dir>/<sessionId>.jsonl when that exists; a missing file starts again under the
+ *  record's id (at sessionFile, or in the cwd's directory, then recorded as sessionFile).
+ *  A new session: created in the directory of opts->cwd (else the record's "cwd", else the
+ *  process's), deferred as usual but its writer lock taken at once; its header's parentSession
+ *  names the old session (omp dialect: its id; pi: its file path, else its id). The record gets
+ *  sessionId, sessionFile, createdAt = updatedAt = now_ms, the old id appended to
+ *  "previousSessionIds" (newest last, the last 20 kept), and 0 in those of inputTokens,
+ *  outputTokens, cacheRead, cacheWrite, totalTokens, contextTokens, cost it holds; every other
+ *  field stays as it was. The old transcript is never touched.
+ *  @param now_ms  the message's time, ms since the epoch; 0 = the system clock.
+ *  @param policy  NULL = the store's (xs_store_options.reset_policy; none: never expires).
+ *  @param flags   0 or XS_RESET_FORCE.
+ *  @param opts    for the session (NULL: defaults); session_id, title, parent_session (a key
+ *                 without a record only) apply to a new session. XS_SESSION_READ_ONLY: XS_EINVAL.
+ *  @param[out] out         an owned handle, release with xs_session_close(); NULL on error.
+ *  @param[out] reason_out  NULL, or receives XS_RESET_*.
+ *  @return XS_OK; XS_EINVAL (bad key, now_ms < 0, an hour outside 0-23, idle_minutes < 0, an
+ *          unknown time zone, unknown flags, a record's id that cannot name a new file);
+ *          XS_EEXISTS (the new session would get the key's current id: opts->session_id or
+ *          id_seed); XS_ENOTFOUND (no time zone database); XS_ELOCKED (another writer holds the record's
+ *          session, or the document's lock for 10 s: the record is left as it was); XS_EVERSION;
+ *          XS_ECORRUPT (a damaged document, moved aside as by any change), XS_EIO, XS_ENOSPC;
+ *          XS_EMISUSE (store not open). On any other error the document is unchanged.
+ *  @thread serialised per store; safe against other handles and processes on the same document. */
+XS_API xs_status xs_store_session_for_key(xs_store *st, const char *key, int64_t now_ms,
+                                          const xs_reset_policy *policy, uint32_t flags,
+                                          const xs_session_options *opts, XS_OWN struct xs_session **out,
+                                          uint32_t *reason_out);
+
+/** Static name of an XS_RESET_* reason: "continued", "new", "daily", "idle", "forced"; "unknown"
+ *  for any other value.  @return borrowed, static, never NULL.  @thread any thread. */
+XS_API XS_BORROWED const char *xs_reset_reason_str(uint32_t reason);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Session lifecycle. Errors of the constructors are reported on the store.                    */

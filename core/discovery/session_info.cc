@@ -9,8 +9,8 @@
 #include "json/json_string.h"
 #include "json/line_scanner.h"
 #include "session/session.h"
-#include "views/summary.h"
 #include "storage/gzip.h"
+#include "views/summary.h"
 
 namespace xs::discovery {
 

@@ -163,6 +163,11 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<storage::Fs> fs
   return s;
 }
 
+Status Session::claim_file() {
+  XS_RETURN_IF_ERROR(fs_->make_dirs(storage::dir_name(path())));
+  return persistence_.lock();
+}
+
 Result<std::unique_ptr<Session>> Session::create_from(std::shared_ptr<storage::Fs> fs, const std::string& dir,
                                                       SessionOptions options, NewFile file) {
   options.read_only = false;

@@ -116,6 +116,15 @@ class Session {
   static Result<std::unique_ptr<Session>> create_from(std::shared_ptr<storage::Fs> fs, const std::string& dir,
                                                       SessionOptions options, NewFile file);
 
+  // Takes the writer lock of a new session's file before anything is written (a deferred session
+  // otherwise takes it at its first write), so that another handle opening that path meanwhile gets
+  // kLocked instead of a second fresh session of the same file (store/key_sessions.cc).
+  Status claim_file();
+  // Binds an open session to the stats sink of a key after the open (docs/session-stats.md#binding):
+  // what options.key does at the open, for a session the store opened while holding the keyed
+  // store's lock, which the sink's first write would otherwise wait for (store/key_sessions.cc).
+  void bind_stats_sink(std::string key, std::shared_ptr<stats::StatsSink> sink);
+
   // --- in place ---
   // moveTo(cwd): the file (and its artifacts directory "<file without .jsonl>/", if any) moves into
   // `dir`, the header's cwd becomes `cwd`; rolled back if any step fails.
@@ -294,6 +303,7 @@ class Session {
   mutable std::vector<model::Diagnostic> blob_problems_;
   mutable std::optional<stats::Counts> counts_;  // counted on first use, then kept by appends
   bool record_behind_ = false;                   // the bound record lacks something the session has
+  bool key_claimed_ = false;                     // the bound record has named this session since the open
   Status record_error_;                          // the last failed record write (docs/session-stats.md#failures)
 };
 

@@ -27,11 +27,20 @@ Status Session::check_binding(const SessionOptions& options) {
   return options.stats_sink->check();
 }
 
+void Session::bind_stats_sink(std::string key, std::shared_ptr<stats::StatsSink> sink) {
+  options_.key = std::move(key);
+  options_.stats_sink = std::move(sink);
+  bind_stats();
+}
+
 void Session::bind_stats() {
   if (!options_.stats_sink) return;
   counts();  // counted now, from what the open just loaded
   auto holds = options_.stats_sink->holds_stats_of(data_.header.id);
-  if (holds.ok() && *holds) return;
+  if (holds.ok() && *holds) {
+    key_claimed_ = true;  // the key already names this session
+    return;
+  }
   record_behind_ = true;
   if (!holds.ok()) {
     record_error_ = holds.status().With("reading the session's key record");
@@ -66,12 +75,14 @@ Status Session::publish_stats() {
   if (!data_.entries.empty()) at = format::parse_iso_ms(data_.entries.back().timestamp);
   if (!at) at = format::parse_iso_ms(data_.header.timestamp);
   snap.updated_at_ms = at.value_or(0);
+  snap.claim = !key_claimed_;
   Status st = options_.stats_sink->publish(snap);
   if (!st.ok()) {
     record_error_ = st.With("the key record was not updated (the transcript is unaffected)");
     return record_error_;
   }
   record_behind_ = false;
+  key_claimed_ = true;
   record_error_ = Status::Ok();
   return st;
 }

@@ -64,6 +64,9 @@ struct Snapshot {
   std::string session_id;
   std::string session_file;
   int64_t updated_at_ms = 0;  // the timestamp of the session's last entry (its header's without one)
+  // The handle's first write: the key is pointed at this session, whatever it named. Later writes
+  // leave a key that has moved on to another session (a reset elsewhere) as it is.
+  bool claim = false;
 };
 
 class StatsSink {

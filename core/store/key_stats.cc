@@ -1,5 +1,7 @@
 #include "store/key_stats.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <utility>
 #include <vector>
 
@@ -35,8 +37,16 @@ Result<std::string> with_stats(std::string_view record, const stats::Snapshot& s
   std::string out(record);
   std::vector<std::pair<std::string, std::string>> fields;
   if (identity) {
+    // Last activity only moves forward: a host's session_for_key stamps the time of the message
+    // (docs/reset-policies.md), which may be later than the session's own last entry.
+    double updated_at = static_cast<double>(snapshot.updated_at_ms);
+    auto members = json::members_of(record);  // kept: `known` points into it
+    const json::Member* known = json::find_member(members, "updatedAt");
+    if (known && known->kind == json::Kind::kNumber) {
+      updated_at = std::max(updated_at, std::strtod(std::string(known->value).c_str(), nullptr));
+    }
     std::string updated;
-    json::append_js_number(updated, static_cast<double>(snapshot.updated_at_ms));
+    json::append_js_number(updated, updated_at);
     fields.emplace_back("sessionId", json_text(snapshot.session_id));
     fields.emplace_back("sessionFile", json_text(snapshot.session_file));
     fields.emplace_back("updatedAt", std::move(updated));
@@ -64,6 +74,12 @@ Result<bool> KeyStatsSink::holds_stats_of(std::string_view session_id) const {
 
 Status KeyStatsSink::publish(const stats::Snapshot& snapshot) {
   return keys_.update(key_, [&](std::optional<std::string_view> current) -> Result<std::optional<std::string>> {
+    // After the handle's first write, a key that has moved on to another session (a reset by
+    // another process) is not pulled back by the session it left (docs/session-stats.md#binding).
+    if (current && !snapshot.claim) {
+      auto id = session_id_of(*current);
+      if (id && *id != snapshot.session_id) return std::optional<std::string>(std::string(*current));
+    }
     auto record = with_stats(current.value_or("{}"), snapshot, true);
     if (!record.ok()) return record.status();
     return std::optional<std::string>(std::move(*record));

@@ -34,7 +34,15 @@ Result<std::shared_ptr<Store>> Store::open(std::string root, StoreOptions option
     auto info = fs->stat(root);
     if (info.ok() && !info->is_dir) return Status::Invalid(root + " is not a directory");
   }
-  return std::shared_ptr<Store>(new Store(std::move(fs), std::move(root), options));
+  std::optional<LoadedPolicy> policy;
+  if (options.reset_policy) {
+    auto loaded = load_policy(*storage::make_posix_fs(), *options.reset_policy);  // the host's zone database
+    if (!loaded.ok()) return loaded.status().With("the store's reset policy");
+    policy = std::move(*loaded);
+  }
+  auto store = std::shared_ptr<Store>(new Store(std::move(fs), std::move(root), options));
+  store->default_policy_ = std::move(policy);
+  return store;
 }
 
 Store::Store(std::shared_ptr<storage::Fs> fs, std::string root, const StoreOptions& options)

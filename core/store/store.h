@@ -27,6 +27,7 @@
 #include "session/session.h"
 #include "storage/fs.h"
 #include "store/key_store.h"
+#include "store/reset_policy.h"
 #include "util/status.h"
 
 namespace xs::store {
@@ -42,6 +43,14 @@ struct StoreOptions {
   format::Dialect default_dialect = format::Dialect::kOmp;
   // The keyed store's document; empty: <root>/sessions.json.
   std::string keys_path;
+  // The reset policy of session_for_key when a call names none; nullopt: sessions never expire.
+  std::optional<ResetPolicy> reset_policy;
+};
+
+// What session_for_key returns: the key's session, open for writing, and why it is that one.
+struct KeySession {
+  std::unique_ptr<session::Session> session;
+  ResetReason reason = ResetReason::kContinued;
 };
 
 class Store {
@@ -91,6 +100,12 @@ class Store {
                                                             session::SessionOptions options);
   // Session::move_to into the directory of `cwd`.
   Status move_session(session::Session& s, std::string_view cwd);
+  // The current session of `key` in the keyed store, at the time of a message (now_ms): the one
+  // the record names, or a new one when there is no record, when `policy` (nullopt: the store's
+  // default) says it expired, or when `force`d; the record follows under the document's lock
+  // (store/key_sessions.cc, docs/reset-policies.md). kInvalid when options.read_only.
+  Result<KeySession> session_for_key(std::string_view key, int64_t now_ms, const std::optional<ResetPolicy>& policy,
+                                     bool force, session::SessionOptions options);
 
   // --- finding sessions (discovery::Finder) ---
 
@@ -121,6 +136,7 @@ class Store {
   discovery::Finder finder_;
   format::Dialect default_dialect_;
   KeyStore keys_;
+  std::optional<LoadedPolicy> default_policy_;  // StoreOptions::reset_policy, its zone read at open()
 };
 
 }  // namespace xs::store

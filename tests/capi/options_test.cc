@@ -14,10 +14,18 @@ namespace {
 static_assert(sizeof(void*) == 8 && sizeof(size_t) == 8, "these numbers are for LP64 platforms");
 static_assert(sizeof(xs_status) == 4, "xs_status is int32_t");
 
-static_assert(sizeof(xs_store_options) == 16, "xs_store_options size (version 2; version 1 ends at keys_path)");
+static_assert(sizeof(xs_store_options) == 24,
+              "xs_store_options size (version 3; version 1 ends at keys_path, version 2 at reset_policy)");
 static_assert(offsetof(xs_store_options, version) == 0, "");
 static_assert(offsetof(xs_store_options, flags) == 4, "");
 static_assert(offsetof(xs_store_options, keys_path) == 8, "");
+static_assert(offsetof(xs_store_options, reset_policy) == 16, "");
+
+static_assert(sizeof(xs_reset_policy) == 24, "xs_reset_policy size");
+static_assert(offsetof(xs_reset_policy, version) == 0, "");
+static_assert(offsetof(xs_reset_policy, daily_hour) == 4, "");
+static_assert(offsetof(xs_reset_policy, idle_minutes) == 8, "");
+static_assert(offsetof(xs_reset_policy, time_zone) == 16, "");
 
 static_assert(sizeof(xs_session_options) == 88, "xs_session_options size (version 2; version 1 ends at key)");
 static_assert(offsetof(xs_session_options, version) == 0, "");
@@ -78,8 +86,16 @@ static_assert(offsetof(xs_list_options, cwd) == 16, "");
 
 // The same numbers at run time, so a failing mirror check in a binding can point at a test name.
 TEST(Layout, StoreOptions) {
-  EXPECT_EQ(sizeof(xs_store_options), 16u);
+  EXPECT_EQ(sizeof(xs_store_options), 24u);
   EXPECT_EQ(alignof(xs_store_options), 8u);
+  EXPECT_EQ(offsetof(xs_store_options, reset_policy), 16u);
+}
+
+TEST(Layout, ResetPolicy) {
+  EXPECT_EQ(sizeof(xs_reset_policy), 24u);
+  EXPECT_EQ(alignof(xs_reset_policy), 8u);
+  EXPECT_EQ(offsetof(xs_reset_policy, idle_minutes), 8u);
+  EXPECT_EQ(offsetof(xs_reset_policy, time_zone), 16u);
 }
 
 TEST(Layout, SessionOptions) {
@@ -234,6 +250,8 @@ TEST(OptionsInit, StoreOptions) {
   ASSERT_EQ(xs_store_options_init(&o, XS_STORE_OPTIONS_VERSION), XS_OK);
   EXPECT_EQ(o.version, static_cast<uint32_t>(XS_STORE_OPTIONS_VERSION));
   EXPECT_EQ(o.flags, 0u);
+  EXPECT_EQ(o.keys_path, nullptr);
+  EXPECT_EQ(o.reset_policy, nullptr);
   EXPECT_EQ(xs_store_options_init(nullptr, XS_STORE_OPTIONS_VERSION), XS_EINVAL);
   EXPECT_EQ(xs_store_options_init(&o, 0), XS_EVERSION);
   EXPECT_EQ(xs_store_options_init(&o, XS_STORE_OPTIONS_VERSION + 1), XS_EVERSION);

@@ -307,7 +307,7 @@ int main(int argc, char **argv) {
   CheckCondition(xs_compaction_init(NULL, XS_COMPACTION_VERSION) == XS_EINVAL);
   CheckCondition(xs_custom_message_init(&cm, 9) == XS_EVERSION);
   CheckCondition(xs_session_init_entry_init(&si, 9) == XS_EVERSION);
-  CheckCondition(sizeof(xs_store_options) == 16 && sizeof(xs_session_options) == 88 && sizeof(xs_compaction) == 88 &&
+  CheckCondition(sizeof(xs_store_options) == 24 && sizeof(xs_session_options) == 88 && sizeof(xs_compaction) == 88 &&
                  sizeof(xs_custom_message) == 56 && sizeof(xs_session_init_entry) == 72);
 
   StartPhase("store");
@@ -664,6 +664,35 @@ int main(int argc, char **argv) {
   CheckCondition(xs_keys_put(mem, "a/b", kRecord, strlen(kRecord)) == XS_EINVAL);
   CheckStoreNoError(mem, xs_keys_delete(mem, "agent:main:main"));
   CheckCondition(xs_keys_delete(mem, "agent:main:main") == XS_ENOTFOUND);
+
+  StartPhase("reset policies");
+  xs_reset_policy rp;
+  xs_session* ks = NULL;
+  uint32_t reason = 99;
+  CheckCondition(xs_reset_policy_init(&rp, XS_RESET_POLICY_VERSION) == XS_OK && rp.daily_hour == -1);
+  rp.daily_hour = 4;
+  rp.time_zone = "Asia/Shanghai";
+  so.flags = 0;
+  CheckStoreNoError(mem, xs_store_session_for_key(mem, "agent:main:main", 1767225600000, &rp, 0, &so, &ks, &reason));
+  CheckCondition(reason == XS_RESET_NEW && strcmp(xs_reset_reason_str(reason), "new") == 0);
+  xs_session_close(ks);
+  ks = NULL;
+  /* 03:59:59.999 the next morning in Shanghai: the same session; at 04:00, a new one. */
+  CheckStoreNoError(mem, xs_store_session_for_key(mem, "agent:main:main", 1767297599999, &rp, 0, &so, &ks, &reason));
+  CheckCondition(reason == XS_RESET_CONTINUED);
+  xs_session_close(ks);
+  ks = NULL;
+  so.id_seed = 71; /* a new session's ids of its own */
+  CheckStoreNoError(mem, xs_store_session_for_key(mem, "agent:main:main", 1767297600000, &rp, 0, &so, &ks, &reason));
+  CheckCondition(reason == XS_RESET_DAILY);
+  xs_session_close(ks);
+  ks = NULL;
+  so.id_seed = 72; /* a new session's ids of its own */
+  CheckStoreNoError(mem, xs_store_session_for_key(mem, "agent:main:main", 0, NULL, XS_RESET_FORCE, &so, &ks, &reason));
+  CheckCondition(reason == XS_RESET_FORCED);
+  rp.daily_hour = 24;
+  CheckCondition(xs_store_session_for_key(mem, "agent:main:main", 0, &rp, 0, &so, &ks, &reason) == XS_EINVAL);
+  xs_session_close(ks);
   xs_session_close(s);
   xs_store_free(mem);
 

@@ -23,6 +23,7 @@
 #include "archive_steps.h"
 #include "keys_steps.h"
 #include "stats_steps.h"
+#include "reset_steps.h"
 #include "xsession.h"
 
 namespace {
@@ -52,6 +53,11 @@ class CaseRunner {
     xs_store_options_init(&so, XS_STORE_OPTIONS_VERSION);
     if (has(doc_, "store_dialect")) {
       if (dialect_named(view(doc_, "store_dialect")) == XS_DIALECT_PI) so.flags |= XS_STORE_DIALECT_PI;
+    }
+    xs_reset_policy policy;
+    if (has(doc_, "store_reset_policy")) {
+      reset_policy_of(at(doc_, "store_reset_policy"), &policy);
+      so.reset_policy = &policy;
     }
     EXPECT_EQ(xs_store_open(store_, root_.c_str(), &so), XS_OK);
   }
@@ -455,9 +461,13 @@ class CaseRunner {
           }
         }
       }
+    } else if (op == "session_for_key") {
+      xs_session_close(session_);  // the key's session may be the one held: let go of it first
+      session_ = nullptr;
+      if (xs_session* fresh = run_session_for_key(store_, s, expect, options(s))) adopt(fresh);
     } else if (!run_archive_step(store_, root_, op, s, expect) && !run_keys_step(store_, root_, op, s, expect) &&
                !run_library_step(store_, session_, op, s, expect) &&
-               !run_stats_step(store_, session_, root_, op, s, expect)) {
+               !run_stats_step(store_, session_, root_, op, s, expect) && !run_reset_step(root_, op, s)) {
       FAIL() << "unknown op " << op;
     }
 
