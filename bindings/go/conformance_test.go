@@ -58,13 +58,14 @@ func TestConformance(t *testing.T) {
 }
 
 type caseDoc struct {
-	Description  string   `json:"description"`
-	StoreDialect string   `json:"store_dialect"`
-	Options      step     `json:"options"`
-	Input        []string `json:"input"`
-	InputRaw     *string  `json:"input_raw"`
-	InputHex     *string  `json:"input_hex"`
-	Steps        []step   `json:"steps"`
+	Description      string          `json:"description"`
+	StoreDialect     string          `json:"store_dialect"`
+	StoreResetPolicy json.RawMessage `json:"store_reset_policy"` // a policy object: the store's default
+	Options          step            `json:"options"`
+	Input            []string        `json:"input"`
+	InputRaw         *string         `json:"input_raw"`
+	InputHex         *string         `json:"input_hex"`
+	Steps            []step          `json:"steps"`
 }
 
 // step is one step (or the options object), its values kept as raw JSON: text arguments must
@@ -168,6 +169,9 @@ func newCaseRunner(t *testing.T, doc *caseDoc) *caseRunner {
 	if doc.StoreDialect != "" && dialectNamed(t, doc.StoreDialect) == DialectPi {
 		so.Flags |= StoreDialectPi
 	}
+	if doc.StoreResetPolicy != nil {
+		so.ResetPolicy = resetPolicyOf(r, doc.StoreResetPolicy)
+	}
 	st, err := OpenStore(r.root, &so)
 	if err != nil {
 		t.Fatalf("OpenStore: %v", err)
@@ -233,6 +237,9 @@ func (r *caseRunner) options(s step) *SessionOptions {
 		o.Dialect = dialectNamed(t, opts.str(t, "dialect"))
 	}
 	o.Cwd = opts.str(t, "cwd")
+	if s.has("key") { // a session bound to a key (the session stats cases); "" is passed as such
+		o.Key, o.keyPresent = s.str(t, "key"), true
+	}
 	flags := s["flags"]
 	if opts.has("clock_start_ms") {
 		o.Flags |= SessionFixedClock

@@ -5,6 +5,9 @@
 // leaf. A [Store] is a root directory of sessions and blobs; a [Session] is one open transcript.
 // A Store also keeps a keyed session document ([Store.KeyGet], [Store.KeyUpdate], ...) that maps a
 // host's session keys to records, changed under a lock that other processes respect.
+// Around them are the session library's calls: compaction planning ([ShouldCompact],
+// [Session.CompactionPlan]), resume analysis ([Session.ResumeCheck]), stats ([Session.Stats]),
+// reset policies ([Store.SessionForKey]) and retention ([Store.Archive], [Store.Prune]).
 //
 //	store, err := xsession.OpenStore(root, nil)
 //	s, err := store.Create(cwd, nil)

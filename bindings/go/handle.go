@@ -30,12 +30,14 @@ type handle[T any] struct {
 	errcode func(*T) C.xs_status // xs_store_errcode or xs_session_errcode
 	scratch []byte               // see fill in buffers.go
 
-	// The thread running a KeyUpdate function of this handle, 0 when none; see reentered.
+	// The thread running a KeyUpdate or archive progress function of this handle, 0 when none;
+	// see reentered.
 	callbackThread atomic.Uintptr
 }
 
-// reentered refuses a call made from inside a KeyUpdate function on this very handle: that
-// call's goroutine holds mu until the function returns, so locking it again would wait for ever.
+// reentered refuses a call made from inside a KeyUpdate or archive progress function on this
+// very handle: that call's goroutine holds mu until the function returns, so locking it again
+// would wait for ever.
 //
 // Go has no goroutine identity, but a goroutine running a cgo callback is locked to the thread
 // that made the C call, and that thread runs nothing else until the callback returns: a call
@@ -45,7 +47,7 @@ type handle[T any] struct {
 func (h *handle[T]) reentered(op string) error {
 	if t := h.callbackThread.Load(); t != 0 && t == uintptr(C.xs_go_thread()) {
 		return &Error{Code: CodeMisuse, Op: op,
-			Message: "called from inside a KeyUpdate function of the same store, which holds its lock until the function returns"}
+			Message: "called from inside a callback (KeyUpdate, Archive's progress) of the same store, which holds its lock until the callback returns"}
 	}
 	return nil
 }

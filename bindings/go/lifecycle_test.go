@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // sessionCalls calls every Session method that uses the handle, for the closed-handle test.
@@ -51,6 +52,9 @@ func sessionCalls(s *Session) map[string]error {
 	add("Session.Usage", second(s.Usage()))
 	add("Session.Verify", second(s.Verify()))
 	add("Session.Repair", second(s.Repair(RepairQuarantine)))
+	add("Session.Stats", second(s.Stats()))
+	add("Session.ResumeCheck", second(s.ResumeCheck("")))
+	add("Session.CompactionPlan", second(s.CompactionPlan("", DefaultCompactionSettings())))
 	return calls
 }
 
@@ -77,6 +81,11 @@ func storeCalls(st *Store) map[string]error {
 	add("Store.KeyPatch", st.KeyPatch("k", []byte(`{"title":"t"}`)))
 	add("Store.KeyDelete", st.KeyDelete("k"))
 	add("Store.KeyUpdate", st.KeyUpdate("k", func([]byte, bool) ([]byte, bool, error) { return nil, false, nil }))
+	add("Store.KeyClaimMemoryFlush", second(st.KeyClaimMemoryFlush("k", DefaultCompactionSettings(), 1, time.Time{})))
+	add("Store.KeyFixStats", second(st.KeyFixStats("")))
+	add("Store.SessionForKey", third(st.SessionForKey("k", time.Time{}, nil, 0, nil)))
+	add("Store.Archive", second(st.Archive(time.Hour, nil)))
+	add("Store.Prune", second(st.Prune(time.Hour, nil)))
 	return calls
 }
 

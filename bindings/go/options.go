@@ -26,6 +26,8 @@ const (
 type StoreOptions struct {
 	Flags    StoreFlags // StoreInMemory | StoreDialectPi, or 0
 	KeysPath string     // the keyed store's document (KeyGet and friends); "" = <root>/sessions.json
+	// The reset policy of SessionForKey when a call passes none; nil = sessions never expire.
+	ResetPolicy *ResetPolicy
 }
 
 // Dialect is whose forms a session's lines take (docs/dialects.md): oh-my-pi's or pi's. Both
@@ -96,6 +98,13 @@ type SessionOptions struct {
 	SessionID     string // the new session's id; "" = generated (16 hex chars; in the pi dialect a UUIDv7)
 	Title         string // the title: the header's (omp), or a first session_info entry (pi)
 	ParentSession string // the header's parentSession (an id or a path)
+
+	// A key of the store's keyed document that the session reports its Stats to, after each
+	// assistant message, on Flush and on Close (docs/session-stats.md); "" = none. Not with
+	// SessionReadOnly (ErrInvalid).
+	Key string
+
+	keyPresent bool // tests: pass Key even when "" (which the library refuses: keys are 1-256 bytes)
 }
 
 // toC converts the options; their strings are copied into a and freed with it.
@@ -118,6 +127,10 @@ func (o *SessionOptions) toC(a *cargs) (C.xs_session_options, error) {
 	c.session_id = a.opt("SessionID", o.SessionID)
 	c.title = a.opt("Title", o.Title)
 	c.parent_session = a.opt("ParentSession", o.ParentSession)
+	c.key = a.opt("Key", o.Key)
+	if o.keyPresent {
+		c.key = a.str("Key", o.Key)
+	}
 	return c, a.err
 }
 

@@ -15,6 +15,7 @@ type Store struct {
 
 // OpenStore opens the store rooted at root (xs_store_new + xs_store_open). Nothing is written
 // until needed; a missing root is created on the first write. With StoreInMemory root may be "".
+// A ResetPolicy the library refuses (an hour outside 0-23, an unknown time zone) is ErrInvalid.
 func OpenStore(root string, opts *StoreOptions) (*Store, error) {
 	const op = "OpenStore"
 	a := newArgs(op)
@@ -30,6 +31,7 @@ func OpenStore(root string, opts *StoreOptions) (*Store, error) {
 	if opts != nil {
 		o.flags = C.uint32_t(opts.Flags)
 		o.keys_path = a.opt("KeysPath", opts.KeysPath) // copied by xs_store_open
+		o.reset_policy = a.policy(opts.ResetPolicy)    // copied by xs_store_open
 		if a.err != nil {
 			return nil, a.err
 		}
@@ -53,8 +55,8 @@ func OpenStore(root string, opts *StoreOptions) (*Store, error) {
 }
 
 // Close releases the store (xs_store_free). Sessions opened from it stay valid and must still
-// be closed. Closing again does nothing. It returns nil, except from inside a KeyUpdate function
-// of this store (ErrMisuse: the store stays open).
+// be closed. Closing again does nothing. It returns nil, except from inside a KeyUpdate or
+// archive progress function of this store (ErrMisuse: the store stays open).
 func (st *Store) Close() error {
 	if err := st.h.reentered("Store.Close"); err != nil {
 		return err
