@@ -49,16 +49,13 @@ extension Store {
         guard let progress else {
             return JSONText(try handle.readString { xs_store_archive($0, &o, $1, $2, $3) })
         }
-        return try withoutActuallyEscaping(progress) { progress in
-            let box = ProgressBox(progress)
-            o.progress = { done, total, user in
-                Unmanaged<ProgressBox>.fromOpaque(user!).takeUnretainedValue().report(done, total)
-            }
-            o.progress_user = Unmanaged.passUnretained(box).toOpaque()
-            // The box outlives the call: withoutActuallyEscaping's closure holds it until it returns.
-            return try withExtendedLifetime(box) {
-                JSONText(try handle.readStringWithCallbacks { xs_store_archive($0, &o, $1, $2, $3) })
-            }
+        let box = ProgressBox(progress)
+        o.progress = { done, total, user in
+            Unmanaged<ProgressBox>.fromOpaque(user!).takeUnretainedValue().report(done, total)
+        }
+        o.progress_user = Unmanaged.passUnretained(box).toOpaque()
+        return try withExtendedLifetime(box) {
+            JSONText(try handle.readStringWithCallbacks { xs_store_archive($0, &o, $1, $2, $3) })
         }
     }
 
