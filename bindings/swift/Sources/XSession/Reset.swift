@@ -69,7 +69,8 @@ extension Store {
     /// `.readOnly` is `.invalidArgument`. `.exists` when a new session would get the key's
     /// current id; `.locked` when another writer holds the record's session.
     public func sessionForKey(_ key: String, nowMs: Int64? = nil, policy: ResetPolicy? = nil, force: Bool = false,
-                              options: SessionOptions = SessionOptions()) throws -> (session: Session, reason: ResetReason) {
+                              options: SessionOptions = SessionOptions()) throws
+        -> (session: Session, reason: ResetReason) {
         try CArgs.with { a in
             let k = try a.cString(key)
             let p = try policy.map { a.pointer(to: try $0.cStruct(a)) }

@@ -43,6 +43,7 @@ extension Store {
     /// from it throw `.misuse` (a `close()` there takes effect when the archive returns), and it
     /// must not wait for another thread that uses this store. It cannot throw: nothing could stop
     /// the archive half way through a session, so there is no error for it to report.
+    @discardableResult
     public func archive(_ options: ArchiveOptions,
                         progress: ((_ done: UInt64, _ total: UInt64) -> Void)? = nil) throws -> JSONText {
         var o = try options.cStruct()
@@ -62,6 +63,7 @@ extension Store {
     /// Deletes the archives made (last modified) more than `options.olderThanMs` ago; never a
     /// live session. The report: {"dryRun","pruned":[{"path","gzBytes","archivedMs"}]} in path
     /// order. `.io` when a removal failed (the message says how many went before it).
+    @discardableResult
     public func prune(_ options: ArchiveOptions) throws -> JSONText {
         var o = try options.cStruct()
         return JSONText(try handle.readString { xs_store_prune($0, &o, $1, $2, $3) })

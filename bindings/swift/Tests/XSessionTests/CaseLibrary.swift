@@ -133,7 +133,9 @@ extension CaseRunner {
         if let seed = s["id_seed"]?.uint64 { o.idSeed = seed }
         let policy = s["policy"].map(resetPolicy)
         let key = try text(s, "key"), now = try int(s, "now_ms"), force = s["force"]?.bool ?? false
-        let got = try expecting(s) { try store.sessionForKey(key, nowMs: now, policy: policy, force: force, options: o) }
+        let got = try expecting(s) {
+            try store.sessionForKey(key, nowMs: now, policy: policy, force: force, options: o)
+        }
         guard let got else { return }
         try adopt(got.session)
         if let want = s["expect_reason"]?.string {

@@ -17,6 +17,37 @@ let assistantCalls: JSONText = #"""
 """#
 let resultC1: JSONText = #"{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[],"isError":false}"#
 
+/// README, "Session library": its example on a fresh store, returning what it found.
+func sessionLibraryExample(_ store: Store) throws
+    -> (ResetReason, [ResumeCheck.PendingToolCall], [[String]], Bool, JSONText) {
+    var summarised: [[String]] = []
+    func summarise(_ ids: [String], keeping: String?) throws { summarised.append(ids) }
+
+    // A conversation's current session under a reset policy (docs/reset-policies.md), bound to the
+    // key: its stats (session.stats()) are written into the key's record.
+    let (session, reason) = try store.sessionForKey("agent:main",
+                                                    policy: ResetPolicy(dailyHour: 4, timeZone: "Asia/Shanghai"))
+    let pending = try session.resumeCheck().pendingToolCalls  // tool calls still waiting for a result
+
+    // Compaction (docs/compaction-planning.md): decide, then cut where the plan says.
+    let settings = CompactionSettings(contextWindow: 200_000)  // nil fields: the library's defaults
+    let tokens = Int64(try session.stats().contextTokens)
+    if try settings.shouldCompact(contextTokens: tokens) {
+        let plan = try session.compactionPlan(settings: settings)
+        try summarise(plan.toSummarise, keeping: plan.firstKeptEntryID)  // your code, then appendCompaction
+    }
+    // The memory flush, once per compaction cycle, decided under the keyed document's lock.
+    let flush = try store.keys.claimMemoryFlush("agent:main", settings: settings, contextTokens: tokens)
+
+    // Retention (docs/retention.md): archive sessions idle for 30 days, prune archives after a year.
+    let report = try store.archive(ArchiveOptions(olderThanMs: 30 * 86_400_000)) { done, total in
+        print("archiving: \(done) of \(total)")  // on the calling thread
+    }
+    try store.prune(ArchiveOptions(olderThanMs: 365 * 86_400_000))
+    session.close()
+    return (reason, pending, summarised, flush, report)
+}
+
 @Suite struct LibraryAPI {
     let dir: ScratchDirectory
     let store: Store
@@ -31,6 +62,15 @@ let resultC1: JSONText = #"{"role":"toolResult","toolCallId":"c1","toolName":"re
         let s = try store.createSession(cwd: "/w", options: o)
         for message in [userGo, assistantCalls, resultC1] { try s.appendMessage(message) }
         return s
+    }
+
+    @Test func readmeExample() throws {
+        let (reason, pending, summarised, flush, report) = try sessionLibraryExample(store)
+        // A new key's session is new and empty: nothing to compact, flush or archive (it is not
+        // written before its first reply), but the key has its record.
+        #expect(reason == .new && pending.isEmpty && summarised.isEmpty && !flush)
+        #expect(report.string == #"{"dryRun":false,"archived":[],"skipped":[]}"#)
+        #expect(try store.keys.get("agent:main") != nil)
     }
 
     @Test func decisionsAndTheirArgumentErrors() throws {
