@@ -15,15 +15,22 @@ extension Handle {
 
     /// A UTF-8 text result, written by the library straight into the String's storage.
     func readString(_ fill: TextFill) throws -> String {
-        try with { h in
-            try grow(h) { cap, needed in
-                var rc = XS_OK
-                let text = String(unsafeUninitializedCapacity: cap) { buf in
-                    rc = buf.withMemoryRebound(to: CChar.self) { fill(h, $0.baseAddress, cap, &needed) }
-                    return rc == XS_OK ? needed : 0
-                }
-                return (rc, text)
+        try with { h in try readString(h, fill) }
+    }
+
+    /// readString, for a call that runs caller code on this thread (see withCallbacks).
+    func readStringWithCallbacks(_ fill: TextFill) throws -> String {
+        try withCallbacks { h in try readString(h, fill) }
+    }
+
+    private func readString(_ h: OpaquePointer, _ fill: TextFill) throws -> String {
+        try grow(h) { cap, needed in
+            var rc = XS_OK
+            let text = String(unsafeUninitializedCapacity: cap) { buf in
+                rc = buf.withMemoryRebound(to: CChar.self) { fill(h, $0.baseAddress, cap, &needed) }
+                return rc == XS_OK ? needed : 0
             }
+            return (rc, text)
         }
     }
 

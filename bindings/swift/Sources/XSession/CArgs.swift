@@ -5,12 +5,25 @@ internal import CXSession
 
 final class CArgs {
     private var allocations: [UnsafeMutablePointer<CChar>] = []
+    /// Structs that option structs point at (a store's reset policy), freed with the arena.
+    private var structs: [UnsafeMutableRawPointer] = []
 
     /// Runs `body` with an arena whose copies are freed when it returns.
     static func with<R>(_ body: (CArgs) throws -> R) rethrows -> R {
         let args = CArgs()
-        defer { for p in args.allocations { p.deallocate() } }
+        defer {
+            for p in args.allocations { p.deallocate() }
+            for p in args.structs { p.deallocate() }
+        }
         return try body(args)
+    }
+
+    /// A copy of a plain C struct (no Swift references inside) that lives as long as the arena.
+    func pointer<T>(to value: T) -> UnsafePointer<T> {
+        let p = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        p.initialize(to: value)
+        structs.append(UnsafeMutableRawPointer(p))
+        return UnsafePointer(p)
     }
 
     private func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<CChar> {

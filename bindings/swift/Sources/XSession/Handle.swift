@@ -6,10 +6,10 @@
 // true, and it also orders close() against calls in flight. That is what makes Store and Session
 // honestly Sendable (see Concurrency in the README).
 //
-// One call runs caller code while it holds the lock: a keyed store update's closure
-// (withCallbacks). A call on the same handle from that closure would wait for the lock its own
-// thread holds, so it throws `.misuse` instead (as the library itself answers such a call), and a
-// close() from it takes effect when the update returns.
+// Two calls run caller code while they hold the lock: a keyed store update's closure and an
+// archive's progress closure (withCallbacks). A call on the same handle from that closure would
+// wait for the lock its own thread holds, so it throws `.misuse` instead (as the library itself
+// answers such a call), and a close() from it takes effect when the call returns.
 internal import CXSession
 import Foundation
 
@@ -70,8 +70,8 @@ final class Handle: @unchecked Sendable {  // every access to `raw` holds `lock`
     /// Runs `body` on the open handle with the lock held; `.closed` once it was closed.
     func with<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
         if onCallbackThread() {
-            throw XSessionError(code: .misuse, message: "a keys update closure may not call its own store (the update "
-                                + "holds it); return the new record instead")
+            throw XSessionError(code: .misuse, message: "a keys update closure or archive progress closure may not "
+                                + "call its own store (the call running it holds the store)")
         }
         lock.lock()
         defer { lock.unlock() }

@@ -10,20 +10,26 @@ public struct StoreOptions: Sendable, Hashable {
     public var dialect: Dialect
     /// The keyed store's document (`Store.keys`); nil = <root>/sessions.json.
     public var keysPath: String?
+    /// The reset policy of `Store.sessionForKey` when a call names none; nil = sessions never
+    /// expire. Its time zone is read when the store opens (an unknown one: `.invalidArgument`).
+    public var resetPolicy: ResetPolicy?
 
-    public init(inMemory: Bool = false, dialect: Dialect = .omp, keysPath: String? = nil) {
+    public init(inMemory: Bool = false, dialect: Dialect = .omp, keysPath: String? = nil,
+                resetPolicy: ResetPolicy? = nil) {
         self.inMemory = inMemory
         self.dialect = dialect
         self.keysPath = keysPath
+        self.resetPolicy = resetPolicy
     }
 
-    /// The C struct (version 2: keys_path); its string lives in `args`.
+    /// The C struct (version 3: keys_path, reset_policy); its strings and policy live in `args`.
     func cStruct(_ args: CArgs) throws -> xs_store_options {
         var o = xs_store_options()
         try initialised(xs_store_options_init(&o, UInt32(XS_STORE_OPTIONS_VERSION)))
         if inMemory { o.flags |= UInt32(XS_STORE_IN_MEMORY) }
         if dialect == .pi { o.flags |= UInt32(XS_STORE_DIALECT_PI) }
         o.keys_path = try args.cString(keysPath)
+        if let resetPolicy { o.reset_policy = args.pointer(to: try resetPolicy.cStruct(args)) }
         return o
     }
 }
@@ -74,10 +80,13 @@ public struct SessionOptions: Sendable, Hashable {
     public var title: String?
     /// For new sessions: header parentSession (an id or a path).
     public var parentSession: String?
+    /// A key of the store's keyed document (`Store.keys`) this session writes its stats into
+    /// (see `Session.stats()`); nil = none. Not with `.readOnly` (`.invalidArgument`).
+    public var key: String?
 
     public init(flags: Flags = [], maxLineBytes: UInt64 = 0, maxDepth: UInt32 = 0, dialect: Dialect? = nil,
                 fixedClock: FixedClock? = nil, idSeed: UInt64 = 0, cwd: String? = nil, sessionID: String? = nil,
-                title: String? = nil, parentSession: String? = nil) {
+                title: String? = nil, parentSession: String? = nil, key: String? = nil) {
         self.flags = flags
         self.maxLineBytes = maxLineBytes
         self.maxDepth = maxDepth
@@ -88,6 +97,7 @@ public struct SessionOptions: Sendable, Hashable {
         self.sessionID = sessionID
         self.title = title
         self.parentSession = parentSession
+        self.key = key
     }
 
     /// The C struct; its strings live in `args`.
@@ -108,6 +118,7 @@ public struct SessionOptions: Sendable, Hashable {
         o.session_id = try args.cString(sessionID)
         o.title = try args.cString(title)
         o.parent_session = try args.cString(parentSession)
+        o.key = try args.cString(key)
         return o
     }
 }

@@ -72,7 +72,10 @@ public final class Store: Sendable {
 
     /// The store's sessions, newest first, as a JSON array of
     /// {"path","id","cwd","timestamp","modified","size","title","parentSession","version",
-    ///  "needsMigration","corruptCopies","firstMessage"[,"messageCount","entryCount","diagnostics"]}.
+    ///  "needsMigration","corruptCopies","archived","firstMessage","firstPrompt"[,"messageCount",
+    ///  "entryCount","diagnostics"]}. firstPrompt is what a listing should show: the first user
+    /// text an agent did not inject, cut to 200 characters + "…"; archived marks an archive
+    /// ("<file>.jsonl.gz", whose modified and size are the archive's).
     public func list(_ options: ListOptions = ListOptions()) throws -> JSONText {
         try CArgs.with { a in
             var o = try options.cStruct(a)

@@ -21,6 +21,8 @@ public struct SessionInfo: Sendable, Hashable, Decodable {
     /// Whether the file has been written (false while deferred).
     public let persisted: Bool
     public let readOnly: Bool
+    /// Opened from an archive ("<file>.jsonl.gz", docs/retention.md): always read-only.
+    public let archived: Bool
     /// How many diagnostics the loader reported (see Session.diagnostics).
     public let diagnostics: Int
     /// Entry counts by type ("unknown" for types the engine does not know). The library's
@@ -30,7 +32,7 @@ public struct SessionInfo: Sendable, Hashable, Decodable {
     private enum CodingKeys: String, CodingKey {
         case id, path, cwd, timestamp, title, parentSession, version, dialect, entryCount
         case leafID = "leafId"
-        case persisted, readOnly, diagnostics, entryTypes
+        case persisted, readOnly, archived, diagnostics, entryTypes
     }
 }
 

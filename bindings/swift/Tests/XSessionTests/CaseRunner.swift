@@ -51,6 +51,8 @@ final class CaseRunner {
             }
             storeOptions.dialect = dialect
         }
+        // "store_reset_policy": the store's default policy (options version 3).
+        storeOptions.resetPolicy = doc["store_reset_policy"].map(resetPolicy)
         store = try Store(root: scratch.path, options: storeOptions)
     }
 
@@ -133,6 +135,7 @@ final class CaseRunner {
         o.maxLineBytes = opts?["max_line_bytes"]?.uint64 ?? 0
         o.maxDepth = UInt32(opts?["max_depth"]?.uint64 ?? 0)
         o.cwd = opts?["cwd"].map { text(of: $0) }  // a fresh header's cwd
+        o.key = optionalText(step, "key")  // a session bound to a key (options version 2)
         for flag in (step["flags"] ?? opts?["flags"])?.array ?? [] {
             switch flag.string {
             case "read_only": o.flags.insert(.readOnly)

@@ -5,7 +5,8 @@ import XSession
 extension CaseRunner {
     func run(_ s: CaseJSON) throws {
         let op = s["op"]?.string ?? ""
-        if try runLifecycle(op, s) || runAppend(op, s) || runCheck(op, s) || runStoreStep(op, s) || runKeysStep(op, s) {
+        if try runLifecycle(op, s) || runAppend(op, s) || runCheck(op, s) || runStoreStep(op, s) || runKeysStep(op, s)
+            || runLibraryStep(op, s) {
             return
         }
         throw fail("unknown op \(op)")
