@@ -279,12 +279,7 @@ void xsn_update_end_async(napi_env env, xsn_call *c) {
 }
 
 napi_value xsn_update_thrown(napi_env env, xsn_call *c) {
-  napi_value v = NULL;
-  if (!c->upd || !c->upd->thrown) return NULL;
-  if (napi_get_reference_value(env, c->upd->thrown, &v) != napi_ok) v = NULL;
-  napi_delete_reference(env, c->upd->thrown);
-  c->upd->thrown = NULL;
-  return v;
+  return c->upd ? xsn_take_thrown(env, &c->upd->thrown) : NULL;
 }
 
 void xsn_update_free(napi_env env, xsn_call *c) {

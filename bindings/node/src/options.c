@@ -9,7 +9,7 @@
 
 static const char *const kSessionKeys[] = {
     "readOnly", "create", "noDefer", "sync", "maxLineBytes", "maxDepth", "dialect", "clockStartMs",
-    "clockStepMs", "idSeed", "cwd", "sessionId", "title", "parentSession", NULL};
+    "clockStepMs", "idSeed", "cwd", "sessionId", "title", "parentSession", "key", NULL};
 
 /* The JS names of the dialects a session can write (docs/dialects.md); AUTO has none: it is
  * what an absent option means. */
@@ -81,14 +81,15 @@ int xsn_get_session_options(xsn_args *a, napi_value v, xsn_call *c) {
       !xsn_get_int(a, x, "clockStepMs", INT64_MIN, INT64_MAX, &so->clock_step_ms))
     return 0;
   if (is_set(a, x = xsn_prop(a, o, "idSeed")) && !xsn_get_uint64(a, x, "idSeed", &so->id_seed)) return 0;
-  static const char *const names[4] = {"cwd", "sessionId", "title", "parentSession"};
-  for (int i = 0; i < 4; i++) {
+  static const char *const names[XSN_SESSION_STRS] = {"cwd", "sessionId", "title", "parentSession", "key"};
+  for (int i = 0; i < XSN_SESSION_STRS; i++) {
     if (!xsn_get_name(a, xsn_prop(a, o, names[i]), names[i], XSN_OPTIONAL, &c->opt_s[i])) return 0;
   }
   so->cwd = c->opt_s[0].p;
   so->session_id = c->opt_s[1].p;
   so->title = c->opt_s[2].p;
   so->parent_session = c->opt_s[3].p;
+  so->key = c->opt_s[4].p; /* binds the session to that key's record (docs/session-stats.md) */
   return 1;
 }
 

@@ -90,7 +90,9 @@ const xsn_method xsn_session_life_rows[] = {
 const size_t xsn_session_life_row_count = sizeof xsn_session_life_rows / sizeof xsn_session_life_rows[0];
 
 napi_value xsn_session_class(napi_env env) {
-  const xsn_method *tables[] = {xsn_session_life_rows, xsn_session_write_rows, xsn_session_read_rows};
-  const size_t counts[] = {xsn_session_life_row_count, xsn_session_write_row_count, xsn_session_read_row_count};
-  return xsn_define_class(env, XSN_SESSION, session_ctor, tables, counts, 3);
+  const xsn_method *tables[] = {xsn_session_life_rows, xsn_session_write_rows, xsn_session_read_rows,
+                                xsn_planning_session_rows};
+  const size_t counts[] = {xsn_session_life_row_count, xsn_session_write_row_count, xsn_session_read_row_count,
+                           xsn_planning_session_row_count};
+  return xsn_define_class(env, XSN_SESSION, session_ctor, tables, counts, 4);
 }

@@ -36,6 +36,8 @@ void xsn_throw_range(napi_env env, const char *fmt, ...);
 /* After a failed napi_* call: throws its error unless an exception is already pending. */
 void xsn_throw_napi(napi_env env, napi_status st);
 napi_value xsn_status_table(napi_env env); /* {XS_OK: 0, XS_ERROR: -1, ...} */
+/* The value a JS callback threw, kept in *ref: taken (the reference deleted, *ref NULL), or NULL. */
+napi_value xsn_take_thrown(napi_env env, napi_ref *ref);
 
 /* Checks a napi_* call; on failure throws (if nothing is pending) and returns `ret`. */
 #define XSN_CHECK(env, call, ret)          \
@@ -148,13 +150,16 @@ typedef enum {
   XSN_OUT_SESSION, /* call->fresh wrapped in a new Session */
   XSN_OUT_NUMBER,  /* call->number */
   XSN_OUT_RECORD,  /* as XSN_OUT_JSON, or null when call->absent */
-  XSN_OUT_FOUND    /* true, or false when call->absent */
+  XSN_OUT_FOUND,   /* true, or false when call->absent */
+  XSN_OUT_BOOL,    /* call->yes as a boolean */
+  XSN_OUT_KEYED    /* {session: call->fresh wrapped, reason: the XS_RESET_* name of call->u32} */
 } xsn_out;
 
 /* XSN_DOC_LOCK: the C call takes the keyed store's document lock (keys writes). */
 enum { XSN_SYNC = 1, XSN_ASYNC = 2, XSN_DOC_LOCK = 4 };
 
 #define XSN_MAX_STRS 8
+#define XSN_SESSION_STRS 5 /* the string fields of SessionOptions */
 
 typedef struct xsn_call xsn_call;
 
@@ -179,9 +184,14 @@ struct xsn_call {
   uint32_t u32;
   int raw;
   xs_session_options sopts; /* string fields point into opt_s */
-  xsn_str opt_s[4];
+  xsn_str opt_s[XSN_SESSION_STRS];
   xs_list_options lopts;
   xs_gc_options gopts;
+  xs_compaction_settings csettings;
+  xs_archive_options aopts;
+  xs_reset_policy policy; /* its time_zone points into s[1] */
+  int has_policy;
+  int64_t n[3]; /* further integer arguments (token counts, times) */
   /* results */
   xs_status rc;
   char *errmsg;
@@ -189,9 +199,12 @@ struct xsn_call {
   char id[XS_ID_BUFSIZE];
   xs_session *fresh;
   double number;
+  int yes;    /* XSN_OUT_BOOL */
   int absent; /* the record or key was not there (XS_ENOTFOUND made a result) */
   /* a keys.update call (keys_update.c); NULL for every other call */
   struct xsn_update *upd;
+  /* an archive call with a progress callback (retention.c); NULL for every other call */
+  struct xsn_progress *prog;
   napi_env sync_env; /* the JS thread's env during a synchronous call; NULL on a worker */
   /* async */
   napi_async_work work;
@@ -213,7 +226,7 @@ void xsn_text_free(xsn_text *t);
 /* ---- options.c -------------------------------------------------------------------------- */
 
 /* SessionOptions {readOnly, create, noDefer, sync, maxLineBytes, maxDepth, dialect,
- * clockStartMs, clockStepMs, idSeed, cwd, sessionId, title, parentSession} -> c->sopts. */
+ * clockStartMs, clockStepMs, idSeed, cwd, sessionId, title, parentSession, key} -> c->sopts. */
 int xsn_get_session_options(xsn_args *a, napi_value v, xsn_call *c);
 /* 'omp' / 'pi' -> XS_DIALECT_OMP / XS_DIALECT_PI; undefined or null leaves *out as it was
  * (XS_DIALECT_AUTO from the options' init); any other value is a TypeError. */
@@ -248,15 +261,43 @@ napi_value xsn_update_thrown(napi_env env, xsn_call *c);
 /* The update's state, unless the threadsafe function owns it now. */
 void xsn_update_free(napi_env env, xsn_call *c);
 
+/* ---- planning.c: compaction settings and the handle-less decisions ------------------------- */
+
+/* CompactionSettings {contextWindow, reserveTokens, reserveFloor, keepRecentTokens,
+ * softThresholdTokens, version} from `v` (undefined or null: the defaults) into *out; `extra`
+ * names the other keys the object may have (NULL-terminated, or NULL); *obj gets the object. */
+int xsn_get_compaction_settings(xsn_args *a, napi_value v, const char *const *extra, xs_compaction_settings *out,
+                                napi_value *obj);
+/* The module's planning functions and constants (shouldCompact, ...), defined on `exports`. */
+int xsn_define_planning(napi_env env, napi_value exports);
+
+/* ---- reset.c: reset policies ------------------------------------------------------------ */
+
+/* ResetPolicy {dailyHour, idleMinutes, timeZone} -> *p (xs_reset_policy_init first); its time
+ * zone is copied into *tz, which p->time_zone points into. 1, or 0 with an exception pending. */
+int xsn_get_reset_policy(xsn_args *a, napi_value v, const char *what, xs_reset_policy *p, xsn_str *tz);
+
+/* ---- retention.c: archive's progress callback (the pattern of keys_update.c, without waiting) */
+
+typedef struct xsn_progress xsn_progress;
+int xsn_progress_start_async(napi_env env, xsn_call *c);
+/* Completion (JS thread): delivers the progress calls not yet delivered. */
+void xsn_progress_end_async(napi_env env, xsn_call *c);
+/* The exception the callback threw (taken: a second call gives NULL). */
+napi_value xsn_progress_thrown(napi_env env, xsn_call *c);
+/* Frees the state, or releases the threadsafe function, whose finalizer then frees it. */
+void xsn_progress_free(napi_env env, xsn_call *c);
+
 /* ---- the rows of each class (store.c, session.c, session_write.c, session_read.c, keys.c) ---- */
 
 #define XSN_SESSION_PTR(c) ((xs_session *)(c)->h->ptr)
 #define XSN_STORE_PTR(c) ((xs_store *)(c)->h->ptr)
 
 extern const xsn_method xsn_store_rows[], xsn_session_life_rows[], xsn_session_write_rows[], xsn_session_read_rows[],
-    xsn_keys_rows[];
+    xsn_keys_rows[], xsn_retention_rows[], xsn_reset_rows[], xsn_planning_session_rows[], xsn_planning_keys_rows[];
 extern const size_t xsn_store_row_count, xsn_session_life_row_count, xsn_session_write_row_count,
-    xsn_session_read_row_count, xsn_keys_row_count;
+    xsn_session_read_row_count, xsn_keys_row_count, xsn_retention_row_count, xsn_reset_row_count,
+    xsn_planning_session_row_count, xsn_planning_keys_row_count;
 
 /* classes.c: a class whose prototype has the rows of `tables`, and close() and `closed` if it is
  * a handle's class (not Keys). */
