@@ -32,7 +32,7 @@ static void call_free(napi_env env, xsn_call *c) {
 
 /* Any thread: the C call itself (`env` on the JS thread only). */
 static void execute_call(xsn_call *c, napi_env env) {
-  int doc = xsn_update_needs_doc_gate(c->m, env);
+  int doc = xsn_doc_gate_needed((c->m->forms & XSN_DOC_LOCK) || c->h->keyed, env);
   if (doc) xsn_gate_enter(&xsn_doc_gate, env);
   xsn_gate_enter(&c->h->gate, env);
   c->rc = c->m->read ? xsn_read_text(c) : c->m->run(c);
@@ -91,7 +91,7 @@ static napi_value keyed_session(napi_env env, xsn_call *c) {
   napi_value o, reason, session;
   xs_session *s = c->fresh;
   c->fresh = NULL; /* xsn_new_session owns it now, even when it fails */
-  if (!(session = xsn_new_session(env, s))) return NULL;
+  if (!(session = xsn_new_session(env, s, 1))) return NULL;
   XSN_CHECK(env, napi_create_object(env, &o), NULL);
   XSN_CHECK(env, napi_create_string_utf8(env, xs_reset_reason_str(c->u32), NAPI_AUTO_LENGTH, &reason), NULL);
   XSN_CHECK(env, napi_set_named_property(env, o, "session", session), NULL);
@@ -128,7 +128,7 @@ static napi_value result_of(napi_env env, xsn_call *c) {
     case XSN_OUT_SESSION: {
       xs_session *s = c->fresh;
       c->fresh = NULL; /* xsn_new_session owns it now, even when it fails */
-      return xsn_new_session(env, s);
+      return xsn_new_session(env, s, c->sopts.key != NULL); /* bound by SessionOptions.key */
     }
   }
   if (st != napi_ok) {

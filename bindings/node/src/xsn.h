@@ -82,6 +82,8 @@ typedef struct xsn_handle {
   int inflight;    /* async works that will still use ptr */
   int closed;      /* close() or the finalizer ran: JS may not start new calls */
   int wrapped;     /* the JS object is alive (its finalizer has not run) */
+  int keyed;       /* a session bound to a key: its writes and its close write the keyed document */
+  napi_env env;    /* keyed: the environment whose JS thread frees it (for the documents gate) */
 } xsn_handle;
 
 xsn_handle *xsn_handle_new(xsn_kind kind, void *ptr);
@@ -252,9 +254,10 @@ int xsn_update_start_async(napi_env env, xsn_call *c);
 void xsn_update_end_async(napi_env env, xsn_call *c);
 /* JS thread: answers a question a gate's holder asked: 1, or 0 if it was answered already. */
 int xsn_update_answer(napi_env env, xsn_update *u);
-/* Whether the C call of row `m` passes the documents gate: a keys write on a worker, or on the JS
- * thread outside an update callback (see keys_update.c). */
-int xsn_update_needs_doc_gate(const xsn_method *m, napi_env env);
+/* Whether a C call that writes the keyed document (`writes_doc`: a keys write, or any call on a
+ * session bound to a key) passes the documents gate: on a worker, or on the JS thread outside an
+ * update callback (see keys_update.c). */
+int xsn_doc_gate_needed(int writes_doc, napi_env env);
 extern xsn_gate xsn_doc_gate;
 /* The exception the callback threw (taken: a second call gives NULL). */
 napi_value xsn_update_thrown(napi_env env, xsn_call *c);
@@ -313,8 +316,9 @@ typedef struct {
 } xsn_env;
 
 xsn_env *xsn_env_get(napi_env env);
-/* Wraps an open xs_session in a new Session object; on failure closes it and returns NULL. */
-napi_value xsn_new_session(napi_env env, xs_session *s);
+/* Wraps an open xs_session in a new Session object (`keyed`: bound to a key of the keyed store);
+ * on failure closes it and returns NULL. */
+napi_value xsn_new_session(napi_env env, xs_session *s, int keyed);
 napi_value xsn_session_class(napi_env env);
 napi_value xsn_store_class(napi_env env);
 napi_value xsn_keys_class(napi_env env);

@@ -194,6 +194,30 @@ for (const form of ['sync', 'async']) {
   });
 }
 
+// Busy-waits on the JS thread, so that a worker started before gets as far as it can meanwhile.
+const spin = (ms) => { for (const end = Date.now() + ms; Date.now() < end;); };
+
+test('a session bound to a key answers a keys.update Promise holding the document instead of waiting', async (t) => {
+  const { store, track } = scratchStore(t);
+  const s = track(store.create('/w', { key: 'k', noDefer: true }));
+  s.appendMessage(user('q'));
+  store.keys.putSync('other', { sessionId: 'x' });
+  const seen = [];
+  const update = store.keys.update('other', (r) => { seen.push(r.sessionId); });
+  spin(300); // the update's worker now holds the document and waits for its callback on this thread
+  const t0 = Date.now();
+  s.appendMessage({ ...assistant('a'), usage: { input: 1, output: 2 } }); // writes the record of 'k'
+  assert.deepEqual(seen, ['x']); // the callback ran while the append waited for the document
+  assert.ok(Date.now() - t0 < 5000, `the append waited ${Date.now() - t0} ms`);
+  await update;
+  assert.equal(store.keys.getSync('k').totalTokens, 3);
+  const close = store.keys.update('other', (r) => { seen.push(`${r.sessionId} again`); });
+  spin(300);
+  s.close(); // a bound session writes its record as it closes
+  assert.deepEqual(seen, ['x', 'x again']);
+  await close;
+});
+
 test('archive and prune: the limit is required, and argument errors', async (t) => {
   const { store } = scratchStore(t);
   assert.throws(() => store.archiveSync({ nowMs: FEB_1 }), code('XS_EINVAL')); // no olderThanMs: the library's -1
