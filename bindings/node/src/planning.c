@@ -26,12 +26,6 @@ static const struct {
 };
 #define NFIELDS (sizeof kFields / sizeof kFields[0])
 
-static int is_set(xsn_args *a, napi_value v) {
-  napi_valuetype t = napi_undefined;
-  if (v) napi_typeof(a->env, v, &t);
-  return t != napi_undefined;
-}
-
 int xsn_get_compaction_settings(xsn_args *a, napi_value v, const char *const *extra, xs_compaction_settings *out,
                                 napi_value *obj) {
   const char *keys[NFIELDS + 8] = {"version"};
@@ -45,12 +39,12 @@ int xsn_get_compaction_settings(xsn_args *a, napi_value v, const char *const *ex
   if (!xsn_get_options(a, v, "settings", keys, &o)) return 0;
   *obj = o;
   /* version: the struct's, as a caller of an older or newer header would send it (tests). */
-  if (is_set(a, x = xsn_prop(a, o, "version"))) {
+  if (xsn_is_set(a, x = xsn_prop(a, o, "version"))) {
     if (!xsn_get_int(a, x, "version", 0, UINT32_MAX, &n)) return 0;
     out->version = (uint32_t)n;
   }
   for (size_t i = 0; i < NFIELDS; i++) {
-    if (is_set(a, x = xsn_prop(a, o, kFields[i].name)) &&
+    if (xsn_is_set(a, x = xsn_prop(a, o, kFields[i].name)) &&
         !xsn_get_int(a, x, kFields[i].name, INT64_MIN, INT64_MAX, (int64_t *)((char *)out + kFields[i].offset)))
       return 0;
   }
@@ -173,7 +167,7 @@ static int p_claim(xsn_args *a, xsn_call *c) {
       !xsn_get_compaction_settings(a, A(1), NULL, &c->csettings, &o) ||
       !xsn_get_int(a, A(2), "contextTokens", INT64_MIN, INT64_MAX, &c->n[0]))
     return 0;
-  return !is_set(a, A(3)) || xsn_get_int(a, A(3), "nowMs", INT64_MIN, INT64_MAX, &c->n[1]); /* 0 = now */
+  return !xsn_is_set(a, A(3)) || xsn_get_int(a, A(3), "nowMs", INT64_MIN, INT64_MAX, &c->n[1]); /* 0 = now */
 }
 
 static xs_status x_claim(xsn_call *c) {

@@ -7,7 +7,8 @@
 
 #define A(i) (a->argv[i])
 
-static int is_set(xsn_args *a, napi_value v) {
+/* Neither undefined nor null: null means "none" in these options. */
+static int given(xsn_args *a, napi_value v) {
   napi_valuetype t = napi_undefined;
   if (v) napi_typeof(a->env, v, &t);
   return t != napi_undefined && t != napi_null;
@@ -21,11 +22,11 @@ int xsn_get_reset_policy(xsn_args *a, napi_value v, const char *what, xs_reset_p
   int64_t hour = 0;
   xs_reset_policy_init(p, XS_RESET_POLICY_VERSION);
   if (!xsn_get_options(a, v, what, keys, &o)) return 0;
-  if (is_set(a, x = xsn_prop(a, o, "dailyHour"))) {
+  if (given(a, x = xsn_prop(a, o, "dailyHour"))) {
     if (!xsn_get_int(a, x, "dailyHour", INT32_MIN, INT32_MAX, &hour)) return 0;
     p->daily_hour = (int32_t)hour;
   }
-  if (is_set(a, x = xsn_prop(a, o, "idleMinutes")) &&
+  if (given(a, x = xsn_prop(a, o, "idleMinutes")) &&
       !xsn_get_int(a, x, "idleMinutes", INT64_MIN, INT64_MAX, &p->idle_minutes))
     return 0;
   if (!xsn_get_name(a, xsn_prop(a, o, "timeZone"), "timeZone", XSN_OPTIONAL, tz)) return 0;
@@ -42,8 +43,8 @@ static int p_session_for_key(xsn_args *a, xsn_call *c) {
       !xsn_get_bool(a, xsn_prop(a, o, "force"), "force", &force))
     return 0;
   if (force) c->u32 |= XS_RESET_FORCE;
-  if (is_set(a, x = xsn_prop(a, o, "nowMs")) && !xsn_get_int(a, x, "nowMs", INT64_MIN, INT64_MAX, &c->i64)) return 0;
-  if (is_set(a, x = xsn_prop(a, o, "policy"))) {
+  if (given(a, x = xsn_prop(a, o, "nowMs")) && !xsn_get_int(a, x, "nowMs", INT64_MIN, INT64_MAX, &c->i64)) return 0;
+  if (given(a, x = xsn_prop(a, o, "policy"))) {
     if (!xsn_get_reset_policy(a, x, "policy", &c->policy, &c->s[1])) return 0;
     c->has_policy = 1;
   }

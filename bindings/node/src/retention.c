@@ -141,12 +141,6 @@ void xsn_progress_free(napi_env env, xsn_call *c) {
 
 /* ---- parsers ---------------------------------------------------------------------------- */
 
-static int is_set(xsn_args *a, napi_value v) {
-  napi_valuetype t = napi_undefined;
-  if (v) napi_typeof(a->env, v, &t);
-  return t != napi_undefined;
-}
-
 /* {olderThanMs, nowMs?, dryRun?, raw?} (+ progress? for archive). Negative numbers and a missing
  * olderThanMs reach the library, whose XS_EINVAL says what is wrong with them. */
 static int p_retention(xsn_args *a, xsn_call *c, int with_progress) {
@@ -160,10 +154,10 @@ static int p_retention(xsn_args *a, xsn_call *c, int with_progress) {
       !xsn_get_bool(a, xsn_prop(a, o, "raw"), "raw", &c->raw))
     return 0;
   if (dry) c->aopts.flags |= XS_ARCHIVE_DRY_RUN;
-  if (is_set(a, x = xsn_prop(a, o, "olderThanMs")) &&
+  if (xsn_is_set(a, x = xsn_prop(a, o, "olderThanMs")) &&
       !xsn_get_int(a, x, "olderThanMs", INT64_MIN, INT64_MAX, &c->aopts.older_than_ms))
     return 0;
-  if (is_set(a, x = xsn_prop(a, o, "nowMs")) && !xsn_get_int(a, x, "nowMs", INT64_MIN, INT64_MAX, &c->aopts.now_ms))
+  if (xsn_is_set(a, x = xsn_prop(a, o, "nowMs")) && !xsn_get_int(a, x, "nowMs", INT64_MIN, INT64_MAX, &c->aopts.now_ms))
     return 0;
   napi_valuetype t = napi_undefined;
   if (!with_progress || !(fn = xsn_prop(a, o, "progress")) || napi_typeof(a->env, fn, &t) != napi_ok ||

@@ -131,6 +131,7 @@ int xsn_get_uint64(xsn_args *a, napi_value v, const char *what, uint64_t *out);
 /* An options object: undefined/null -> *out NULL; otherwise every key must be in `allowed`. */
 int xsn_get_options(xsn_args *a, napi_value v, const char *what, const char *const *allowed, napi_value *out);
 napi_value xsn_prop(xsn_args *a, napi_value obj, const char *key); /* NULL when obj is NULL */
+int xsn_is_set(xsn_args *a, napi_value v);                         /* not undefined (NULL counts as it) */
 /* For (id?, options?) signatures: when argv[0] is an object the id was left out, so the
  * arguments shift one place right (argv[0] becomes undefined, options move to argv[1]). */
 void xsn_optional_first(xsn_args *a);
