@@ -14,6 +14,13 @@
 
 /// <reference types="node" />
 
+// The session library's types (library.d.ts), used by the methods below.
+import type {
+  ArchiveOptions, ArchiveReport, CompactionPlan, CompactionPlanOptions, CompactionSettings, FixStatsReport,
+  KeySession, PruneReport, ResetPolicy, ResumeCheck, RetentionOptions, SessionForKeyOptions, SessionStats,
+} from './library';
+export * from './library';
+
 /** JSON input: a JS value, JSON text, or UTF-8 JSON bytes. */
 export type Json = unknown;
 export type JsonInput = Json | string | Uint8Array | ArrayBuffer;
@@ -58,6 +65,9 @@ export interface StoreOptions {
   dialect?: Dialect;
   /** The keyed store's document (xs_store_options.keys_path); absent or null: <root>/sessions.json. */
   keysPath?: string | null;
+  /** The policy of sessionForKey calls that pass none (xs_store_options.reset_policy); absent or
+   *  null: sessions never expire. A bad one (unknown time zone, hour outside 0-23) is XS_EINVAL. */
+  resetPolicy?: ResetPolicy | null;
 }
 
 export interface SessionOptions {
@@ -91,6 +101,10 @@ export interface SessionOptions {
   /** For new sessions: the title (the header's; in the pi dialect a first session_info entry). */
   title?: string | null;
   parentSession?: string | null;
+  /** Binds the session to this key of the store's keyed document: its stats (see
+   *  Session.stats) are written into the key's record after each assistant message, on flush and
+   *  on close (docs/session-stats.md). Not with readOnly (XS_EINVAL). */
+  key?: string | null;
 }
 
 export interface RawOption { raw?: boolean }
@@ -142,7 +156,10 @@ export interface Diagnostic { line: number; offset: number; length: number; code
 export interface SessionInfo {
   id: string; path: string; cwd: string; timestamp: string; title: string | null;
   parentSession: string | null; version: number; dialect: Dialect; entryCount: number; leafId: string | null;
-  persisted: boolean; readOnly: boolean; diagnostics: number;
+  persisted: boolean; readOnly: boolean;
+  /** Opened from an archive (`.jsonl.gz`, docs/retention.md): read-only, every write XS_EREADONLY. */
+  archived: boolean;
+  diagnostics: number;
   [key: string]: unknown;
 }
 export interface Usage {
@@ -207,7 +224,13 @@ export interface GcReport {
 export interface SessionListing {
   path: string; id: string; cwd: string; timestamp: string; modified: number; size: number;
   title: string | null; parentSession: string | null; version: number; needsMigration: boolean;
-  corruptCopies: number; firstMessage: string | null;
+  corruptCopies: number;
+  /** An archive (`<file>.jsonl.gz`; modified and size are the archive's). */
+  archived: boolean;
+  firstMessage: string | null;
+  /** What a person typed first: the first user text that is not an agent's injection, at most
+   *  200 characters (docs/format.md#finding-sessions). */
+  firstPrompt: string | null;
   messageCount?: number; entryCount?: number; diagnostics?: number;
 }
 
@@ -312,6 +335,24 @@ export declare class Keys {
   update(key: string, fn: (current: KeyRecord | null) => KeyUpdateResult, options?: RawOption): Promise<void>;
   updateSync(key: string, fn: (current: string | null) => KeyUpdateResult, options: RawOption & { raw: true }): void;
   updateSync(key: string, fn: (current: KeyRecord | null) => KeyUpdateResult, options?: RawOption): void;
+  /**
+   * The memory-flush decision for the record of `key`, made and marked under the document's lock:
+   * true when shouldFlushMemory holds for the record's compactionCount and
+   * memoryFlushCompactionCount; the record then gets memoryFlushAt = nowMs (absent or 0: now), so
+   * no other process runs the flush again in this cycle. XS_ENOTFOUND without a record.
+   */
+  claimMemoryFlush(key: string, settings: CompactionSettings, contextTokens: Int64, nowMs?: Int64): Promise<boolean>;
+  claimMemoryFlushSync(key: string, settings: CompactionSettings, contextTokens: Int64, nowMs?: Int64): boolean;
+  /** Recounts the sessions of the records whose key starts with `prefix` (absent, null or '':
+   *  all) and rewrites the stat fields that differ. */
+  fixStats(prefix: string | null | undefined, options: RawOption & { raw: true }): Promise<string>;
+  fixStats(options: RawOption & { raw: true }): Promise<string>;
+  fixStats(prefix?: string | null, options?: RawOption): Promise<FixStatsReport>;
+  fixStats(options: RawOption): Promise<FixStatsReport>;
+  fixStatsSync(prefix: string | null | undefined, options: RawOption & { raw: true }): string;
+  fixStatsSync(options: RawOption & { raw: true }): string;
+  fixStatsSync(prefix?: string | null, options?: RawOption): FixStatsReport;
+  fixStatsSync(options: RawOption): FixStatsReport;
 }
 
 /** A root directory of sessions and blobs (xs_store). */
@@ -366,6 +407,25 @@ export declare class Store {
   /** A copy of another session file as a new session for targetCwd. */
   forkFrom(sourcePath: string, targetCwd: string, options?: SessionOptions): Promise<Session>;
   forkFromSync(sourcePath: string, targetCwd: string, options?: SessionOptions): Session;
+
+  /**
+   * The current session of `key`, open for writing: the record's, or a new one when the key has
+   * none, when the policy says it expired, or with {force: true}; decided and recorded under the
+   * keyed document's lock (docs/reset-policies.md).
+   */
+  sessionForKey(key: string, options?: SessionForKeyOptions): Promise<KeySession>;
+  sessionForKeySync(key: string, options?: SessionForKeyOptions): KeySession;
+  /** Compresses sessions idle for longer than olderThanMs to verified `<file>.jsonl.gz`
+   *  (docs/retention.md); archives still list, and open read-only. */
+  archive(options: ArchiveOptions & { raw: true }): Promise<string>;
+  archive(options: ArchiveOptions): Promise<ArchiveReport>;
+  archiveSync(options: ArchiveOptions & { raw: true }): string;
+  archiveSync(options: ArchiveOptions): ArchiveReport;
+  /** Deletes the archives archived more than olderThanMs ago; never a live session. */
+  prune(options: RetentionOptions & { raw: true }): Promise<string>;
+  prune(options: RetentionOptions): Promise<PruneReport>;
+  pruneSync(options: RetentionOptions & { raw: true }): string;
+  pruneSync(options: RetentionOptions): PruneReport;
 }
 
 /** One open transcript (xs_session). Made by Store and by fork/createBranched, never by `new`. */
@@ -462,6 +522,28 @@ export declare class Session {
   info(options?: RawOption): SessionInfo;
   usage(options: RawOption & { raw: true }): string;
   usage(options?: RawOption): Usage;
+  /** The session's counters, kept by every append (docs/session-stats.md). */
+  stats(options: RawOption & { raw: true }): string;
+  stats(options?: RawOption): SessionStats;
+  /** What an agent must know before it continues from `leafId` (absent or null: the leaf). */
+  resumeCheck(leafId: string | null | undefined, options: RawOption & { raw: true }): Promise<string>;
+  resumeCheck(options: RawOption & { raw: true }): Promise<string>;
+  resumeCheck(leafId?: string | null, options?: RawOption): Promise<ResumeCheck>;
+  resumeCheck(options: RawOption): Promise<ResumeCheck>;
+  resumeCheckSync(leafId: string | null | undefined, options: RawOption & { raw: true }): string;
+  resumeCheckSync(options: RawOption & { raw: true }): string;
+  resumeCheckSync(leafId?: string | null, options?: RawOption): ResumeCheck;
+  resumeCheckSync(options: RawOption): ResumeCheck;
+  /** Where a compaction at `leafId` (absent or null: the leaf) should cut, keeping at least
+   *  keepRecentTokens of the newest entries and never a tool result without its call. */
+  compactionPlan(leafId: string | null | undefined, options: CompactionPlanOptions & { raw: true }): Promise<string>;
+  compactionPlan(options: CompactionPlanOptions & { raw: true }): Promise<string>;
+  compactionPlan(leafId?: string | null, options?: CompactionPlanOptions): Promise<CompactionPlan>;
+  compactionPlan(options: CompactionPlanOptions): Promise<CompactionPlan>;
+  compactionPlanSync(leafId: string | null | undefined, options: CompactionPlanOptions & { raw: true }): string;
+  compactionPlanSync(options: CompactionPlanOptions & { raw: true }): string;
+  compactionPlanSync(leafId?: string | null, options?: CompactionPlanOptions): CompactionPlan;
+  compactionPlanSync(options: CompactionPlanOptions): CompactionPlan;
   /** The leaf's id; null when the leaf is none. */
   leaf(): string | null;
   /** The dialect the session writes (never auto: forced, detected, or the store's default). */

@@ -91,5 +91,6 @@ NAPI_MODULE_INIT() {
       {"statusString", NULL, NULL, NULL, NULL, fn_status, napi_enumerable, NULL},
   };
   XSN_CHECK(env, napi_define_properties(env, exports, sizeof props / sizeof props[0], props), NULL);
+  if (!xsn_define_planning(env, exports)) return NULL;
   return exports;
 }

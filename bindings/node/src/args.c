@@ -41,6 +41,8 @@ static napi_valuetype type_of(napi_env env, napi_value v) {
   return t;
 }
 
+int xsn_is_set(xsn_args *a, napi_value v) { return type_of(a->env, v) != napi_undefined; }
+
 static int absent(napi_env env, napi_value v) {
   napi_valuetype t = type_of(env, v);
   return t == napi_undefined || t == napi_null;

@@ -21,8 +21,9 @@
 
 static void call_free(napi_env env, xsn_call *c) {
   xsn_update_free(env, c);
+  xsn_progress_free(env, c);
   for (int i = 0; i < XSN_MAX_STRS; i++) xsn_str_free(&c->s[i]);
-  for (int i = 0; i < 4; i++) xsn_str_free(&c->opt_s[i]);
+  for (int i = 0; i < XSN_SESSION_STRS; i++) xsn_str_free(&c->opt_s[i]);
   xsn_text_free(&c->out);
   free(c->errmsg);
   xs_session_close(c->fresh); /* a session the JS side never received (NULL: no-op) */
@@ -31,7 +32,7 @@ static void call_free(napi_env env, xsn_call *c) {
 
 /* Any thread: the C call itself (`env` on the JS thread only). */
 static void execute_call(xsn_call *c, napi_env env) {
-  int doc = xsn_update_needs_doc_gate(c->m, env);
+  int doc = xsn_doc_gate_needed((c->m->forms & XSN_DOC_LOCK) || c->h->keyed, env);
   if (doc) xsn_gate_enter(&xsn_doc_gate, env);
   xsn_gate_enter(&c->h->gate, env);
   c->rc = c->m->read ? xsn_read_text(c) : c->m->run(c);
@@ -85,6 +86,19 @@ static napi_value json_parse(napi_env env, napi_value text) {
   return v;
 }
 
+/* {session, reason} of Store.sessionForKey. */
+static napi_value keyed_session(napi_env env, xsn_call *c) {
+  napi_value o, reason, session;
+  xs_session *s = c->fresh;
+  c->fresh = NULL; /* xsn_new_session owns it now, even when it fails */
+  if (!(session = xsn_new_session(env, s, 1))) return NULL;
+  XSN_CHECK(env, napi_create_object(env, &o), NULL);
+  XSN_CHECK(env, napi_create_string_utf8(env, xs_reset_reason_str(c->u32), NAPI_AUTO_LENGTH, &reason), NULL);
+  XSN_CHECK(env, napi_set_named_property(env, o, "session", session), NULL);
+  XSN_CHECK(env, napi_set_named_property(env, o, "reason", reason), NULL);
+  return o;
+}
+
 /* JS thread: the value of a successful call; NULL with an exception pending. */
 static napi_value result_of(napi_env env, xsn_call *c) {
   napi_value v = NULL;
@@ -94,6 +108,8 @@ static napi_value result_of(napi_env env, xsn_call *c) {
     case XSN_OUT_ID: st = napi_create_string_utf8(env, c->id, NAPI_AUTO_LENGTH, &v); break;
     case XSN_OUT_NUMBER: st = napi_create_double(env, c->number, &v); break;
     case XSN_OUT_FOUND: st = napi_get_boolean(env, !c->absent, &v); break;
+    case XSN_OUT_BOOL: st = napi_get_boolean(env, c->yes, &v); break;
+    case XSN_OUT_KEYED: return keyed_session(env, c);
     case XSN_OUT_BUFFER: st = napi_create_buffer_copy(env, c->out.len, c->out.p, NULL, &v); break;
     case XSN_OUT_RECORD:
     case XSN_OUT_LEAF:
@@ -112,7 +128,7 @@ static napi_value result_of(napi_env env, xsn_call *c) {
     case XSN_OUT_SESSION: {
       xs_session *s = c->fresh;
       c->fresh = NULL; /* xsn_new_session owns it now, even when it fails */
-      return xsn_new_session(env, s);
+      return xsn_new_session(env, s, c->sopts.key != NULL); /* bound by SessionOptions.key */
     }
   }
   if (st != napi_ok) {
@@ -122,17 +138,25 @@ static napi_value result_of(napi_env env, xsn_call *c) {
   return v;
 }
 
+/* The exception a JS callback of the call threw (taken), or NULL. */
+static napi_value callback_thrown(napi_env env, xsn_call *c) {
+  napi_value thrown = xsn_update_thrown(env, c);
+  return thrown ? thrown : xsn_progress_thrown(env, c);
+}
+
 /* The napi_callbacks of a row's two forms (data = the row). */
 static napi_value call_sync(napi_env env, napi_callback_info info) {
   napi_value self;
   xsn_call *c = prepare(env, info, &self);
   if (!c) return NULL;
   c->sync_env = env;
-  /* An update's callback may close the store while the C call is inside it: defer the free. */
-  if (c->upd) c->h->inflight++;
+  /* An update's or a progress callback may close the store while the C call is inside it: defer
+   * the free. */
+  int runs_js = c->upd || c->prog;
+  if (runs_js) c->h->inflight++;
   execute_call(c, env);
-  if (c->upd) xsn_handle_work_done(c->h);
-  napi_value r = NULL, thrown = xsn_update_thrown(env, c);
+  if (runs_js) xsn_handle_work_done(c->h);
+  napi_value r = NULL, thrown = callback_thrown(env, c);
   if (thrown)
     napi_throw(env, thrown);
   else if (c->rc != XS_OK)
@@ -156,7 +180,8 @@ static void settle_with_pending(napi_env env, napi_deferred d) {
 
 static void complete_cb(napi_env env, napi_status status, void *data) {
   xsn_call *c = data;
-  napi_value v = NULL, thrown = xsn_update_thrown(env, c);
+  xsn_progress_end_async(env, c); /* every progress call runs before the Promise settles */
+  napi_value v = NULL, thrown = callback_thrown(env, c);
   if (thrown) {
     napi_reject_deferred(env, c->deferred, thrown);
   } else if (status != napi_ok) {
@@ -192,7 +217,7 @@ static napi_value call_async(napi_env env, napi_callback_info info) {
     return promise;
   }
   c->deferred = d;
-  if (c->upd && !xsn_update_start_async(env, c)) {
+  if ((c->upd && !xsn_update_start_async(env, c)) || (c->prog && !xsn_progress_start_async(env, c))) {
     call_free(env, c);
     settle_with_pending(env, d);
     return promise;
@@ -205,6 +230,7 @@ static napi_value call_async(napi_env env, napi_callback_info info) {
     if (c->self) napi_delete_reference(env, c->self);
     if (c->work) napi_delete_async_work(env, c->work);
     xsn_update_end_async(env, c);
+    xsn_progress_end_async(env, c);
     call_free(env, c);
     xsn_throw_napi(env, st);
     settle_with_pending(env, d);

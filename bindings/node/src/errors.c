@@ -119,3 +119,12 @@ void xsn_throw_napi(napi_env env, napi_status st) {
   if (napi_is_exception_pending(env, &pending) == napi_ok && pending) return;
   napi_throw_error(env, "ERR_XSESSION_NAPI", buf);
 }
+
+napi_value xsn_take_thrown(napi_env env, napi_ref *ref) {
+  napi_value v = NULL;
+  if (!*ref) return NULL;
+  if (napi_get_reference_value(env, *ref, &v) != napi_ok) v = NULL;
+  napi_delete_reference(env, *ref);
+  *ref = NULL;
+  return v;
+}

@@ -40,12 +40,21 @@ xsn_handle *xsn_handle_new(xsn_kind kind, void *ptr) {
   return h;
 }
 
+/* A session bound to a key writes its record as it closes: like its other writes, that passes
+ * the documents gate, so a keys.update Promise holding the document is answered, not waited for. */
+static void close_session(xsn_handle *h) {
+  int doc = h->keyed && xsn_doc_gate_needed(1, h->env);
+  if (doc) xsn_gate_enter(&xsn_doc_gate, h->env);
+  xs_session_close(h->ptr);
+  if (doc) xsn_gate_leave(&xsn_doc_gate);
+}
+
 static void free_ptr(xsn_handle *h) {
   if (!h->ptr || h->inflight > 0) return; /* a worker may still be inside a call on it */
   if (h->kind == XSN_STORE)
     xs_store_free(h->ptr);
   else
-    xs_session_close(h->ptr);
+    close_session(h);
   h->ptr = NULL;
 }
 

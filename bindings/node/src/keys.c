@@ -73,6 +73,10 @@ static xs_status r_list(xsn_call *c, char *b, size_t cap, size_t *n) {
   return xs_keys_list(XSN_STORE_PTR(c), c->s[0].p, b, cap, n);
 }
 
+static xs_status r_fix_stats(xsn_call *c, char *b, size_t cap, size_t *n) {
+  return xs_keys_fix_stats(XSN_STORE_PTR(c), c->s[0].p, b, cap, n); /* once: the retry copies the kept report */
+}
+
 static xs_status x_put(xsn_call *c) { return xs_keys_put(XSN_STORE_PTR(c), c->s[0].p, c->s[1].p, c->s[1].n); }
 static xs_status x_patch(xsn_call *c) { return xs_keys_patch(XSN_STORE_PTR(c), c->s[0].p, c->s[1].p, c->s[1].n); }
 
@@ -95,11 +99,12 @@ const xsn_method xsn_keys_rows[] = {
     {"patch", XSN_KEYS, p_patch, x_patch, NULL, XSN_OUT_VOID, WRITE},
     {"delete", XSN_KEYS, p_key, x_delete, NULL, XSN_OUT_FOUND, WRITE},
     {"update", XSN_KEYS, xsn_update_parse, xsn_update_run, NULL, XSN_OUT_VOID, WRITE},
+    {"fixStats", XSN_KEYS, p_list, NULL, r_fix_stats, XSN_OUT_JSON, WRITE},
 };
 const size_t xsn_keys_row_count = sizeof xsn_keys_rows / sizeof xsn_keys_rows[0];
 
 napi_value xsn_keys_class(napi_env env) {
-  const xsn_method *tables[] = {xsn_keys_rows};
-  const size_t counts[] = {xsn_keys_row_count};
-  return xsn_define_class(env, XSN_KEYS, keys_ctor, tables, counts, 1);
+  const xsn_method *tables[] = {xsn_keys_rows, xsn_planning_keys_rows};
+  const size_t counts[] = {xsn_keys_row_count, xsn_planning_keys_row_count};
+  return xsn_define_class(env, XSN_KEYS, keys_ctor, tables, counts, 2);
 }

@@ -33,9 +33,7 @@ xsn_gate xsn_doc_gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0,
 /* This thread is running an update callback (of any store, any environment). */
 static _Thread_local int t_in_update_fn;
 
-int xsn_update_needs_doc_gate(const xsn_method *m, napi_env env) {
-  return (m->forms & XSN_DOC_LOCK) && (!env || !t_in_update_fn);
-}
+int xsn_doc_gate_needed(int writes_doc, napi_env env) { return writes_doc && (!env || !t_in_update_fn); }
 
 #define A(i) (a->argv[i])
 
@@ -279,12 +277,7 @@ void xsn_update_end_async(napi_env env, xsn_call *c) {
 }
 
 napi_value xsn_update_thrown(napi_env env, xsn_call *c) {
-  napi_value v = NULL;
-  if (!c->upd || !c->upd->thrown) return NULL;
-  if (napi_get_reference_value(env, c->upd->thrown, &v) != napi_ok) v = NULL;
-  napi_delete_reference(env, c->upd->thrown);
-  c->upd->thrown = NULL;
-  return v;
+  return c->upd ? xsn_take_thrown(env, &c->upd->thrown) : NULL;
 }
 
 void xsn_update_free(napi_env env, xsn_call *c) {

@@ -9,7 +9,7 @@
 
 static const char *const kSessionKeys[] = {
     "readOnly", "create", "noDefer", "sync", "maxLineBytes", "maxDepth", "dialect", "clockStartMs",
-    "clockStepMs", "idSeed", "cwd", "sessionId", "title", "parentSession", NULL};
+    "clockStepMs", "idSeed", "cwd", "sessionId", "title", "parentSession", "key", NULL};
 
 /* The JS names of the dialects a session can write (docs/dialects.md); AUTO has none: it is
  * what an absent option means. */
@@ -48,12 +48,6 @@ static int flag(xsn_args *a, napi_value o, const char *key, uint32_t bit, uint32
   return 1;
 }
 
-static int is_set(xsn_args *a, napi_value v) {
-  napi_valuetype t = napi_undefined;
-  if (v) napi_typeof(a->env, v, &t);
-  return t != napi_undefined;
-}
-
 int xsn_get_session_options(xsn_args *a, napi_value v, xsn_call *c) {
   napi_value o;
   xs_session_options *so = &c->sopts;
@@ -65,30 +59,31 @@ int xsn_get_session_options(xsn_args *a, napi_value v, xsn_call *c) {
     return 0;
   napi_value x;
   int64_t n = 0;
-  if (is_set(a, x = xsn_prop(a, o, "maxLineBytes")) && !xsn_get_uint64(a, x, "maxLineBytes", &so->max_line_bytes))
+  if (xsn_is_set(a, x = xsn_prop(a, o, "maxLineBytes")) && !xsn_get_uint64(a, x, "maxLineBytes", &so->max_line_bytes))
     return 0;
-  if (is_set(a, x = xsn_prop(a, o, "maxDepth"))) {
+  if (xsn_is_set(a, x = xsn_prop(a, o, "maxDepth"))) {
     if (!xsn_get_int(a, x, "maxDepth", 0, UINT32_MAX, &n)) return 0;
     so->max_depth = (uint32_t)n;
   }
   if (!xsn_get_dialect(a, xsn_prop(a, o, "dialect"), "dialect", &so->dialect)) return 0;
   /* A start time is what makes the clock fixed (tests that compare exact bytes). */
-  if (is_set(a, x = xsn_prop(a, o, "clockStartMs"))) {
+  if (xsn_is_set(a, x = xsn_prop(a, o, "clockStartMs"))) {
     if (!xsn_get_int(a, x, "clockStartMs", INT64_MIN, INT64_MAX, &so->clock_start_ms)) return 0;
     so->flags |= XS_SESSION_FIXED_CLOCK;
   }
-  if (is_set(a, x = xsn_prop(a, o, "clockStepMs")) &&
+  if (xsn_is_set(a, x = xsn_prop(a, o, "clockStepMs")) &&
       !xsn_get_int(a, x, "clockStepMs", INT64_MIN, INT64_MAX, &so->clock_step_ms))
     return 0;
-  if (is_set(a, x = xsn_prop(a, o, "idSeed")) && !xsn_get_uint64(a, x, "idSeed", &so->id_seed)) return 0;
-  static const char *const names[4] = {"cwd", "sessionId", "title", "parentSession"};
-  for (int i = 0; i < 4; i++) {
+  if (xsn_is_set(a, x = xsn_prop(a, o, "idSeed")) && !xsn_get_uint64(a, x, "idSeed", &so->id_seed)) return 0;
+  static const char *const names[XSN_SESSION_STRS] = {"cwd", "sessionId", "title", "parentSession", "key"};
+  for (int i = 0; i < XSN_SESSION_STRS; i++) {
     if (!xsn_get_name(a, xsn_prop(a, o, names[i]), names[i], XSN_OPTIONAL, &c->opt_s[i])) return 0;
   }
   so->cwd = c->opt_s[0].p;
   so->session_id = c->opt_s[1].p;
   so->title = c->opt_s[2].p;
   so->parent_session = c->opt_s[3].p;
+  so->key = c->opt_s[4].p; /* binds the session to that key's record (docs/session-stats.md) */
   return 1;
 }
 

@@ -23,7 +23,7 @@ static napi_value session_ctor(napi_env env, napi_callback_info info) {
   return xsn_handle_wrap(env, self, h) == napi_ok ? self : NULL;
 }
 
-napi_value xsn_new_session(napi_env env, xs_session *s) {
+napi_value xsn_new_session(napi_env env, xs_session *s, int keyed) {
   xsn_env *e = xsn_env_get(env);
   xsn_handle *h = xsn_handle_new(XSN_SESSION, s);
   napi_value ctor, obj = NULL;
@@ -32,6 +32,8 @@ napi_value xsn_new_session(napi_env env, xs_session *s) {
     xsn_throw_status(env, XS_ENOMEM, "out of memory");
     return NULL;
   }
+  h->keyed = keyed;
+  h->env = env;
   napi_status st = napi_get_reference_value(env, e->session_ctor, &ctor);
   if (st == napi_ok) {
     e->adopting = h;
@@ -90,7 +92,9 @@ const xsn_method xsn_session_life_rows[] = {
 const size_t xsn_session_life_row_count = sizeof xsn_session_life_rows / sizeof xsn_session_life_rows[0];
 
 napi_value xsn_session_class(napi_env env) {
-  const xsn_method *tables[] = {xsn_session_life_rows, xsn_session_write_rows, xsn_session_read_rows};
-  const size_t counts[] = {xsn_session_life_row_count, xsn_session_write_row_count, xsn_session_read_row_count};
-  return xsn_define_class(env, XSN_SESSION, session_ctor, tables, counts, 3);
+  const xsn_method *tables[] = {xsn_session_life_rows, xsn_session_write_rows, xsn_session_read_rows,
+                                xsn_planning_session_rows};
+  const size_t counts[] = {xsn_session_life_row_count, xsn_session_write_row_count, xsn_session_read_row_count,
+                           xsn_planning_session_row_count};
+  return xsn_define_class(env, XSN_SESSION, session_ctor, tables, counts, 4);
 }

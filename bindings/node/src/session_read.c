@@ -47,6 +47,8 @@ READER(r_leaf) { return xs_session_leaf(S, b, cap, n); }
 READER(r_diagnostics) { return xs_session_diagnostics(S, b, cap, n); }
 READER(r_info) { return xs_session_info(S, b, cap, n); }
 READER(r_usage) { return xs_session_usage(S, b, cap, n); }
+READER(r_stats) { return xs_session_stats(S, b, cap, n); }
+READER(r_resume) { return xs_session_resume_check(S, c->s[0].p, b, cap, n); }
 READER(r_verify) { return xs_session_verify(S, b, cap, n); }
 /* A write that reports through a buffer: the retry after XS_EBUFS copies the kept report, so the
  * repair is never done twice. */
@@ -84,6 +86,8 @@ const xsn_method xsn_session_read_rows[] = {
     READ("diagnostics", p_opts, r_diagnostics, XSN_SYNC),
     READ("info", p_opts, r_info, XSN_SYNC),
     READ("usage", p_opts, r_usage, XSN_SYNC),
+    READ("stats", p_opts, r_stats, XSN_SYNC),
+    READ("resumeCheck", p_leaf_opts, r_resume, BOTH),
     READ("verify", p_opts, r_verify, BOTH),
     READ("repair", p_repair, r_repair, BOTH),
     {"leaf", XSN_SESSION, NULL, NULL, r_leaf, XSN_OUT_LEAF, XSN_SYNC},

@@ -10,7 +10,7 @@
 /* ---- constructor ------------------------------------------------------------------------ */
 
 static napi_value store_ctor(napi_env env, napi_callback_info info) {
-  static const char *const keys[] = {"inMemory", "dialect", "keysPath", NULL};
+  static const char *const keys[] = {"inMemory", "dialect", "keysPath", "resetPolicy", NULL};
   xsn_args args = {.env = env, .cls = "Store", .fn = "constructor", .argc = 6}, *a = &args;
   napi_value self, target, opts;
   XSN_CHECK(env, napi_get_new_target(env, info, &target), NULL);
@@ -29,20 +29,29 @@ static napi_value store_ctor(napi_env env, napi_callback_info info) {
     return NULL;
   if (in_memory) o.flags |= XS_STORE_IN_MEMORY;
   if (dialect == XS_DIALECT_PI) o.flags |= XS_STORE_DIALECT_PI;
-  xsn_str root = {0}, keys_path = {0};
+  xsn_str root = {0}, keys_path = {0}, time_zone = {0};
   bool pending = false;
-  if (!xsn_get_name(a, xsn_prop(a, opts, "keysPath"), "keysPath", XSN_OPTIONAL, &keys_path)) return NULL;
-  if (!xsn_get_name(a, A(0), "root", in_memory ? XSN_OPTIONAL : XSN_REQUIRED, &root) ||
+  xs_reset_policy policy;
+  napi_value policy_value = xsn_prop(a, opts, "resetPolicy");
+  napi_valuetype t = napi_undefined;
+  if (policy_value) napi_typeof(env, policy_value, &t);
+  int has_policy = t != napi_undefined && t != napi_null; /* absent: sessions never expire */
+  if (!xsn_get_name(a, xsn_prop(a, opts, "keysPath"), "keysPath", XSN_OPTIONAL, &keys_path) ||
+      (has_policy && !xsn_get_reset_policy(a, policy_value, "resetPolicy", &policy, &time_zone)) ||
+      !xsn_get_name(a, A(0), "root", in_memory ? XSN_OPTIONAL : XSN_REQUIRED, &root) ||
       napi_is_exception_pending(env, &pending) != napi_ok || pending) { /* a throwing getter */
     xsn_str_free(&keys_path);
+    xsn_str_free(&time_zone);
     xsn_str_free(&root);
     return NULL;
   }
-  o.keys_path = keys_path.p; /* copied by xs_store_open */
+  o.keys_path = keys_path.p;                    /* copied by xs_store_open */
+  o.reset_policy = has_policy ? &policy : NULL; /* copied, its time zone read, by xs_store_open */
   xs_store *st = xs_store_new();
   xs_status rc = st ? xs_store_open(st, root.p, &o) : XS_ENOMEM;
   xsn_str_free(&root);
   xsn_str_free(&keys_path);
+  xsn_str_free(&time_zone);
   if (rc != XS_OK) {
     xsn_throw_status(env, rc, st ? xs_store_errmsg(st) : "out of memory");
     xs_store_free(st);
@@ -200,9 +209,9 @@ const xsn_method xsn_store_rows[] = {
 const size_t xsn_store_row_count = sizeof xsn_store_rows / sizeof xsn_store_rows[0];
 
 napi_value xsn_store_class(napi_env env) {
-  const xsn_method *tables[] = {xsn_store_rows};
-  const size_t counts[] = {xsn_store_row_count};
-  napi_value cls = xsn_define_class(env, XSN_STORE, store_ctor, tables, counts, 1), proto;
+  const xsn_method *tables[] = {xsn_store_rows, xsn_retention_rows, xsn_reset_rows};
+  const size_t counts[] = {xsn_store_row_count, xsn_retention_row_count, xsn_reset_row_count};
+  napi_value cls = xsn_define_class(env, XSN_STORE, store_ctor, tables, counts, 3), proto;
   if (!cls) return NULL;
   const napi_property_descriptor keys = {"keys", NULL, NULL, keys_getter, NULL, NULL, napi_configurable, NULL};
   XSN_CHECK(env, napi_get_named_property(env, cls, "prototype", &proto), NULL);

@@ -36,6 +36,8 @@ void xsn_throw_range(napi_env env, const char *fmt, ...);
 /* After a failed napi_* call: throws its error unless an exception is already pending. */
 void xsn_throw_napi(napi_env env, napi_status st);
 napi_value xsn_status_table(napi_env env); /* {XS_OK: 0, XS_ERROR: -1, ...} */
+/* The value a JS callback threw, kept in *ref: taken (the reference deleted, *ref NULL), or NULL. */
+napi_value xsn_take_thrown(napi_env env, napi_ref *ref);
 
 /* Checks a napi_* call; on failure throws (if nothing is pending) and returns `ret`. */
 #define XSN_CHECK(env, call, ret)          \
@@ -80,6 +82,8 @@ typedef struct xsn_handle {
   int inflight;    /* async works that will still use ptr */
   int closed;      /* close() or the finalizer ran: JS may not start new calls */
   int wrapped;     /* the JS object is alive (its finalizer has not run) */
+  int keyed;       /* a session bound to a key: its writes and its close write the keyed document */
+  napi_env env;    /* keyed: the environment whose JS thread frees it (for the documents gate) */
 } xsn_handle;
 
 xsn_handle *xsn_handle_new(xsn_kind kind, void *ptr);
@@ -127,6 +131,7 @@ int xsn_get_uint64(xsn_args *a, napi_value v, const char *what, uint64_t *out);
 /* An options object: undefined/null -> *out NULL; otherwise every key must be in `allowed`. */
 int xsn_get_options(xsn_args *a, napi_value v, const char *what, const char *const *allowed, napi_value *out);
 napi_value xsn_prop(xsn_args *a, napi_value obj, const char *key); /* NULL when obj is NULL */
+int xsn_is_set(xsn_args *a, napi_value v);                         /* not undefined (NULL counts as it) */
 /* For (id?, options?) signatures: when argv[0] is an object the id was left out, so the
  * arguments shift one place right (argv[0] becomes undefined, options move to argv[1]). */
 void xsn_optional_first(xsn_args *a);
@@ -148,13 +153,16 @@ typedef enum {
   XSN_OUT_SESSION, /* call->fresh wrapped in a new Session */
   XSN_OUT_NUMBER,  /* call->number */
   XSN_OUT_RECORD,  /* as XSN_OUT_JSON, or null when call->absent */
-  XSN_OUT_FOUND    /* true, or false when call->absent */
+  XSN_OUT_FOUND,   /* true, or false when call->absent */
+  XSN_OUT_BOOL,    /* call->yes as a boolean */
+  XSN_OUT_KEYED    /* {session: call->fresh wrapped, reason: the XS_RESET_* name of call->u32} */
 } xsn_out;
 
 /* XSN_DOC_LOCK: the C call takes the keyed store's document lock (keys writes). */
 enum { XSN_SYNC = 1, XSN_ASYNC = 2, XSN_DOC_LOCK = 4 };
 
 #define XSN_MAX_STRS 8
+#define XSN_SESSION_STRS 5 /* the string fields of SessionOptions */
 
 typedef struct xsn_call xsn_call;
 
@@ -179,9 +187,14 @@ struct xsn_call {
   uint32_t u32;
   int raw;
   xs_session_options sopts; /* string fields point into opt_s */
-  xsn_str opt_s[4];
+  xsn_str opt_s[XSN_SESSION_STRS];
   xs_list_options lopts;
   xs_gc_options gopts;
+  xs_compaction_settings csettings;
+  xs_archive_options aopts;
+  xs_reset_policy policy; /* its time_zone points into s[1] */
+  int has_policy;
+  int64_t n[3]; /* further integer arguments (token counts, times) */
   /* results */
   xs_status rc;
   char *errmsg;
@@ -189,9 +202,12 @@ struct xsn_call {
   char id[XS_ID_BUFSIZE];
   xs_session *fresh;
   double number;
+  int yes;    /* XSN_OUT_BOOL */
   int absent; /* the record or key was not there (XS_ENOTFOUND made a result) */
   /* a keys.update call (keys_update.c); NULL for every other call */
   struct xsn_update *upd;
+  /* an archive call with a progress callback (retention.c); NULL for every other call */
+  struct xsn_progress *prog;
   napi_env sync_env; /* the JS thread's env during a synchronous call; NULL on a worker */
   /* async */
   napi_async_work work;
@@ -213,7 +229,7 @@ void xsn_text_free(xsn_text *t);
 /* ---- options.c -------------------------------------------------------------------------- */
 
 /* SessionOptions {readOnly, create, noDefer, sync, maxLineBytes, maxDepth, dialect,
- * clockStartMs, clockStepMs, idSeed, cwd, sessionId, title, parentSession} -> c->sopts. */
+ * clockStartMs, clockStepMs, idSeed, cwd, sessionId, title, parentSession, key} -> c->sopts. */
 int xsn_get_session_options(xsn_args *a, napi_value v, xsn_call *c);
 /* 'omp' / 'pi' -> XS_DIALECT_OMP / XS_DIALECT_PI; undefined or null leaves *out as it was
  * (XS_DIALECT_AUTO from the options' init); any other value is a TypeError. */
@@ -239,14 +255,42 @@ int xsn_update_start_async(napi_env env, xsn_call *c);
 void xsn_update_end_async(napi_env env, xsn_call *c);
 /* JS thread: answers a question a gate's holder asked: 1, or 0 if it was answered already. */
 int xsn_update_answer(napi_env env, xsn_update *u);
-/* Whether the C call of row `m` passes the documents gate: a keys write on a worker, or on the JS
- * thread outside an update callback (see keys_update.c). */
-int xsn_update_needs_doc_gate(const xsn_method *m, napi_env env);
+/* Whether a C call that writes the keyed document (`writes_doc`: a keys write, or any call on a
+ * session bound to a key) passes the documents gate: on a worker, or on the JS thread outside an
+ * update callback (see keys_update.c). */
+int xsn_doc_gate_needed(int writes_doc, napi_env env);
 extern xsn_gate xsn_doc_gate;
 /* The exception the callback threw (taken: a second call gives NULL). */
 napi_value xsn_update_thrown(napi_env env, xsn_call *c);
 /* The update's state, unless the threadsafe function owns it now. */
 void xsn_update_free(napi_env env, xsn_call *c);
+
+/* ---- planning.c: compaction settings and the handle-less decisions ------------------------- */
+
+/* CompactionSettings {contextWindow, reserveTokens, reserveFloor, keepRecentTokens,
+ * softThresholdTokens, version} from `v` (undefined or null: the defaults) into *out; `extra`
+ * names the other keys the object may have (NULL-terminated, or NULL); *obj gets the object. */
+int xsn_get_compaction_settings(xsn_args *a, napi_value v, const char *const *extra, xs_compaction_settings *out,
+                                napi_value *obj);
+/* The module's planning functions and constants (shouldCompact, ...), defined on `exports`. */
+int xsn_define_planning(napi_env env, napi_value exports);
+
+/* ---- reset.c: reset policies ------------------------------------------------------------ */
+
+/* ResetPolicy {dailyHour, idleMinutes, timeZone} -> *p (xs_reset_policy_init first); its time
+ * zone is copied into *tz, which p->time_zone points into. 1, or 0 with an exception pending. */
+int xsn_get_reset_policy(xsn_args *a, napi_value v, const char *what, xs_reset_policy *p, xsn_str *tz);
+
+/* ---- retention.c: archive's progress callback (the pattern of keys_update.c, without waiting) */
+
+typedef struct xsn_progress xsn_progress;
+int xsn_progress_start_async(napi_env env, xsn_call *c);
+/* Completion (JS thread): delivers the progress calls not yet delivered. */
+void xsn_progress_end_async(napi_env env, xsn_call *c);
+/* The exception the callback threw (taken: a second call gives NULL). */
+napi_value xsn_progress_thrown(napi_env env, xsn_call *c);
+/* Frees the state, or releases the threadsafe function, whose finalizer then frees it. */
+void xsn_progress_free(napi_env env, xsn_call *c);
 
 /* ---- the rows of each class (store.c, session.c, session_write.c, session_read.c, keys.c) ---- */
 
@@ -254,9 +298,10 @@ void xsn_update_free(napi_env env, xsn_call *c);
 #define XSN_STORE_PTR(c) ((xs_store *)(c)->h->ptr)
 
 extern const xsn_method xsn_store_rows[], xsn_session_life_rows[], xsn_session_write_rows[], xsn_session_read_rows[],
-    xsn_keys_rows[];
+    xsn_keys_rows[], xsn_retention_rows[], xsn_reset_rows[], xsn_planning_session_rows[], xsn_planning_keys_rows[];
 extern const size_t xsn_store_row_count, xsn_session_life_row_count, xsn_session_write_row_count,
-    xsn_session_read_row_count, xsn_keys_row_count;
+    xsn_session_read_row_count, xsn_keys_row_count, xsn_retention_row_count, xsn_reset_row_count,
+    xsn_planning_session_row_count, xsn_planning_keys_row_count;
 
 /* classes.c: a class whose prototype has the rows of `tables`, and close() and `closed` if it is
  * a handle's class (not Keys). */
@@ -272,8 +317,9 @@ typedef struct {
 } xsn_env;
 
 xsn_env *xsn_env_get(napi_env env);
-/* Wraps an open xs_session in a new Session object; on failure closes it and returns NULL. */
-napi_value xsn_new_session(napi_env env, xs_session *s);
+/* Wraps an open xs_session in a new Session object (`keyed`: bound to a key of the keyed store);
+ * on failure closes it and returns NULL. */
+napi_value xsn_new_session(napi_env env, xs_session *s, int keyed);
 napi_value xsn_session_class(napi_env env);
 napi_value xsn_store_class(napi_env env);
 napi_value xsn_keys_class(napi_env env);

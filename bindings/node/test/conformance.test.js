@@ -9,15 +9,11 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { xs } = require('./helpers');
+const { libraryStep, storeOptions, textOf } = require('./conformance_library');
 
 const CASES = process.env.XS_CONFORMANCE_DIR || path.join(__dirname, '..', '..', '..', 'tests', 'conformance', 'cases');
 const caseFiles = fs.readdirSync(CASES).filter((n) => n.endsWith('.json')).sort();
 
-// A text argument: a string, or an array of parts (strings and {repeat, times}).
-function textOf(v) {
-  if (typeof v === 'string') return v;
-  return v.map((p) => (typeof p === 'string' ? p : p.repeat.repeat(p.times))).join('');
-}
 const str = (s, key) => (typeof s[key] === 'string' ? s[key] : undefined);
 const fromHex = (hex) => Buffer.from(hex, 'hex');
 
@@ -29,8 +25,8 @@ class CaseRunner {
     this.doc = doc;
     this.async = mode === 'async';
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), 'xsn-conformance-'));
-    // "store_dialect": the default dialect of the store's new sessions.
-    this.store = new xs.Store(this.root, doc.store_dialect ? { dialect: doc.store_dialect } : undefined);
+    // "store_dialect" and "store_reset_policy": the store's defaults for new sessions.
+    this.store = new xs.Store(this.root, storeOptions(doc));
     this.session = null;
     this.path = '';
   }
@@ -62,6 +58,7 @@ class CaseRunner {
     if ('max_line_bytes' in opts) o.maxLineBytes = opts.max_line_bytes;
     if ('max_depth' in opts) o.maxDepth = opts.max_depth;
     if ('cwd' in opts) o.cwd = opts.cwd; // a fresh header's cwd
+    if ('key' in step) o.key = step.key; // a session bound to a key (stats)
     for (const f of step.flags || opts.flags || []) {
       assert.ok(FLAGS[f], `unknown flag ${f}`);
       o[FLAGS[f]] = true;
@@ -296,6 +293,7 @@ class CaseRunner {
       }
       case 'check_list': return this.checkList(s);
       default:
+        if (await libraryStep(this, s, expect)) return undefined;
         if (!op.startsWith('keys_') && !op.startsWith('check_keys_')) assert.fail(`unknown op ${op}`);
         return this.keysStep(s, expect);
     }

@@ -1,0 +1,115 @@
+// Type declarations of the session library calls (compaction planning, resume analysis, stats,
+// reset policies, retention): the types their methods in index.d.ts take and give, and the
+// module's handle-less planning functions. Hand-written, as index.d.ts.
+
+import type { Int64, RawOption, SessionOptions, Session } from './index';
+
+/** xs_compaction_settings (docs/compaction-planning.md); a field left out keeps its default
+ *  (defaultCompactionSettings). Numbers go to the library as given: a negative one is XS_EINVAL. */
+export interface CompactionSettings {
+  /** The model's context window in tokens; must be > 0 for the decisions (default 0). */
+  contextWindow?: Int64;
+  /** Room kept for the prompt and the next reply (default 16384). */
+  reserveTokens?: Int64;
+  /** The floor under reserveTokens (default 20000; 0 = none). */
+  reserveFloor?: Int64;
+  /** What a compaction keeps of the newest entries (default 20000). */
+  keepRecentTokens?: Int64;
+  /** How far below the compaction threshold the memory flush runs (default 4000). */
+  softThresholdTokens?: Int64;
+  /** The struct version sent (default: the header's); another one is XS_EVERSION. For tests. */
+  version?: number;
+}
+/** What xs_compaction_settings_init fills in. */
+export declare const defaultCompactionSettings: Readonly<Required<Omit<CompactionSettings, 'version'>>>;
+/** contextTokens > contextWindow - max(reserveTokens, reserveFloor). Throws XS_EINVAL
+ *  (contextWindow <= 0, a negative number) or XS_EVERSION. */
+export declare function shouldCompact(settings: CompactionSettings, contextTokens: Int64): boolean;
+/** Past the compaction threshold minus softThresholdTokens, and not yet in this compaction cycle
+ *  (lastFlushCompactionCount, the compaction count when the flush last ran; null or left out:
+ *  never). Hosts that keep the counts in the keyed store use Keys.claimMemoryFlush instead. */
+export declare function shouldFlushMemory(settings: CompactionSettings, contextTokens: Int64, compactionCount: Int64,
+                                          lastFlushCompactionCount?: Int64 | null): boolean;
+/** xs_compaction_plan: where a compaction at the leaf should cut. */
+export interface CompactionPlan {
+  needed: boolean; firstKeptEntryId: string | null; toSummarise: string[]; tokensBefore: number; keptTokens: number;
+}
+export type CompactionPlanOptions = CompactionSettings & RawOption;
+/** xs_session_resume_check (docs/context.md#resume-analysis). */
+export interface ResumeCheck {
+  leafId: string | null;
+  /** Entries whose parentId names no entry (they read as roots); file order, 1-based lines. */
+  orphans: Array<{ id: string; parentId: string; line: number }>;
+  /** toolCall blocks on the path that no toolResult on the path answers, in path order. */
+  pendingToolCalls: Array<{ entryId: string; toolCallId: string; name: string }>;
+}
+/** xs_session_stats (docs/session-stats.md): kept current by every append. */
+export interface SessionStats {
+  inputTokens: number; outputTokens: number; cacheRead: number; cacheWrite: number; totalTokens: number;
+  /** The last reply's context on the current path (0 after a compaction). */
+  contextTokens: number;
+  cost: number; compactionCount: number;
+  /** Message entries by role ("custom" for custom messages), in the order roles first occur. */
+  messageCounts: Record<string, number>;
+  toolCalls: number;
+}
+/** xs_keys_fix_stats: what was repaired (only the fields that differed). */
+export interface FixStatsReport {
+  checked: number;
+  fixed: Array<{ key: string; sessionId: string; before: Record<string, number | null>; after: Record<string, number> }>;
+  skipped: Array<{ key: string; reason: string }>;
+}
+/** xs_reset_policy (docs/reset-policies.md); {} never expires. */
+export interface ResetPolicy {
+  /** 0-23: the daily reset's hour in timeZone; absent or null: no daily reset. */
+  dailyHour?: number | null;
+  /** > 0: idle expiry after that many minutes; absent or 0: none. */
+  idleMinutes?: Int64 | null;
+  /** Of dailyHour: an IANA name, "UTC" or a fixed offset ("+08:00"); absent: the host's. */
+  timeZone?: string | null;
+}
+export interface SessionForKeyOptions {
+  /** The message's time, ms since the epoch; absent or 0: the system clock. */
+  nowMs?: Int64;
+  /** Absent or null: the store's (StoreOptions.resetPolicy). */
+  policy?: ResetPolicy | null;
+  /** Start a new session whatever the policy says (XS_RESET_FORCE: a manual /new). */
+  force?: boolean;
+  /** For the session: sessionId, title, parentSession apply to a new one. readOnly: XS_EINVAL. */
+  session?: SessionOptions;
+}
+export type ResetReason = 'continued' | 'new' | 'daily' | 'idle' | 'forced';
+export interface KeySession {
+  /** The key's current session, open for writing and bound to the key. */
+  session: Session;
+  reason: ResetReason;
+}
+export interface RetentionOptions extends RawOption {
+  /** Required, >= 0 (else XS_EINVAL): the age limit in ms. */
+  olderThanMs: Int64;
+  /** "Now" for the age test; absent or 0: the system clock. */
+  nowMs?: Int64;
+  /** Report what would be done; change nothing (XS_ARCHIVE_DRY_RUN). */
+  dryRun?: boolean;
+}
+export interface ArchiveOptions extends RetentionOptions {
+  /**
+   * Called with (0, total) before the first candidate and after each, on the JS thread, every
+   * call before the result. Calls on this store from inside it throw XS_EMISUSE. It cannot stop
+   * the archive: if it throws it is not called again, and archive() throws (rejects with) that
+   * error once the archive is done.
+   */
+  progress?: ((done: number, total: number) => void) | null;
+}
+export interface ArchiveReport {
+  dryRun: boolean;
+  /** gzBytes is 0 on a dry run. */
+  archived: Array<{ path: string; bytes: number; gzBytes: number }>;
+  /** reason: "writer", "too-large", "archive-exists", "changed" or "error" (see detail). */
+  skipped: Array<{ path: string; reason: string; detail: string }>;
+}
+export interface PruneReport {
+  dryRun: boolean;
+  pruned: Array<{ path: string; gzBytes: number; archivedMs: number }>;
+}
+
