@@ -63,10 +63,10 @@ impl RawHandle for sys::xs_session {
 }
 
 thread_local! {
-    /// The handles whose call on this thread is running a caller's closure (an update's): they
-    /// hold their lock until it returns, so a call on one of them from the closure is refused
-    /// rather than left waiting for ever (the library refuses such calls the same way, but this
-    /// crate's own lock comes first).
+    /// The handles whose call on this thread is running a caller's closure (an update's, an
+    /// archive's progress): they hold their lock until it returns, so a call on one of them from
+    /// the closure is refused rather than left waiting for ever (the library refuses such calls
+    /// the same way, but this crate's own lock comes first).
     static RUNNING_CLOSURE: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -143,14 +143,33 @@ impl<T: RawHandle> Handle<T> {
     /// [`ErrorCode::Misuse`] instead of deadlocking.
     pub(crate) fn check_running_closure(&self, call: impl FnOnce(*mut T) -> sys::xs_status) -> Result<()> {
         let _guard = self.guard()?;
-        RUNNING_CLOSURE.with(|running| running.borrow_mut().push(self.address()));
-        let done = ClosureDone(self.address());
-        let rc = call(self.raw.as_ptr());
-        drop(done);
+        let rc = self.running_closure(|| call(self.raw.as_ptr()));
         match rc {
             sys::XS_OK => Ok(()),
             rc => Err(self.error(rc)),
         }
+    }
+
+    /// [`Handle::read`] for a call that runs a caller's closure on this thread while it holds the
+    /// lock (`xs_store_archive`'s progress), with [`Handle::check_running_closure`]'s rule.
+    pub(crate) fn read_string_running_closure(
+        &self,
+        what: &str,
+        mut call: impl FnMut(*mut T, *mut c_char, usize, *mut usize) -> sys::xs_status,
+    ) -> Result<String> {
+        let _guard = self.guard()?;
+        let raw = self.raw.as_ptr();
+        let bytes = self
+            .running_closure(|| buffer::read_bytes(|buf, cap, out_len| call(raw, buf, cap, out_len)))
+            .map_err(|rc| self.error(rc))?;
+        buffer::into_string(bytes, what)
+    }
+
+    /// Runs `call` with this handle marked as running a caller's closure on this thread.
+    fn running_closure<R>(&self, call: impl FnOnce() -> R) -> R {
+        RUNNING_CLOSURE.with(|running| running.borrow_mut().push(self.address()));
+        let _done = ClosureDone(self.address());
+        call()
     }
 
     /// Runs a `(buf, cap, out_len)` read under the lock, growing the buffer on `XS_EBUFS`.

@@ -1,5 +1,7 @@
-//! Typed views of the library's small, flat JSON objects: [`SessionInfo`] and [`Usage`].
-//! Members the library adds later are ignored, so a newer library still parses.
+//! Typed views of the library's small, flat JSON objects: [`SessionInfo`], [`Usage`] and
+//! [`SessionStats`]. Members the library adds later are ignored, so a newer library still parses.
+
+use std::collections::BTreeMap;
 
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorCode, Result};
@@ -33,6 +35,9 @@ pub struct SessionInfo {
     pub persisted: bool,
     /// Whether the handle was opened read-only.
     pub read_only: bool,
+    /// Whether the session was opened from an archive (`<file>.jsonl.gz`, docs/retention.md):
+    /// such a handle is read-only.
+    pub archived: bool,
     /// How many diagnostics the loader reported ([`Session::diagnostics`](crate::Session::diagnostics)).
     pub diagnostics: u64,
 }
@@ -55,6 +60,34 @@ pub struct Usage {
     pub cost: f64,
     /// How many assistant messages were counted.
     pub assistant_messages: u64,
+}
+
+/// The session's counters, kept current by every append (`xs_session_stats`), typed. Sums are
+/// over the whole file, every branch included; `context_tokens` follows the current path.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct SessionStats {
+    /// Input tokens of every assistant message.
+    pub input_tokens: u64,
+    /// Output tokens.
+    pub output_tokens: u64,
+    /// Tokens read from the provider's cache.
+    pub cache_read: u64,
+    /// Tokens written to the provider's cache.
+    pub cache_write: u64,
+    /// The four sums above added up.
+    pub total_tokens: u64,
+    /// The context of the last reply on the current path (docs/session-stats.md#context-tokens;
+    /// 0 after a compaction).
+    pub context_tokens: u64,
+    /// Total cost.
+    pub cost: f64,
+    /// How many compaction entries the file holds.
+    pub compaction_count: u64,
+    /// Message entries by role (`"custom"` for custom messages).
+    pub message_counts: BTreeMap<String, u64>,
+    /// `toolCall` blocks of assistant messages.
+    pub tool_calls: u64,
 }
 
 /// Reads members of one parsed object, turning any mismatch into an error that names the
@@ -104,6 +137,42 @@ impl Fields {
     }
 }
 
+impl Fields {
+    fn counts(&self, key: &str) -> Result<BTreeMap<String, u64>> {
+        let members = match self.object.get(key) {
+            Some(Value::Object(members)) => members,
+            _ => return Err(self.bad(key, "an object of counts")),
+        };
+        members
+            .iter()
+            .map(|(name, value)| match value {
+                Value::Number(n) => {
+                    n.parse().map(|n| (name.clone(), n)).map_err(|_| self.bad(key, "an object of counts"))
+                }
+                _ => Err(self.bad(key, "an object of counts")),
+            })
+            .collect()
+    }
+}
+
+impl SessionStats {
+    pub(crate) fn parse(text: &str) -> Result<SessionStats> {
+        let f = Fields::parse(text, "xs_session_stats")?;
+        Ok(SessionStats {
+            input_tokens: f.number("inputTokens", "a count")?,
+            output_tokens: f.number("outputTokens", "a count")?,
+            cache_read: f.number("cacheRead", "a count")?,
+            cache_write: f.number("cacheWrite", "a count")?,
+            total_tokens: f.number("totalTokens", "a count")?,
+            context_tokens: f.number("contextTokens", "a count")?,
+            cost: f.number("cost", "a number")?,
+            compaction_count: f.number("compactionCount", "a count")?,
+            message_counts: f.counts("messageCounts")?,
+            tool_calls: f.number("toolCalls", "a count")?,
+        })
+    }
+}
+
 impl SessionInfo {
     pub(crate) fn parse(text: &str) -> Result<SessionInfo> {
         let f = Fields::parse(text, "xs_session_info")?;
@@ -121,6 +190,7 @@ impl SessionInfo {
             leaf_id: f.opt_string("leafId")?.filter(|id| !id.is_empty()),
             persisted: f.bool("persisted")?,
             read_only: f.bool("readOnly")?,
+            archived: f.bool("archived")?,
             diagnostics: f.number("diagnostics", "a count")?,
         })
     }
@@ -150,7 +220,7 @@ mod tests {
         let info = SessionInfo::parse(
             r#"{"id":"s1","path":"/r/s.jsonl","cwd":"/w","timestamp":"2026-01-01T00:00:00.000Z","title":null,
                "parentSession":"p","version":3,"dialect":"pi","entryCount":2,"leafId":null,"persisted":true,"readOnly":false,
-               "diagnostics":1,"entryTypes":{"message":2}}"#,
+               "archived":false,"diagnostics":1,"entryTypes":{"message":2}}"#,
         )
         .unwrap();
         assert_eq!(
@@ -168,6 +238,7 @@ mod tests {
                 leaf_id: None,
                 persisted: true,
                 read_only: false,
+                archived: false,
                 diagnostics: 1,
             }
         );
@@ -186,6 +257,24 @@ mod tests {
         assert_eq!(err.message(), "xs_session_info: member \"dialect\" is missing or not \"omp\" or \"pi\"");
         let err = Usage::parse("{").unwrap_err();
         assert_eq!(err.message(), "xs_session_usage: expected a member name at byte 1");
+    }
+
+    #[test]
+    fn stats_read_the_counts_by_role() {
+        let stats = SessionStats::parse(
+            r#"{"inputTokens":1,"outputTokens":2,"cacheRead":3,"cacheWrite":4,"totalTokens":10,"contextTokens":7,
+               "cost":0.25,"compactionCount":1,"messageCounts":{"user":2,"assistant":1},"toolCalls":3}"#,
+        )
+        .unwrap();
+        assert_eq!(stats.total_tokens, 10);
+        assert_eq!(stats.cost, 0.25);
+        assert_eq!(stats.message_counts, BTreeMap::from([("assistant".to_string(), 1), ("user".to_string(), 2)]));
+        let err = SessionStats::parse(
+            r#"{"inputTokens":1,"outputTokens":2,"cacheRead":3,"cacheWrite":4,"totalTokens":10,"contextTokens":7,
+               "cost":0.25,"compactionCount":1,"messageCounts":{"user":"2"},"toolCalls":3}"#,
+        )
+        .unwrap_err();
+        assert_eq!(err.message(), "xs_session_stats: member \"messageCounts\" is missing or not an object of counts");
     }
 
     #[test]

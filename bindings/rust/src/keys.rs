@@ -31,7 +31,7 @@ use crate::sys;
 /// gives `Ok(None)` and [`Keys::delete`] `Ok(false)`, as `HashMap::get` and `remove` would.
 #[derive(Clone, Copy)]
 pub struct Keys<'a> {
-    store: &'a Store,
+    pub(crate) store: &'a Store,
 }
 
 /// One record of [`Keys::list`].
@@ -141,6 +141,19 @@ impl Keys<'_> {
             Err(e) if e.code() == ErrorCode::NotFound => Ok(false),
             Err(e) => Err(e),
         }
+    }
+
+    /// Recounts the stats of the records whose key starts with `prefix` (`""`: all) from their
+    /// sessions (read-only) and rewrites, under the document's lock, only the stat fields that
+    /// differ (`xs_keys_fix_stats`). Returns the library's report:
+    /// `{"checked":N,"fixed":[{"key","sessionId","before":{…},"after":{…}}],"skipped":[{"key","reason"}]}`;
+    /// a record whose session cannot be found or read is skipped, not an error.
+    pub fn fix_stats(&self, prefix: &str) -> Result<String> {
+        let prefix = c_string(prefix, "prefix")?;
+        // SAFETY: live store; `prefix` outlives the call; the buffer triple comes from read_bytes.
+        self.store.handle.read_string("xs_keys_fix_stats", |st, b, c, n| unsafe {
+            sys::xs_keys_fix_stats(st, prefix.as_ptr(), b, c, n)
+        })
     }
 
     /// Decides what the record of `key` becomes, under the document's lock: `decide` sees the

@@ -11,6 +11,9 @@
 //!   message;
 //! - [`Keys`] ([`Store::keys`]): the keyed session document (`sessions.json`) that maps a host's
 //!   session keys to records, changed under a lock that other processes respect;
+//! - the session library: compaction planning ([`should_compact`], [`Session::compaction_plan`]),
+//!   resume analysis ([`Session::resume_check`]), stats ([`Session::stats`]), reset policies
+//!   ([`Store::session_for_key`]) and retention ([`Store::archive`], [`Store::prune`]);
 //! - [`Dialect`]: whose forms a session writes, omp's or pi's (docs/dialects.md); chosen per
 //!   store ([`StoreOptions::default_dialect`]) and per session ([`SessionOptions::dialect`]).
 //!
@@ -66,7 +69,10 @@ mod info;
 mod json;
 mod keys;
 mod options;
+mod planning;
+mod policy;
 mod read;
+mod retention;
 mod session;
 mod store;
 pub mod sys;
@@ -75,10 +81,13 @@ mod write;
 
 pub use dialect::Dialect;
 pub use error::{status_str, Error, ErrorCode, Result};
-pub use info::{SessionInfo, Usage};
+pub use info::{SessionInfo, SessionStats, Usage};
 pub use keys::{KeyRecord, Keys, Update};
 pub use options::{GcOptions, ListOptions, RepairOptions, SessionOptions, StoreOptions};
+pub use planning::{should_compact, should_flush_memory, CompactionSettings};
+pub use policy::{ResetPolicy, ResetReason};
 pub use read::BlobRefs;
+pub use retention::ArchiveOptions;
 pub use session::Session;
 pub use store::Store;
 pub use write::{Compaction, CustomMessage, SessionInitEntry};

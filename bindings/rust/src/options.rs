@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::buffer::{c_string, opt_c_string, opt_ptr};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorCode, Result};
+use crate::policy::{RawResetPolicy, ResetPolicy};
 use crate::sys;
 
 /// Calls an `xs_*_init(struct, version)` and turns a failure into an [`Error`] (there is no
@@ -38,18 +39,21 @@ pub struct StoreOptions {
     in_memory: bool,
     default_dialect: Dialect,
     keys_path: Option<PathBuf>,
+    reset_policy: Option<ResetPolicy>,
 }
 
 impl Default for StoreOptions {
     fn default() -> StoreOptions {
-        StoreOptions { in_memory: false, default_dialect: Dialect::Omp, keys_path: None }
+        StoreOptions { in_memory: false, default_dialect: Dialect::Omp, keys_path: None, reset_policy: None }
     }
 }
 
-/// The raw struct plus the path its `keys_path` points into (kept alive together).
+/// The raw struct plus what its pointers point into (kept alive together; the policy is boxed
+/// so that moving this value does not move what `raw.reset_policy` points at).
 pub(crate) struct RawStoreOptions {
     pub(crate) raw: sys::xs_store_options,
     _keys_path: Option<CString>,
+    _reset_policy: Option<Box<RawResetPolicy>>,
 }
 
 impl StoreOptions {
@@ -81,6 +85,15 @@ impl StoreOptions {
         self
     }
 
+    /// The reset policy of [`Store::session_for_key`](crate::Store::session_for_key) calls that
+    /// pass none (`xs_store_options.reset_policy`); without one, a key's session never expires.
+    /// A bad policy (an hour outside 0-23, an unknown time zone) makes
+    /// [`Store::open_with`](crate::Store::open_with) fail with [`ErrorCode::Invalid`].
+    pub fn reset_policy(mut self, policy: ResetPolicy) -> StoreOptions {
+        self.reset_policy = Some(policy);
+        self
+    }
+
     pub(crate) fn is_in_memory(&self) -> bool {
         self.in_memory
     }
@@ -104,7 +117,12 @@ impl StoreOptions {
             None => None,
         };
         raw.keys_path = opt_ptr(&keys_path);
-        Ok(RawStoreOptions { raw, _keys_path: keys_path })
+        let policy = match &self.reset_policy {
+            Some(policy) => Some(Box::new(policy.to_raw()?)),
+            None => None,
+        };
+        raw.reset_policy = policy.as_ref().map_or(std::ptr::null(), |p| &p.raw);
+        Ok(RawStoreOptions { raw, _keys_path: keys_path, _reset_policy: policy })
     }
 }
 
@@ -126,12 +144,13 @@ pub struct SessionOptions {
     session_id: Option<String>,
     title: Option<String>,
     parent_session: Option<String>,
+    key: Option<String>,
 }
 
 /// The raw struct plus the strings its pointers point into (kept alive together).
 pub(crate) struct RawSessionOptions {
     pub(crate) raw: sys::xs_session_options,
-    _strings: [Option<CString>; 4],
+    _strings: [Option<CString>; 5],
 }
 
 impl SessionOptions {
@@ -232,6 +251,16 @@ impl SessionOptions {
         self
     }
 
+    /// Binds the session to `key` of the store's keyed document ([`Store::keys`](crate::Store::keys)):
+    /// it writes its stats ([`Session::stats`](crate::Session::stats)) with `sessionId`,
+    /// `sessionFile` and `updatedAt` into the key's record after each assistant message, on
+    /// flush and on close (`xs_session_options.key`). Refused ([`ErrorCode::Invalid`]) with
+    /// [`read_only`](Self::read_only).
+    pub fn key(mut self, key: &str) -> SessionOptions {
+        self.key = Some(key.to_owned());
+        self
+    }
+
     pub(crate) fn to_raw(&self) -> Result<RawSessionOptions> {
         let mut raw = init(sys::xs_session_options_init, sys::XS_SESSION_OPTIONS_VERSION)?;
         let strings = [
@@ -239,6 +268,7 @@ impl SessionOptions {
             opt_c_string(self.session_id.as_deref(), "session id")?,
             opt_c_string(self.title.as_deref(), "title")?,
             opt_c_string(self.parent_session.as_deref(), "parent session")?,
+            opt_c_string(self.key.as_deref(), "key")?,
         ];
         raw.flags = self.flags;
         raw.max_line_bytes = self.max_line_bytes;
@@ -254,6 +284,7 @@ impl SessionOptions {
         raw.session_id = opt_ptr(&strings[1]);
         raw.title = opt_ptr(&strings[2]);
         raw.parent_session = opt_ptr(&strings[3]);
+        raw.key = opt_ptr(&strings[4]);
         Ok(RawSessionOptions { raw, _strings: strings })
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::buffer::{c_string, opt_c_string, opt_ptr};
 use crate::error::Result;
-use crate::info::{SessionInfo, Usage};
+use crate::info::{SessionInfo, SessionStats, Usage};
 use crate::session::Session;
 use crate::sys;
 
@@ -136,5 +136,34 @@ impl Session {
     /// Token and cost totals, typed (parsed from [`Session::usage_json`]).
     pub fn usage(&self) -> Result<Usage> {
         Usage::parse(&self.usage_json()?)
+    }
+
+    /// The session's counters as the library's JSON (`xs_session_stats`):
+    /// `{"inputTokens","outputTokens","cacheRead","cacheWrite","totalTokens","contextTokens","cost",
+    /// "compactionCount","messageCounts":{role: n},"toolCalls"}`. Kept current by every append,
+    /// never by reading the file again. A session bound to a key
+    /// ([`SessionOptions::key`](crate::SessionOptions::key)) writes the same numbers into the
+    /// key's record.
+    pub fn stats_json(&self) -> Result<String> {
+        // SAFETY: as in build_context.
+        self.handle.read_string("xs_session_stats", |s, b, c, n| unsafe { sys::xs_session_stats(s, b, c, n) })
+    }
+
+    /// The session's counters, typed (parsed from [`Session::stats_json`]).
+    pub fn stats(&self) -> Result<SessionStats> {
+        SessionStats::parse(&self.stats_json()?)
+    }
+
+    /// What an agent must know before it continues from `leaf_id` (`None`: the current leaf), as
+    /// the library's JSON (`xs_session_resume_check`, docs/context.md#resume-analysis):
+    /// `{"leafId","orphans":[{"id","parentId","line"}],"pendingToolCalls":[{"entryId","toolCallId","name"}]}`:
+    /// entries whose parent is missing, and tool calls on the path that no tool result answers.
+    /// An unknown `leaf_id` is [`NotFound`](crate::ErrorCode::NotFound).
+    pub fn resume_check(&self, leaf_id: Option<&str>) -> Result<String> {
+        let leaf = opt_c_string(leaf_id, "leaf id")?;
+        // SAFETY: as in build_context.
+        self.handle.read_string("xs_session_resume_check", |s, b, c, n| unsafe {
+            sys::xs_session_resume_check(s, opt_ptr(&leaf), b, c, n)
+        })
     }
 }

@@ -76,7 +76,7 @@ pub const XS_HASH_BUFSIZE: usize = 65;
 // --- option structs and their flags ------------------------------------------------------------
 
 /// Version of [`xs_store_options`] this crate fills in.
-pub const XS_STORE_OPTIONS_VERSION: u32 = 2;
+pub const XS_STORE_OPTIONS_VERSION: u32 = 3;
 /// Sessions live in memory only (nothing touches the disk).
 pub const XS_STORE_IN_MEMORY: u32 = 0x1;
 /// New sessions are written in pi's dialect (default: omp's).
@@ -101,10 +101,13 @@ pub struct xs_store_options {
     /// Version 2: the keyed store's document; NULL = `<root>/sessions.json`. Copied by
     /// `xs_store_open`.
     pub keys_path: *const c_char,
+    /// Version 3: the policy of `xs_store_session_for_key` when a call passes none; NULL =
+    /// sessions never expire. Copied by `xs_store_open`.
+    pub reset_policy: *const xs_reset_policy,
 }
 
 /// Version of [`xs_session_options`] this crate fills in.
-pub const XS_SESSION_OPTIONS_VERSION: u32 = 1;
+pub const XS_SESSION_OPTIONS_VERSION: u32 = 2;
 /// Open without the writer lock; writes give `XS_EREADONLY`.
 pub const XS_SESSION_READ_ONLY: u32 = 0x1;
 /// `xs_session_open`: a missing file becomes a new session at that path.
@@ -144,6 +147,9 @@ pub struct xs_session_options {
     pub title: *const c_char,
     /// Header parentSession; NULL = absent.
     pub parent_session: *const c_char,
+    /// Version 2: the keyed store's key this session reports its stats to; NULL = none. Not
+    /// with `XS_SESSION_READ_ONLY`. Copied by the call.
+    pub key: *const c_char,
 }
 
 /// `xs_blob_list`: read and hash every blob.
@@ -279,6 +285,84 @@ pub struct xs_session_init_entry {
     pub output_schema_len: usize,
 }
 
+/// Version of [`xs_archive_options`] this crate fills in.
+pub const XS_ARCHIVE_OPTIONS_VERSION: u32 = 1;
+/// Report what would be archived (pruned); change nothing.
+pub const XS_ARCHIVE_DRY_RUN: u32 = 0x1;
+
+/// Progress of `xs_store_archive`: `done` of `total` candidates, on the calling thread, while
+/// the store is busy with the call (so it must not call into the same store).
+pub type xs_archive_progress_fn = Option<unsafe extern "C" fn(done: u64, total: u64, user: *mut c_void)>;
+
+/// Options of `xs_store_archive` and `xs_store_prune`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct xs_archive_options {
+    /// `XS_ARCHIVE_OPTIONS_VERSION`.
+    pub version: u32,
+    /// `XS_ARCHIVE_*` flags.
+    pub flags: u32,
+    /// Required, >= 0 (init sets -1, which a call refuses).
+    pub older_than_ms: i64,
+    /// "Now" for the age test; 0 = the system clock.
+    pub now_ms: i64,
+    /// NULL: none; `xs_store_prune` does not call it.
+    pub progress: xs_archive_progress_fn,
+    /// Passed to `progress`.
+    pub progress_user: *mut c_void,
+}
+
+/// Version of [`xs_reset_policy`] this crate fills in.
+pub const XS_RESET_POLICY_VERSION: u32 = 1;
+
+/// When a key's current session has expired (`xs_store_session_for_key`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct xs_reset_policy {
+    /// `XS_RESET_POLICY_VERSION`.
+    pub version: u32,
+    /// 0-23: the daily reset's hour; -1 = no daily reset.
+    pub daily_hour: i32,
+    /// > 0: idle expiry in minutes; 0 = none.
+    pub idle_minutes: i64,
+    /// The daily hour's time zone (IANA name, "UTC" or a fixed offset); NULL or "" = the host's.
+    pub time_zone: *const c_char,
+}
+
+/// `xs_store_session_for_key`: a new session whatever the policy says.
+pub const XS_RESET_FORCE: u32 = 0x1;
+/// Reason: the record's session, not expired.
+pub const XS_RESET_CONTINUED: u32 = 0;
+/// Reason: the key had no record.
+pub const XS_RESET_NEW: u32 = 1;
+/// Reason: expired by the daily reset.
+pub const XS_RESET_DAILY: u32 = 2;
+/// Reason: expired by the idle expiry.
+pub const XS_RESET_IDLE: u32 = 3;
+/// Reason: `XS_RESET_FORCE`.
+pub const XS_RESET_FORCED: u32 = 4;
+
+/// Version of [`xs_compaction_settings`] this crate fills in.
+pub const XS_COMPACTION_SETTINGS_VERSION: u32 = 1;
+
+/// When to compact, when to flush memory, and where to cut.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct xs_compaction_settings {
+    /// `XS_COMPACTION_SETTINGS_VERSION`.
+    pub version: u32,
+    /// The model's context window in tokens; > 0 for the decisions.
+    pub context_window: i64,
+    /// Room kept for the prompt and the next reply.
+    pub reserve_tokens: i64,
+    /// The floor under `reserve_tokens`; 0 = none.
+    pub reserve_floor: i64,
+    /// What a compaction keeps of the newest entries.
+    pub keep_recent_tokens: i64,
+    /// How far below the compaction threshold the memory flush runs.
+    pub soft_threshold_tokens: i64,
+}
+
 /// Entry readers: blob refs replaced by the blobs' content.
 pub const XS_READ_RESOLVE_BLOBS: u32 = 0x1;
 
@@ -402,6 +486,26 @@ extern "C" {
         session_path: *const c_char,
     ) -> xs_status;
 
+    // retention
+    /// Fills `*o` with the defaults of `version` (`older_than_ms` -1: unset).
+    pub fn xs_archive_options_init(o: *mut xs_archive_options, version: u32) -> xs_status;
+    /// Archives idle sessions to `.jsonl.gz`; the report as JSON.
+    pub fn xs_store_archive(
+        st: *mut xs_store,
+        opts: *const xs_archive_options,
+        buf: *mut c_char,
+        cap: usize,
+        out_len: *mut usize,
+    ) -> xs_status;
+    /// Deletes archives older than the limit; the report as JSON.
+    pub fn xs_store_prune(
+        st: *mut xs_store,
+        opts: *const xs_archive_options,
+        buf: *mut c_char,
+        cap: usize,
+        out_len: *mut usize,
+    ) -> xs_status;
+
     // keyed session store
     /// The record of `key` as minified JSON, through `(buf, cap, out_len)`.
     pub fn xs_keys_get(
@@ -432,6 +536,23 @@ extern "C" {
         r#fn: xs_keys_update_fn,
         user: *mut c_void,
     ) -> xs_status;
+
+    // reset policies
+    /// Fills `*p` with the defaults of `version` (no daily reset, no idle expiry).
+    pub fn xs_reset_policy_init(p: *mut xs_reset_policy, version: u32) -> xs_status;
+    /// The current session of `key` (continued, or new when expired); an owned handle.
+    pub fn xs_store_session_for_key(
+        st: *mut xs_store,
+        key: *const c_char,
+        now_ms: i64,
+        policy: *const xs_reset_policy,
+        flags: u32,
+        opts: *const xs_session_options,
+        out: *mut *mut xs_session,
+        reason_out: *mut u32,
+    ) -> xs_status;
+    /// Static name of an `XS_RESET_*` reason; never NULL.
+    pub fn xs_reset_reason_str(reason: u32) -> *const c_char;
 
     // session lifecycle
     /// Starts a new session for `cwd`; errors on the store.
@@ -512,6 +633,38 @@ extern "C" {
     pub fn xs_compaction_init(c: *mut xs_compaction, version: u32) -> xs_status;
     /// Appends a "compaction" entry.
     pub fn xs_append_compaction(s: *mut xs_session, c: *const xs_compaction, id_out: *mut c_char) -> xs_status;
+
+    // compaction planning
+    /// Fills `*s` with the defaults of `version`.
+    pub fn xs_compaction_settings_init(s: *mut xs_compaction_settings, version: u32) -> xs_status;
+    /// `*out` = 1 when a context of `context_tokens` should be compacted now.
+    pub fn xs_should_compact(s: *const xs_compaction_settings, context_tokens: i64, out: *mut c_int) -> xs_status;
+    /// `*out` = 1 when the memory flush should run now (`last_flush_compaction_count` -1: never).
+    pub fn xs_should_flush_memory(
+        s: *const xs_compaction_settings,
+        context_tokens: i64,
+        compaction_count: i64,
+        last_flush_compaction_count: i64,
+        out: *mut c_int,
+    ) -> xs_status;
+    /// Where a compaction at `leaf_id` (NULL = the leaf) should cut, as JSON.
+    pub fn xs_compaction_plan(
+        s: *mut xs_session,
+        leaf_id: *const c_char,
+        settings: *const xs_compaction_settings,
+        buf: *mut c_char,
+        cap: usize,
+        out_len: *mut usize,
+    ) -> xs_status;
+    /// The memory flush decision for `key`'s record, made and marked under the document's lock.
+    pub fn xs_keys_claim_memory_flush(
+        st: *mut xs_store,
+        key: *const c_char,
+        settings: *const xs_compaction_settings,
+        context_tokens: i64,
+        now_ms: i64,
+        run: *mut c_int,
+    ) -> xs_status;
     /// Appends a "custom" entry.
     pub fn xs_append_custom(
         s: *mut xs_session,
@@ -643,6 +796,25 @@ extern "C" {
     pub fn xs_session_info(s: *mut xs_session, buf: *mut c_char, cap: usize, out_len: *mut usize) -> xs_status;
     /// Token and cost totals, as a JSON object.
     pub fn xs_session_usage(s: *mut xs_session, buf: *mut c_char, cap: usize, out_len: *mut usize) -> xs_status;
+
+    /// The session's counters, as a JSON object.
+    pub fn xs_session_stats(s: *mut xs_session, buf: *mut c_char, cap: usize, out_len: *mut usize) -> xs_status;
+    /// Recounts the stats of the records whose key starts with `key_prefix`; the report as JSON.
+    pub fn xs_keys_fix_stats(
+        st: *mut xs_store,
+        key_prefix: *const c_char,
+        buf: *mut c_char,
+        cap: usize,
+        out_len: *mut usize,
+    ) -> xs_status;
+    /// Orphans and unanswered tool calls before continuing from `leaf_id` (NULL = the leaf), as JSON.
+    pub fn xs_session_resume_check(
+        s: *mut xs_session,
+        leaf_id: *const c_char,
+        buf: *mut c_char,
+        cap: usize,
+        out_len: *mut usize,
+    ) -> xs_status;
 
     // upkeep
     /// Everything wrong with the session's file, as a JSON report.

@@ -92,7 +92,7 @@ impl Runner<'_> {
     }
 
     /// Compares a read's status, then (when it succeeded) its exact bytes with `s[key]`.
-    fn check_text(&self, s: &Value, key: &str, expect: i32, got: xsession::Result<String>) -> StepResult {
+    pub(crate) fn check_text(&self, s: &Value, key: &str, expect: i32, got: xsession::Result<String>) -> StepResult {
         ensure!(status(&got) == expect, "got {:?}, expected {expect}", got.as_ref().err());
         if let Ok(got) = got {
             let want = text_of(&s[key]);

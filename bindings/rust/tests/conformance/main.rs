@@ -2,7 +2,8 @@
 //! bytes, with the semantics of the C++ runner (`tests/conformance/conformance_runner.cc`) and
 //! the format of `tests/conformance/README.md`. A case stops at its first mismatch; all cases
 //! run, and the test fails listing every failed case with its step. The checks are in `checks.rs`,
-//! the keyed store's steps in `keys.rs`.
+//! the keyed store's steps in `keys.rs`, the session library's (planning, resume, stats,
+//! retention, reset policies) in `library.rs`.
 #[path = "../common/mod.rs"]
 mod common;
 
@@ -90,6 +91,7 @@ macro_rules! ensure {
 // After the macro, which they use.
 mod checks;
 mod keys;
+mod library;
 
 // Fields drop in order: the session closes, then the store, then the directory goes.
 struct Runner<'a> {
@@ -106,6 +108,9 @@ impl<'a> Runner<'a> {
         let mut opts = StoreOptions::new();
         if let Some(name) = case.get("store_dialect") {
             opts = opts.default_dialect(name.as_str().unwrap().parse().expect("store_dialect"));
+        }
+        if let Some(policy) = case.get("store_reset_policy") {
+            opts = opts.reset_policy(library::policy_of(policy));
         }
         let store = Store::open_with(root.str(), &opts).expect("open store");
         Runner { session: None, store, root, case, path: String::new() }
@@ -137,6 +142,9 @@ impl<'a> Runner<'a> {
         }
         if let Some(cwd) = opts.get("cwd") {
             o = o.cwd(cwd.as_str().unwrap());
+        }
+        if let Some(key) = step.get("key").and_then(Value::as_str) {
+            o = o.key(key); // a session bound to a key (its stats go into the key's record)
         }
         for flag in step.get("flags").or(opts.get("flags")).and_then(Value::as_array).into_iter().flatten() {
             o = match flag.as_str().unwrap() {
@@ -332,7 +340,7 @@ impl<'a> Runner<'a> {
 
     /// Every step that is not a session constructor or an append.
     fn other_step(&mut self, op: &str, s: &Value, expect: i32, blobs: BlobRefs) -> StepResult {
-        if self.keys_step(op, s, expect)? {
+        if self.keys_step(op, s, expect)? || self.library_step(op, s, expect)? {
             return Ok(());
         }
         if op.starts_with("check_") {
@@ -407,6 +415,33 @@ impl<'a> Runner<'a> {
                     str_arg("cwd").unwrap(),
                     &target,
                 ))?
+            }
+            "session_for_key" => {
+                self.session = None; // the key's session may be the one held: let go of it first
+                let mut o = self.options(s);
+                if let Some(id) = str_arg("session_id") {
+                    o = o.session_id(id);
+                }
+                if let Some(seed) = s.get("id_seed") {
+                    o = o.id_seed(seed.as_u64().unwrap());
+                }
+                let policy = s.get("policy").map(library::policy_of);
+                let force = s.get("force").and_then(Value::as_bool) == Some(true);
+                let got = self.store.session_for_key(
+                    str_arg("key").unwrap(),
+                    s["now_ms"].as_i64().unwrap(),
+                    policy.as_ref(),
+                    force,
+                    &o,
+                );
+                ensure!(status(&got) == expect, "got {:?}, expected {expect}", got.as_ref().err());
+                if let Ok((session, reason)) = got {
+                    if let Some(want) = str_arg("expect_reason") {
+                        ensure!(reason.as_str() == want, "reason {reason}, expected {want}");
+                    }
+                    self.session = Some(session);
+                    self.path = self.session_path()?;
+                }
             }
             "blob_put" => {
                 let hash = self.store.blob_put(text_of(&s["data"]).as_bytes()).map_err(|e| format!("blob_put: {e}"))?;
