@@ -690,9 +690,12 @@ int main(int argc, char **argv) {
   so.id_seed = 72; /* a new session's ids of its own */
   CheckStoreNoError(mem, xs_store_session_for_key(mem, "agent:main:main", 0, NULL, XS_RESET_FORCE, &so, &ks, &reason));
   CheckCondition(reason == XS_RESET_FORCED);
-  rp.daily_hour = 24;
-  CheckCondition(xs_store_session_for_key(mem, "agent:main:main", 0, &rp, 0, &so, &ks, &reason) == XS_EINVAL);
   xs_session_close(ks);
+  ks = NULL;
+  rp.daily_hour = 24;
+  /* Refused: *out is set to NULL (so the handle above had to be closed first). */
+  CheckCondition(xs_store_session_for_key(mem, "agent:main:main", 0, &rp, 0, &so, &ks, &reason) == XS_EINVAL);
+  CheckCondition(ks == NULL);
   xs_session_close(s);
   xs_store_free(mem);
 
