@@ -1,4 +1,4 @@
-// What a listing shows as a session's first prompt (docs/format.md#first-prompt): the first user
+// What a listing shows as a session's first prompt (docs/format.md#finding-sessions): the first user
 // text a person typed, not text an agent injected in the user's role before it — command
 // wrappers (<command-name>…), hook output, system reminders, IDE context, all tag-wrapped, and
 // the caveat and interruption notes Claude Code writes — cut to a length a listing can show,

@@ -51,7 +51,7 @@ struct SessionOptions {
   std::optional<std::string> session_id;  // nullopt: generated
   std::optional<std::string> title;
   std::optional<std::string> parent_session;
-  // The keyed-store key this session reports its stats to (docs/session-stats.md#binding). The
+  // The keyed-store key this session reports its stats to (docs/session-stats.md#binding-a-session-to-a-key). The
   // store turns it into `stats_sink`; the session itself only talks to the sink.
   std::optional<std::string> key;
   std::shared_ptr<stats::StatsSink> stats_sink;
@@ -120,7 +120,7 @@ class Session {
   // otherwise takes it at its first write), so that another handle opening that path meanwhile gets
   // kLocked instead of a second fresh session of the same file (store/key_sessions.cc).
   Status claim_file();
-  // Binds an open session to the stats sink of a key after the open (docs/session-stats.md#binding):
+  // Binds an open session to the stats sink of a key after the open (docs/session-stats.md#binding-a-session-to-a-key):
   // what options.key does at the open, for a session the store opened while holding the keyed
   // store's lock, which the sink's first write would otherwise wait for (store/key_sessions.cc).
   void bind_stats_sink(std::string key, std::shared_ptr<stats::StatsSink> sink);

@@ -21,7 +21,7 @@ namespace {
 // How many earlier session ids a record keeps (docs/reset-policies.md#the-record).
 constexpr size_t kMaxPreviousSessionIds = 20;
 
-// The counts of the session a record describes (docs/session-stats.md#record-fields), set to those
+// The counts of the session a record describes (docs/session-stats.md#binding-a-session-to-a-key), set to those
 // of an empty session when a new one starts (when present): a bound session finds them current.
 struct Counter {
   std::string_view name;

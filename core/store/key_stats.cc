@@ -75,7 +75,7 @@ Result<bool> KeyStatsSink::holds_stats_of(std::string_view session_id) const {
 Status KeyStatsSink::publish(const stats::Snapshot& snapshot) {
   return keys_.update(key_, [&](std::optional<std::string_view> current) -> Result<std::optional<std::string>> {
     // After the handle's first write, a key that has moved on to another session (a reset by
-    // another process) is not pulled back by the session it left (docs/session-stats.md#binding).
+    // another process) is not pulled back by the session it left (docs/session-stats.md#binding-a-session-to-a-key).
     if (current && !snapshot.claim) {
       auto id = session_id_of(*current);
       if (id && *id != snapshot.session_id) return std::optional<std::string>(std::string(*current));

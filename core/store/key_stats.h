@@ -1,5 +1,5 @@
 // A session bound to a key of the keyed store reports its stats into that key's record
-// (docs/session-stats.md#binding): the store's side of stats::StatsSink, and the repair of records
+// (docs/session-stats.md#binding-a-session-to-a-key): the store's side of stats::StatsSink, and the repair of records
 // whose stats disagree with a recount of their session (xs_keys_fix_stats, `xs verify --fix-stats`).
 #pragma once
 

@@ -14,7 +14,7 @@ using xstest::CapiTest;
 
 constexpr const char* kKey = "agent:main:main";
 // A minute after the sessions' fixed clock starts (kT0): a bound session's record takes the later
-// of the message's time and its last entry's (docs/session-stats.md#binding).
+// of the message's time and its last entry's (docs/session-stats.md#binding-a-session-to-a-key).
 constexpr int64_t kNow = xstest::kT0 + 60000;
 
 class Reset : public CapiTest {

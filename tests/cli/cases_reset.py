@@ -58,7 +58,7 @@ class XsResetTest(unittest.TestCase):
             {"agent:main:main": {"sessionId": sid, "updatedAt": now, "cwd": "/w", "title": "T", "sessionFile": path,
                                  "createdAt": now, "previousSessionIds": ["old"],
                                  # The new session, written at once and bound to the key, writes its
-                                 # (empty) stats (docs/session-stats.md#binding).
+                                 # (empty) stats (docs/session-stats.md#binding-a-session-to-a-key).
                                  "inputTokens": 0, "outputTokens": 0, "cacheRead": 0, "cacheWrite": 0,
                                  "totalTokens": 0, "contextTokens": 0, "cost": 0, "compactionCount": 0,
                                  "messageCounts": {}, "toolCalls": 0}}, indent=2) + "\n")

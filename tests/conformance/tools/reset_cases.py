@@ -30,7 +30,7 @@ def in_work(sid, tick=0):
 
 
 def stats(**counts):
-    """A bound session's stats fields in the order it writes them (docs/session-stats.md#binding),
+    """A bound session's stats fields in the order it writes them (docs/session-stats.md#binding-a-session-to-a-key),
     zero but for `counts`: what a record gains from the session xs_store_session_for_key returns."""
     out = {"inputTokens": 0, "outputTokens": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,
            "contextTokens": 0, "cost": 0, "compactionCount": 0, "messageCounts": {}, "toolCalls": 0}
@@ -58,7 +58,7 @@ def add_cases(case):
              {"op": "append_message", "message": ASSISTANT, "expect_id": e1},
              {"op": "session_for_key", "key": KEY, "now_ms": T0 + 60000, "expect_reason": "continued"},
              {"op": "check_file", "lines": [header(sid, 0, "/work"), assistant_line(e1, 1)]},
-             # The session is bound to the key: its reply wrote its stats (docs/session-stats.md#binding).
+             # The session is bound to the key: its reply wrote its stats (docs/session-stats.md#binding-a-session-to-a-key).
              {"op": "check_keys_file_rooted", "raw": doc({KEY: dict({"sessionId": sid, "sessionFile": in_work(sid),
                                                                      "createdAt": T0, "updatedAt": T0 + 60000},
                                                                     **stats(messageCounts={"assistant": 1}))})},
