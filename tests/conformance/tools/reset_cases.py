@@ -58,7 +58,8 @@ def add_cases(case):
              {"op": "append_message", "message": ASSISTANT, "expect_id": e1},
              {"op": "session_for_key", "key": KEY, "now_ms": T0 + 60000, "expect_reason": "continued"},
              {"op": "check_file", "lines": [header(sid, 0, "/work"), assistant_line(e1, 1)]},
-             # The session is bound to the key: its reply wrote its stats (docs/session-stats.md#binding-a-session-to-a-key).
+             # The session is bound to the key: its reply wrote its stats
+             # (docs/session-stats.md#binding-a-session-to-a-key).
              {"op": "check_keys_file_rooted", "raw": doc({KEY: dict({"sessionId": sid, "sessionFile": in_work(sid),
                                                                      "createdAt": T0, "updatedAt": T0 + 60000},
                                                                     **stats(messageCounts={"assistant": 1}))})},
