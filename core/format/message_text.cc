@@ -32,4 +32,20 @@ std::string message_text(std::string_view message_json) {
   return text;
 }
 
+std::vector<ToolCallBlock> tool_call_blocks(const Member* content) {
+  std::vector<ToolCallBlock> out;
+  if (!content || content->kind != Kind::kArray) return out;
+  std::vector<Member> blocks;
+  bool is_object = false;
+  if (!json::scan_members(content->value, json::internal_limits(), &blocks, &is_object).ok()) return out;
+  for (const Member& b : blocks) {
+    if (b.kind != Kind::kObject) continue;
+    auto bm = json::members_of(b.value);
+    if (json::string_value(json::find_member(bm, "type")).value_or("") != "toolCall") continue;
+    out.push_back({json::string_value(json::find_member(bm, "id")),
+                   json::string_value(json::find_member(bm, "name")).value_or("")});
+  }
+  return out;
+}
+
 }  // namespace xs::format

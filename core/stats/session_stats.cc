@@ -1,5 +1,6 @@
 #include "stats/session_stats.h"
 
+#include "format/message_text.h"
 #include "json/js_number.h"
 #include "json/json_string.h"
 #include "json/member_scanner.h"
@@ -10,20 +11,6 @@ namespace xs::stats {
 namespace {
 
 using format::EntryType;
-
-uint64_t count_tool_calls(const json::Member* content) {
-  if (!content || content->kind != json::Kind::kArray) return 0;
-  std::vector<json::Member> blocks;
-  bool is_object = false;
-  if (!json::scan_members(content->value, json::internal_limits(), &blocks, &is_object).ok()) return 0;
-  uint64_t n = 0;
-  for (const json::Member& b : blocks) {
-    if (b.kind != json::Kind::kObject) continue;
-    auto type = json::string_value(json::find_member(json::members_of(b.value), "type"));
-    if (type && *type == "toolCall") ++n;
-  }
-  return n;
-}
 
 void add_role(std::vector<RoleCount>& roles, std::string_view role) {
   if (role.empty()) role = "unknown";
@@ -57,7 +44,7 @@ void Counts::add(const model::Entry& e) {
   cache_read += u.cache_read;
   cache_write += u.cache_write;
   cost += u.cost;
-  tool_calls += count_tool_calls(json::find_member(msg, "content"));
+  tool_calls += format::tool_call_blocks(json::find_member(msg, "content")).size();
 }
 
 uint64_t Counts::messages_of(std::string_view role) const {

@@ -3,6 +3,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "format/message_text.h"
 #include "json/json_string.h"
 #include "json/member_scanner.h"
 
@@ -10,35 +11,6 @@ namespace xs::views {
 
 using model::Entry;
 using model::kNone;
-
-namespace {
-
-struct ToolCall {
-  std::string id;
-  std::string name;
-};
-
-// The toolCall blocks of an assistant message's content array.
-std::vector<ToolCall> tool_calls(std::string_view message) {
-  std::vector<ToolCall> out;
-  auto members = json::members_of(message);
-  const json::Member* content = json::find_member(members, "content");
-  if (!content || content->kind != json::Kind::kArray) return out;
-  std::vector<json::Member> blocks;
-  bool is_object = false;
-  if (!json::scan_members(content->value, json::Limits{}, &blocks, &is_object).ok()) return out;
-  for (const json::Member& block : blocks) {
-    if (block.kind != json::Kind::kObject) continue;
-    auto fields = json::members_of(block.value);
-    if (json::string_value(json::find_member(fields, "type")) != "toolCall") continue;
-    auto id = json::string_value(json::find_member(fields, "id"));
-    if (!id) continue;
-    out.push_back({*id, json::string_value(json::find_member(fields, "name")).value_or("")});
-  }
-  return out;
-}
-
-}  // namespace
 
 Result<std::string> resume_json(const model::SessionData& data, const model::Tree& tree,
                                 std::optional<std::string_view> leaf_id) {
@@ -79,14 +51,15 @@ Result<std::string> resume_json(const model::SessionData& data, const model::Tre
     for (uint32_t i : path) {
       const Entry& e = data.entries[i];
       if (!e.is_assistant()) continue;
-      for (const ToolCall& call : tool_calls(e.message())) {
-        if (answered.count(call.id)) continue;
+      auto message = json::members_of(e.message());  // kept: the content member points into it
+      for (const format::ToolCallBlock& call : format::tool_call_blocks(json::find_member(message, "content"))) {
+        if (!call.id || answered.count(*call.id)) continue;
         out += first ? "{\"entryId\":" : ",{\"entryId\":";
         first = false;
         json::append_quoted(out, e.id);
         out += ",\"toolCallId\":";
         // Decoded from the line, where an escaped lone surrogate is valid JSON but not UTF-8.
-        json::append_quoted_lossy(out, call.id);
+        json::append_quoted_lossy(out, *call.id);
         out += ",\"name\":";
         json::append_quoted_lossy(out, call.name);
         out += "}";
