@@ -5,7 +5,6 @@
 #include "handles.h"
 #include "store/memory_flush.h"
 
-using xs::Code;
 using xs::Result;
 using xs::Status;
 using xs::capi::guarded;
@@ -19,10 +18,8 @@ namespace {
 // window > 0 (a window of 0 would make every context "too large").
 Status settings_of(const xs_compaction_settings* in, bool need_window, xs::compaction::Settings* out) {
   if (!in) return null_arg("settings");
-  if (in->version != XS_COMPACTION_SETTINGS_VERSION) {
-    return Status(Code::kVersion,
-                  "xs_compaction_settings version " + std::to_string(in->version) + " is not supported");
-  }
+  XS_RETURN_IF_ERROR(
+      xs::capi::check_struct_version(in->version, XS_COMPACTION_SETTINGS_VERSION, "xs_compaction_settings"));
   if (need_window && in->context_window <= 0) return Status::Invalid("context_window must be > 0");
   if (in->context_window < 0 || in->reserve_tokens < 0 || in->reserve_floor < 0 || in->keep_recent_tokens < 0 ||
       in->soft_threshold_tokens < 0) {
@@ -36,8 +33,9 @@ Status settings_of(const xs_compaction_settings* in, bool need_window, xs::compa
   return Status::Ok();
 }
 
-// The handle-less decisions report a status only (there is no handle to hold a message).
-xs_status code_of(const Status& st) { return st.code() == Code::kVersion ? XS_EVERSION : XS_EINVAL; }
+// The handle-less decisions report a status only (there is no handle to hold a message); the
+// core's codes are the C API's (capi/library.cc checks).
+xs_status code_of(const Status& st) { return static_cast<xs_status>(st.code()); }
 
 }  // namespace
 

@@ -155,6 +155,12 @@ xs_status guarded(Handle* h, F&& body) noexcept {
 
 inline Status null_arg(const char* name) { return Status::Invalid(std::string(name) + " is NULL"); }
 
+// A versioned struct the caller filled for another version than this library knows.
+inline Status check_struct_version(uint32_t got, uint32_t known, const char* name) {
+  if (got == known) return Status::Ok();
+  return Status(Code::kVersion, std::string(name) + " version " + std::to_string(got) + " is not supported");
+}
+
 // Store calls that need the files: kMisuse until xs_store_open succeeded.
 inline Status need_open(const xs_store* st) {
   if (!st->store) return Status(Code::kMisuse, "the store is not open (call xs_store_open first)");

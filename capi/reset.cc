@@ -5,15 +5,12 @@
 
 #include "handles.h"
 
-using xs::Code;
 using xs::Status;
 using xs::capi::guarded;
 using xs::capi::null_arg;
 
 Status xs::capi::translate_policy(const xs_reset_policy* p, xs::store::ResetPolicy* out) {
-  if (p->version != XS_RESET_POLICY_VERSION) {
-    return Status(Code::kVersion, "xs_reset_policy version " + std::to_string(p->version) + " is not supported");
-  }
+  XS_RETURN_IF_ERROR(xs::capi::check_struct_version(p->version, XS_RESET_POLICY_VERSION, "xs_reset_policy"));
   if (p->daily_hour < -1 || p->daily_hour > 23) {
     return Status::Invalid("xs_reset_policy.daily_hour must be 0-23 (or -1 for none), not " +
                            std::to_string(p->daily_hour));

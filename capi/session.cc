@@ -1,8 +1,8 @@
 // Session handles: close, errors, flush, navigation and the append family.
 #include "handles.h"
 
-using xs::Code;
 using xs::Status;
+using xs::capi::check_struct_version;
 using xs::capi::guarded;
 using xs::capi::null_arg;
 using xs::capi::put_id;
@@ -21,12 +21,6 @@ std::optional<bool> tri_state(int32_t v) { return v == XS_UNSET ? std::nullopt :
 
 Status check_tri_state(int32_t v, const char* name) {
   if (v != XS_UNSET && v != 0 && v != 1) return Status::Invalid(std::string(name) + " must be XS_UNSET, 0 or 1");
-  return Status::Ok();
-}
-
-Status check_struct_version(uint32_t got, uint32_t known, const char* name) {
-  if (got != known)
-    return Status(Code::kVersion, std::string(name) + " version " + std::to_string(got) + " is not supported");
   return Status::Ok();
 }
 
