@@ -46,6 +46,8 @@ class Store {
   const std::string& root() const { return root_; }
   // Throws ApiError(status, "<context>: <store message>") when st is not XS_OK.
   void check(xs_status st, const std::string& context) const;
+  // "<root>: <store message>", for a failed call about the store as a whole.
+  std::string error() const { return root_ + ": " + xs_store_errmsg(st_); }
 
  private:
   xs_store* st_;

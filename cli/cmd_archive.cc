@@ -54,7 +54,7 @@ using RetentionCall = xs_status (*)(xs_store*, const xs_archive_options*, char*,
 // The library's report of `call` (xs_store_archive, xs_store_prune).
 std::string run(const Store& store, RetentionCall call, const xs_archive_options& o) {
   return read_text([&](char* b, size_t c, size_t* n) { return call(store.get(), &o, b, c, n); },
-                   [&] { return store.root() + ": " + xs_store_errmsg(store.get()); });
+                   [&] { return store.error(); });
 }
 
 void archive(const Store& store, const RetentionArgs& a) {

@@ -18,11 +18,9 @@ struct BlobsArgs {
   int64_t grace_s = 3600;
 };
 
-std::string store_error(const Store& store) { return store.root() + ": " + xs_store_errmsg(store.get()); }
-
 std::string blob_list(const Store& store, uint32_t flags) {
   return read_text([&](char* b, size_t c, size_t* n) { return xs_blob_list(store.get(), flags, b, c, n); },
-                   [&] { return store_error(store); });
+                   [&] { return store.error(); });
 }
 
 std::string file_row(Json f, std::string_view key, int64_t now) {
@@ -79,7 +77,7 @@ void gc(const Store& store, const BlobsArgs& a) {
   o.grace_ms = a.grace_s * 1000;
   o.now_ms = now_ms();
   std::string text = read_text([&](char* b, size_t c, size_t* n) { return xs_blob_gc(store.get(), &o, b, c, n); },
-                               [&] { return store_error(store); });
+                               [&] { return store.error(); });
   if (a.json) {
     std::printf("%s\n", text.c_str());
     return;

@@ -18,12 +18,10 @@ struct KeysArgs {
   bool as_json = false;
 };
 
-std::string store_error(const Store& store) { return store.root() + ": " + xs_store_errmsg(store.get()); }
-
 void list(const Store& store, const KeysArgs& a) {
   std::string text =
       read_text([&](char* b, size_t c, size_t* n) { return xs_keys_list(store.get(), a.prefix.c_str(), b, c, n); },
-                [&] { return store_error(store); });
+                [&] { return store.error(); });
   if (a.as_json) {
     std::printf("%s\n", text.c_str());
     return;

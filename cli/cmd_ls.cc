@@ -38,7 +38,7 @@ std::string list_json(const Store& store, const std::string& cwd, uint64_t limit
   o.limit = limit;
   if (!cwd.empty()) o.cwd = cwd.c_str();
   return read_text([&](char* b, size_t c, size_t* n) { return xs_store_list(store.get(), &o, b, c, n); },
-                   [&] { return std::string(store.root()) + ": " + xs_store_errmsg(store.get()); });
+                   [&] { return store.error(); });
 }
 
 // What --check found for one session: its counts and xs verify's number of problems, or why it

@@ -100,7 +100,7 @@ void add_stats(CLI::App& app, Globals& g) {
     Store store(g.root());
     std::string text =
         read_text([&](char* b, size_t c, size_t* n) { return xs_keys_list(store.get(), a->prefix.c_str(), b, c, n); },
-                  [&] { return store.root() + ": " + xs_store_errmsg(store.get()); });
+                  [&] { return store.error(); });
     JsonDoc doc = parse_json(text);
     if (a->json) {
       print_json(doc.root());

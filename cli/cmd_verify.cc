@@ -73,7 +73,7 @@ void fix_stats(const Store& store, const VerifyArgs& a, const Style& style) {
     throw ApiError(XS_EINVAL, "--fix-stats repairs the keyed store's records: no PATH (see --key-prefix)");
   std::string report = read_text(
       [&](char* b, size_t c, size_t* n) { return xs_keys_fix_stats(store.get(), a.key_prefix.c_str(), b, c, n); },
-      [&] { return store.root() + ": " + xs_store_errmsg(store.get()); });
+      [&] { return store.error(); });
   std::string out = a.json ? report + "\n" : fix_text(parse_json(report).root(), style);
   std::fwrite(out.data(), 1, out.size(), stdout);
 }
