@@ -1,8 +1,12 @@
 #include "json/document_edit.h"
 
+#include <simdjson.h>
+
+#include <new>
 #include <vector>
 
 #include "json/json_string.h"
+#include "json/limits.h"
 #include "json/member_scanner.h"
 
 namespace xs::json {
@@ -89,6 +93,43 @@ Result<std::string> merge_patch(std::string_view target, std::string_view patch)
   return result;
 }
 
+Result<std::vector<std::pair<std::string_view, std::string_view>>> split_minified_object(std::string_view object) {
+  std::vector<std::pair<std::string_view, std::string_view>> out;
+  if (object == "{}") return out;
+  auto broken = [](simdjson::error_code e) {
+    if (e == simdjson::MEMALLOC) throw std::bad_alloc();
+    return Status::Internal(std::string("splitting a validated object: ") + simdjson::error_message(e));
+  };
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::object root;
+  auto e = parser.iterate(object.data(), object.size(), object.size() + kPadding).get(doc);
+  if (!e) e = doc.get_object().get(root);
+  if (e) return broken(e);
+  for (auto member : root) {
+    simdjson::ondemand::field field;
+    simdjson::ondemand::json_type type;
+    if ((e = std::move(member).get(field))) return broken(e);
+    const char* key_start = field.key().raw() - 1;  // the key token's opening quote
+    simdjson::ondemand::value& value = field.value();
+    if ((e = value.type().get(type))) return broken(e);
+    std::string_view text;
+    if (type == simdjson::ondemand::json_type::object) {
+      simdjson::ondemand::object inner;
+      if (!(e = value.get_object().get(inner))) e = inner.raw_json().get(text);
+    } else if (type == simdjson::ondemand::json_type::array) {
+      simdjson::ondemand::array inner;
+      if (!(e = value.get_array().get(inner))) e = inner.raw_json().get(text);
+    } else {
+      text = value.raw_json_token();  // minified: nothing trails the token
+    }
+    if (e) return broken(e);
+    // Minified: the key token ends at the ':' just before its value.
+    out.emplace_back(std::string_view(key_start, static_cast<size_t>(text.data() - 1 - key_start)), text);
+  }
+  return out;
+}
+
 namespace {
 
 // Where the string token that starts at s[open] (a quote) ends: one past its closing quote.
@@ -101,35 +142,6 @@ size_t string_end(std::string_view s, size_t open) {
 }
 
 }  // namespace
-
-std::vector<std::pair<std::string_view, std::string_view>> split_minified_object(std::string_view s) {
-  std::vector<std::pair<std::string_view, std::string_view>> out;
-  if (s.size() < 2 || s.front() != '{') return out;
-  size_t i = 1;
-  while (i < s.size() && s[i] == '"') {
-    size_t key_end = string_end(s, i);
-    std::string_view key = s.substr(i, key_end - i);
-    size_t value_start = key_end + 1;  // after ':'
-    size_t j = value_start;
-    int depth = 0;
-    for (; j < s.size(); ++j) {
-      char c = s[j];
-      if (c == '"') {
-        j = string_end(s, j) - 1;
-      } else if (c == '{' || c == '[') {
-        ++depth;
-      } else if (c == '}' || c == ']') {
-        if (depth == 0) break;
-        --depth;
-      } else if (c == ',' && depth == 0) {
-        break;
-      }
-    }
-    out.emplace_back(key, s.substr(value_start, j - value_start));
-    i = j + 1;  // past ',' (or '}', ending the loop)
-  }
-  return out;
-}
 
 std::string indent_2(std::string_view s, int depth) {
   std::string out;

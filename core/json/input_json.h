@@ -19,8 +19,16 @@ class InputJson {
   // and *facts (when given) the role/provider/model of an object root. Errors: kLimit for size
   // and depth, kInvalid for everything else (grammar, UTF-8, NUL bytes, empty text).
   Status prepare(std::string_view text, std::string* minified, Kind* kind, LineFacts* facts = nullptr);
+  // The same over a text followed by kPadding readable bytes (a whole file as the storage layer
+  // reads it), without copying it: the minified text goes to `out`, which has room for
+  // text.size() + kPadding bytes (a storage::PaddedBuffer of the text's size), its length to
+  // *out_len.
+  Status prepare_padded(std::string_view text, char* out, size_t* out_len, Kind* kind);
 
  private:
+  Status validate(std::string_view padded_text, Kind* kind, LineFacts* facts);
+  static Status minify(std::string_view padded_text, char* out, size_t* out_len);
+
   LineScanner scanner_;
   LineFacts scratch_facts_;
   std::string padded_;

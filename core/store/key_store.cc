@@ -1,5 +1,6 @@
 #include "store/key_store.h"
 
+#include <algorithm>
 #include <unordered_map>
 #include <utility>
 
@@ -10,6 +11,7 @@
 #include "json/json_string.h"
 #include "json/member_scanner.h"
 #include "storage/atomic_file.h"
+#include "storage/buffer.h"
 #include "storage/path.h"
 
 namespace xs::store {
@@ -59,17 +61,25 @@ struct KeyStore::Document {
     std::string value;      // minified
     std::string laid_out;   // its lines in the file ("  \"key\": {...}"); empty until needed
   };
-  std::string text;  // the file's bytes this document was read from or written as
+  storage::PaddedBuffer text;  // the file's bytes this document was read from or written as
   std::vector<Member> members;
-  std::unordered_map<std::string, size_t> index;  // decoded key -> position in members
+  // Decoded key -> position in members. The views point into the members' keys, so the index is
+  // built again whenever the vector moves them (a growth, an erase): one allocation per record
+  // fewer when a new process reads a document of a thousand.
+  std::unordered_map<std::string_view, size_t> index;
 
   Member* find(std::string_view key) {
-    auto it = index.find(std::string(key));
+    auto it = index.find(key);
     return it == index.end() ? nullptr : &members[it->second];
   }
   void add(Member m) {
-    index.emplace(m.key, members.size());
+    bool moves = members.size() == members.capacity();
     members.push_back(std::move(m));
+    if (moves) {
+      reindex();
+    } else {
+      index.emplace(members.back().key, members.size() - 1);
+    }
   }
   void set(Member* m, std::string value) {
     m->value = std::move(value);
@@ -77,6 +87,9 @@ struct KeyStore::Document {
   }
   void erase(const Member* m) {
     members.erase(members.begin() + (m - members.data()));
+    reindex();
+  }
+  void reindex() {
     index.clear();
     for (size_t i = 0; i < members.size(); ++i) index.emplace(members[i].key, i);
   }
@@ -126,20 +139,28 @@ Result<KeyStore::Document*> KeyStore::document(storage::Expected* seen) const {
   }
   XS_RETURN_IF_ERROR(st);
   if (seen) *seen = storage::Expected::Of(info);
-  if (doc_ && !doc_->text.empty() && doc_->text == bytes.view()) return doc_.get();
+  if (doc_ && doc_->text.size() != 0 && doc_->text.view() == bytes.view()) return doc_.get();
   doc_.reset();
   if (bytes.size() > kMaxDocumentBytes) {
     return Status::Limit(path_ + " is over " + std::to_string(kMaxDocumentBytes >> 20) + " MiB");
   }
-  std::string minified;
+  // Validated and minified straight from the read buffer (it carries simdjson's padding), then
+  // split on simdjson's structural index: a new process reading a gateway's 1,000 records pays
+  // for little more than the validating parse (bench/session_stats_bench.cc).
+  storage::PaddedBuffer minified(bytes.size());
+  size_t minified_size = 0;
   Kind kind;
   json::InputJson input(document_limits());
-  st = input.prepare(bytes.view(), &minified, &kind);
+  st = input.prepare_padded(bytes.view(), minified.data(), &minified_size, &kind);
   if (!st.ok()) return Status::Corrupt(path_ + " is not a JSON document (" + st.message() + ")");
   if (kind != Kind::kObject) return Status::Corrupt(path_ + " is not a JSON object");
+  minified.truncate(minified_size);
+  auto members = json::split_minified_object(minified.view());
+  if (!members.ok()) return members.status();
   auto doc = std::make_unique<Document>();
-  // The text is valid and minified: split without a second parse (a large document on every change).
-  for (const auto& [key_token, value] : json::split_minified_object(minified)) {
+  doc->members.reserve(members->size());
+  doc->index.reserve(members->size());
+  for (const auto& [key_token, value] : *members) {
     std::string key;
     json::decode_string_token(key_token, key);
     if (Document::Member* earlier = doc->find(key)) {
@@ -148,7 +169,7 @@ Result<KeyStore::Document*> KeyStore::document(storage::Expected* seen) const {
       doc->add({std::move(key), std::string(key_token), std::string(value), {}});
     }
   }
-  doc->text = std::string(bytes.view());
+  doc->text = std::move(bytes);
   doc_ = std::move(doc);
   return doc_.get();
 }
@@ -168,24 +189,25 @@ Status KeyStore::set_aside(const Status& why) const {
 
 Status KeyStore::publish(Document& doc, const storage::Expected& seen) const {
   // JSON.stringify(doc, null, 2) + "\n", from each member's lines (laid out once, kept after).
-  std::string text;
-  if (doc.members.empty()) {
-    text = "{}\n";
-  } else {
-    size_t size = 4;
+  static constexpr std::string_view kEmpty = "{}\n", kOpen = "{\n", kBetween = ",\n", kClose = "\n}\n";
+  size_t size = kEmpty.size();
+  if (!doc.members.empty()) {
+    size = kOpen.size() + kClose.size() + kBetween.size() * (doc.members.size() - 1);
     for (Document::Member& m : doc.members) {
       if (m.laid_out.empty()) m.laid_out = "  " + m.key_token + ": " + json::indent_2(m.value, 1);
-      size += m.laid_out.size() + 2;
+      size += m.laid_out.size();
     }
-    text.reserve(size);
-    text += "{\n";
-    for (size_t i = 0; i < doc.members.size(); ++i) {
-      if (i) text += ",\n";
-      text += doc.members[i].laid_out;
-    }
-    text += "\n}\n";
   }
-  Status st = storage::atomic_replace(*fs_, path_, {text}, seen);
+  storage::PaddedBuffer text(size);  // kept as the document's bytes: the next read compares them
+  char* at = text.data();
+  auto put = [&at](std::string_view piece) { at = std::copy(piece.begin(), piece.end(), at); };
+  if (doc.members.empty()) put(kEmpty);
+  for (size_t i = 0; i < doc.members.size(); ++i) {
+    put(i == 0 ? kOpen : kBetween);
+    put(doc.members[i].laid_out);
+  }
+  if (!doc.members.empty()) put(kClose);
+  Status st = storage::atomic_replace(*fs_, path_, {text.view()}, seen);
   if (st.ok()) {
     doc.text = std::move(text);
   } else {

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
+
+#include "json/limits.h"
 
 namespace xs::json {
 namespace {
@@ -47,9 +51,22 @@ TEST(Indent2, LaysOutAsJsonStringifyWithTwoSpaces) {
   EXPECT_EQ(indent_2("7"), "7");
 }
 
+// split_minified_object reads kPadding bytes past the text, as simdjson does.
+std::vector<std::pair<std::string, std::string>> split(std::string_view text) {
+  std::string padded(text);
+  padded.append(kPadding, '\0');
+  auto spans = split_minified_object(std::string_view(padded.data(), text.size()));
+  EXPECT_TRUE(spans.ok()) << spans.status().message();
+  std::vector<std::pair<std::string, std::string>> out;
+  if (spans.ok()) {
+    for (const auto& [key, value] : *spans) out.emplace_back(key, value);
+  }
+  return out;
+}
+
 TEST(SplitMinifiedObject, MembersWithNestedValuesAndEscapes) {
-  auto m = split_minified_object(R"({"a":1,"b\"":{"c":[1,{"d":"},]"}]},"e":"x\\","f":[],"g":null})");
-  ASSERT_EQ(m.size(), 5u);
+  auto m = split(R"({"a":1,"b\"":{"c":[1,{"d":"},]"}]},"e":"x\\","f":[],"g":null,"h":-1.5e3,"i":true})");
+  ASSERT_EQ(m.size(), 7u);
   EXPECT_EQ(m[0].first, R"("a")");
   EXPECT_EQ(m[0].second, "1");
   EXPECT_EQ(m[1].first, R"("b\"")");
@@ -58,7 +75,28 @@ TEST(SplitMinifiedObject, MembersWithNestedValuesAndEscapes) {
   EXPECT_EQ(m[3].second, "[]");
   EXPECT_EQ(m[4].first, R"("g")");
   EXPECT_EQ(m[4].second, "null");
-  EXPECT_TRUE(split_minified_object("{}").empty());
+  EXPECT_EQ(m[5].second, "-1.5e3");
+  EXPECT_EQ(m[6].first, R"("i")");
+  EXPECT_EQ(m[6].second, "true");
+  EXPECT_TRUE(split("{}").empty());
+}
+
+// What validation accepts beyond simdjson's DOM (docs/decisions.md): a lone surrogate escape and a
+// number out of double's range split like any other member, their tokens untouched.
+TEST(SplitMinifiedObject, LenientTokensSplitAsTheyAre) {
+  auto m = split(R"({"s":"\ud800","n":1e400,"k\udc00":[18446744073709551616]})");
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_EQ(m[0].second, R"("\ud800")");
+  EXPECT_EQ(m[1].second, "1e400");
+  EXPECT_EQ(m[2].first, R"("k\udc00")");
+  EXPECT_EQ(m[2].second, "[18446744073709551616]");
+}
+
+// Not a minified object after all (a caller's bug): kInternal, never a guess.
+TEST(SplitMinifiedObject, ANonObjectIsAnInternalError) {
+  std::string padded = "[1,2]" + std::string(kPadding, '\0');
+  auto spans = split_minified_object(std::string_view(padded.data(), 5));
+  EXPECT_EQ(spans.status().code(), Code::kInternal);
 }
 
 }  // namespace
