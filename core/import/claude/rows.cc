@@ -1,0 +1,172 @@
+#include "import/claude/rows.h"
+
+#include <simdjson.h>
+
+#include "json/limits.h"
+
+namespace xs::import::claude {
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+using simdjson::dom::object;
+
+// A string member, or "" when absent; a member of another type is recorded as a problem (a row
+// with a wrong-typed field is read as if the field were absent, docs/import-claude.md#reading).
+std::string str(const object& o, std::string_view key, Row* row) {
+  element e;
+  if (o.at_key(key).get(e) != simdjson::SUCCESS) return "";
+  if (e.type() == element_type::STRING) return std::string(std::string_view(e));
+  if (e.type() != element_type::NULL_VALUE) row->type_problems.push_back(std::string(key) + " is not a string");
+  return "";
+}
+
+bool flag(const object& o, std::string_view key) {
+  element e;
+  bool b = false;
+  return o.at_key(key).get(e) == simdjson::SUCCESS && e.get(b) == simdjson::SUCCESS && b;
+}
+
+std::string first_text(const element& content) {
+  if (content.type() == element_type::STRING) return std::string(std::string_view(content));
+  simdjson::dom::array blocks;
+  if (content.get(blocks) != simdjson::SUCCESS) return "";
+  for (element b : blocks) {
+    object bo;
+    std::string_view type, text;
+    if (b.get(bo) != simdjson::SUCCESS || bo["type"].get(type) != simdjson::SUCCESS) continue;
+    if (type == "text" && bo["text"].get(text) == simdjson::SUCCESS) return std::string(text);
+  }
+  return "";
+}
+
+void read_message(const object& o, Row* row) {
+  object msg;
+  element m;
+  if (o.at_key("message").get(m) != simdjson::SUCCESS) return;
+  if (m.get(msg) != simdjson::SUCCESS) {
+    row->type_problems.push_back("message is not an object");
+    return;
+  }
+  row->has_message = true;
+  element content;
+  bool has_content = msg.at_key("content").get(content) == simdjson::SUCCESS;
+  if (row->type == "assistant") {
+    row->message_id = str(msg, "id", row);
+    row->request_id = str(o, "requestId", row);
+  } else if (has_content) {
+    row->prompt_text = first_text(content);
+  }
+  simdjson::dom::array blocks;
+  if (!has_content || content.get(blocks) != simdjson::SUCCESS) return;
+  for (element b : blocks) {
+    object bo;
+    std::string_view type, id, name;
+    if (b.get(bo) != simdjson::SUCCESS || bo["type"].get(type) != simdjson::SUCCESS) {
+      row->other_blocks = true;
+      continue;
+    }
+    if (type == "tool_use" && bo["id"].get(id) == simdjson::SUCCESS) {
+      row->tool_use_ids.emplace_back(id);
+      row->tool_use_names.emplace_back(bo["name"].get(name) == simdjson::SUCCESS ? name : "");
+    }
+    if (type != "tool_result") {
+      row->other_blocks = true;
+      continue;
+    }
+    ++row->tool_results;
+    if (row->tool_result_for.empty() && bo["tool_use_id"].get(id) == simdjson::SUCCESS) {
+      row->tool_result_for = std::string(id);
+    }
+  }
+}
+
+bool parse_padded(simdjson::dom::parser& parser, std::string_view text, Row* row, std::string* reason) {
+  element doc;
+  auto err = parser.parse(text.data(), text.size(), false).get(doc);
+  if (err == simdjson::UTF8_ERROR) {
+    *reason = "invalid UTF-8";
+    return false;
+  }
+  if (err) {
+    *reason = std::string("not JSON (") + simdjson::error_message(err) + ")";
+    return false;
+  }
+  object o;
+  if (doc.get(o) != simdjson::SUCCESS) {
+    *reason = "not a JSON object";
+    return false;
+  }
+  element type;
+  if (o.at_key("type").get(type) != simdjson::SUCCESS || type.type() != element_type::STRING) {
+    *reason = "no string \"type\"";
+    return false;
+  }
+  row->text = text;
+  row->type = std::string(std::string_view(type));
+  row->subtype = str(o, "subtype", row);
+  row->uuid = str(o, "uuid", row);
+  row->parent_uuid = str(o, "parentUuid", row);
+  row->has_parent = !row->parent_uuid.empty();
+  row->logical_parent_uuid = str(o, "logicalParentUuid", row);
+  row->session_id = str(o, "sessionId", row);
+  row->cwd = str(o, "cwd", row);
+  row->timestamp = str(o, "timestamp", row);
+  row->agent_id = str(o, "agentId", row);
+  row->git_branch = str(o, "gitBranch", row);
+  row->version = str(o, "version", row);
+  row->is_sidechain = flag(o, "isSidechain");
+  row->is_meta = flag(o, "isMeta");
+  row->is_compact_summary = flag(o, "isCompactSummary");
+  if (row->type == "user" || row->type == "assistant") read_message(o, row);
+  if (row->type == "summary") {
+    row->summary = str(o, "summary", row);
+    row->leaf_uuid = str(o, "leafUuid", row);
+  }
+  if (row->type == "file-history-snapshot") row->message_ref = str(o, "messageId", row);
+  if (row->type == "custom-title") row->custom_title = str(o, "customTitle", row);
+  return true;
+}
+
+}  // namespace
+
+bool parse_row(std::string_view text, Row* row, std::string* reason) {
+  simdjson::dom::parser parser;
+  std::string padded(text);
+  padded.append(json::kPadding, '\0');
+  bool ok = parse_padded(parser, std::string_view(padded.data(), text.size()), row, reason);
+  row->text = {};  // the copy dies here; read_transcript's rows view the file's buffer
+  return ok;
+}
+
+Status read_transcript(storage::Fs& fs, const std::string& path, Transcript* out) {
+  out->path = path;
+  XS_RETURN_IF_ERROR(fs.read_file(path, kMaxTranscriptBytes, &out->bytes, &out->info));
+  std::string_view all = out->bytes.view();
+  simdjson::dom::parser parser;
+  uint64_t start = 0, line = 0;
+  if (all.substr(0, 3) == "\xEF\xBB\xBF") start = 3;  // a byte-order mark belongs to no row
+  while (start < all.size()) {
+    size_t nl = all.find('\n', start);
+    size_t end = nl == std::string_view::npos ? all.size() : nl;
+    std::string_view text = all.substr(start, end - start);
+    ++line;
+    if (text.find_first_not_of(" \t\r") != std::string_view::npos) {  // blank lines are not rows
+      Row row;
+      row.line = line;
+      row.offset = start;
+      std::string reason;
+      if (text.size() > json::Limits().max_line_bytes) {
+        out->bad.push_back({line, "line longer than " + std::to_string(json::Limits().max_line_bytes) + " bytes"});
+      } else if (parse_padded(parser, text, &row, &reason)) {
+        out->rows.push_back(std::move(row));
+      } else {
+        out->bad.push_back({line, std::move(reason)});
+      }
+    }
+    start = end + 1;
+  }
+  return Status::Ok();
+}
+
+}  // namespace xs::import::claude
