@@ -127,7 +127,8 @@ class Planner {
     int parent = last_chain_;
     auto logical = by_uuid_.find(b.logical_parent_uuid);
     if (logical != by_uuid_.end()) {
-      parent = logical->second;
+      auto reg = region_.find(b.logical_parent_uuid);
+      parent = reg == region_.end() ? logical->second : groups_[reg->second].tail;
     } else if (!b.logical_parent_uuid.empty()) {
       p_.notes.push_back(where(i) + ": compaction's logical parent " + b.logical_parent_uuid +
                          " is not in this conversation; attached to the row before it");

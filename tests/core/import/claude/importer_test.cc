@@ -1,0 +1,166 @@
+#include "import/claude/importer.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "claude_test_util.h"
+#include "storage/fs.h"
+#include "test_util.h"
+
+namespace xs::import::claude {
+namespace {
+
+using testing::context_tokens;
+using testing::corpus;
+using testing::memory_store;
+using testing::open_imported;
+
+const ImportedSession* session_of(const ImportReport& r, const std::string& source_file) {
+  for (const ImportedSession& s : r.sessions) {
+    if (s.source_file == source_file && !s.session_file.empty()) return &s;
+  }
+  return nullptr;
+}
+
+// Every row of every corpus file: rowsRead per file equals its non-blank lines, and each
+// session's rows are imported, kept as custom, already imported or skipped.
+TEST(ClaudeImport, EveryRowOfEveryCorpusFileIsAccountedFor) {
+  for (const std::string& project : testing::corpus_projects()) {
+    SCOPED_TRACE(project);
+    auto st = memory_store();
+    auto report = import_project(*st, storage::make_posix_fs(), corpus(project));
+    ASSERT_TRUE(report.ok()) << report.status().message();
+    std::map<std::string, uint64_t> read;
+    for (const ImportedSession& s : report->sessions) {
+      read[s.source_file] += s.rows_read;
+      EXPECT_EQ(s.rows_read, s.imported + s.kept_as_custom + s.already_imported + s.skipped) << s.source_file;
+      EXPECT_EQ(s.already_imported, 0u);
+    }
+    for (const std::string& file : testing::transcripts(corpus(project))) {
+      EXPECT_EQ(read[file], testing::count_rows(testing::slurp(corpus(project) + "/" + file))) << file;
+    }
+    EXPECT_EQ(report->skipped_rows(), 0u) << report->to_json();
+  }
+}
+
+TEST(ClaudeImport, SpotterCountsByKind) {
+  auto st = memory_store();
+  auto report = import_project(*st, storage::make_posix_fs(), corpus("marot-spotter"));
+  ASSERT_TRUE(report.ok());
+  const ImportedSession* s = session_of(*report, "258c7280-ae70-4798-800f-63464d01a85d.jsonl");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->session_id, "258c7280-ae70-4798-800f-63464d01a85d");
+  EXPECT_TRUE(s->created);
+  // 192 user + 299 assistant + the compact boundary are messages or the compaction; the 1333
+  // progress rows, 28 snapshots, 6 queue operations and 4 other system rows are custom entries.
+  EXPECT_EQ(s->rows_read, 1863u);
+  EXPECT_EQ(s->imported, 192u + 299u + 1u);
+  EXPECT_EQ(s->kept_as_custom, 1333u + 28u + 6u + 4u);
+}
+
+// The context is what Claude Code resumes: after a manual /compact, the summary and the rows
+// written after it (the /compact command's own rows included), nothing from before.
+TEST(ClaudeImport, CompactCommandContextIsTheSummaryAndWhatFollows) {
+  auto st = memory_store();
+  auto report = import_project(*st, storage::make_posix_fs(), corpus("claudeless-v2.1.29/compact-command"));
+  ASSERT_TRUE(report.ok());
+  auto s = open_imported(*st, *session_of(*report, "8aa54c1d-5030-4491-be42-e0c416424b8a.jsonl"));
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(context_tokens(*s),
+            (std::vector<std::string>{"C", "U:<local-command-caveat>Caveat: ", "U:<command-name>/compact</comman",
+                                      "U:<local-command-stdout>\x1b[2mComp", "U:<local-command-caveat>Caveat: ",
+                                      "U:<command-name>/exit</command-n", "U:<local-command-stdout>Bye!</lo"}));
+  EXPECT_EQ(*s->leaf_id(), "4dfab873-c508-4f36-b9e2-71c1e7c416f7");
+  // The compaction hangs off the last row before it and keeps nothing before itself.
+  auto compaction = s->entry_json("19fba157-e883-4444-8e5e-7495d80877ef");
+  ASSERT_TRUE(compaction.ok());
+  EXPECT_NE(compaction->find("\"type\":\"compaction\""), std::string::npos);
+  EXPECT_NE(compaction->find("\"parentId\":\"e01f969f-e7e1-4f56-bd0d-faeb4ddc5822\""), std::string::npos) << *compaction;
+  EXPECT_NE(compaction->find("\"firstKeptEntryId\":\"a206f0ea-7c3b-42ef-8a55-ec09c5a9e519\""), std::string::npos) << *compaction;
+  EXPECT_NE(compaction->find("This session is being continued"), std::string::npos);
+}
+
+// Split replies merge into one message per API message; both parallel calls keep their results
+// (Claude Code's own resume walk loses the first one).
+TEST(ClaudeImport, ShortSessionContextHasEveryCallWithItsResult) {
+  auto st = memory_store();
+  auto report = import_project(*st, storage::make_posix_fs(), corpus("marot-spotter"));
+  ASSERT_TRUE(report.ok());
+  auto s = open_imported(*st, *session_of(*report, "short.jsonl"));
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(context_tokens(*s),
+            (std::vector<std::string>{"U:mix phx.server doesnt seem to ", "A:msg_01MKH1ccEGrZGNPvu8pYiiQa",
+                                      "R:toolu_0116Hyi5v8ut7Ffb7d8qV1Sc", "R:toolu_01FdQ8qTyVyZjE3Kw4dguQGx",
+                                      "U:[Request interrupted by user f"}));
+  auto ctx = s->context(std::nullopt);
+  ASSERT_TRUE(ctx.ok());
+  // One assistant message holding the five blocks of its five rows, in chain order.
+  EXPECT_NE(ctx->find("{\"type\":\"text\",\"text\":\"\\n\\n\"},{\"type\":\"thinking\""), std::string::npos);
+  EXPECT_NE(ctx->find("\"toolName\":\"Bash\""), std::string::npos) << *ctx;
+}
+
+TEST(ClaudeImport, ClearCommandGivesTwoSessions) {
+  auto st = memory_store();
+  auto report = import_project(*st, storage::make_posix_fs(), corpus("claudeless-v2.1.29/clear-command"));
+  ASSERT_TRUE(report.ok());
+  auto s = open_imported(*st, *session_of(*report, "5bd47723-950c-4c20-917e-77acb15dc4ea.jsonl"));
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(context_tokens(*s),
+            (std::vector<std::string>{"U:what is 2 + 2?", "A:msg_01F3bwmEVWj2y3PZrgXvjnAP", "U:and 3 + 3?",
+                                      "A:msg_01PLpGurx9JrvWSNyttvSJet"}));
+  EXPECT_NE(session_of(*report, "5c91b750-86c7-44d8-bb93-e5046ff2c302.jsonl"), nullptr);
+}
+
+// Inline sidechains (1.0.x) and agent files (2.0.x) become sessions linked to their parent.
+TEST(ClaudeImport, SidechainsBecomeLinkedSessions) {
+  auto st = memory_store();
+  auto report = import_project(*st, storage::make_posix_fs(), corpus("claude-code-viewer"));
+  ASSERT_TRUE(report.ok());
+  int linked = 0;
+  for (const ImportedSession& s : report->sessions) {
+    auto opened = open_imported(*st, s);
+    ASSERT_NE(opened, nullptr) << s.source_file;
+    if (opened->header_info().parent_session) {
+      ++linked;
+      EXPECT_EQ(*opened->header_info().parent_session, "5c0375b4-57a5-4f26-b12d-d022ee4e51b7");
+    }
+  }
+  // Two inline sidechain roots (rows 16 and 26, 22 rows in all), and the agent file.
+  EXPECT_EQ(linked, 3) << report->to_json();
+  ASSERT_EQ(report->sessions.size(), 4u);
+  EXPECT_EQ(report->sessions[1].rows_read + report->sessions[2].rows_read, 22u);
+}
+
+TEST(ClaudeImport, ACrossFileSummaryTitlesTheSessionItNames) {
+  auto st = memory_store();
+  auto report = import_project(*st, storage::make_posix_fs(), corpus("sniffly"));
+  ASSERT_TRUE(report.ok());
+  bool found = false;
+  for (const ImportedSession& s : report->sessions) {
+    if (s.source_file != "ff71dbed-a4f2-4284-a4fc-fe2fb90de929.jsonl") continue;
+    found = true;
+    EXPECT_EQ(s.session_id, "ba79134d-b6e9-4867-af0c-6941038c9e4b");
+    EXPECT_EQ(s.rows_read, 1u);
+    EXPECT_EQ(s.imported, 1u);
+  }
+  EXPECT_TRUE(found) << report->to_json();
+  auto s = open_imported(*st, *session_of(*report, "ba79134d-b6e9-4867-af0c-6941038c9e4b.jsonl"));
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->title().has_value());
+  EXPECT_NE(s->labels_json(), "[]");
+}
+
+TEST(ClaudeImport, DanglingParentsAreReattachedAndReported) {
+  auto st = memory_store();
+  auto report = import_project(*st, storage::make_posix_fs(), corpus("marot-spotter"));
+  ASSERT_TRUE(report.ok());
+  bool noted = false;
+  for (const std::string& n : report->notes) {
+    noted = noted || n.rfind("258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-acompact-fffbd0.jsonl line 1: parent", 0) == 0;
+  }
+  EXPECT_TRUE(noted) << report->to_json();
+}
+
+}  // namespace
+}  // namespace xs::import::claude
