@@ -248,7 +248,8 @@ std::vector<std::string> user_messages(const Row& row, const std::map<std::strin
       }
     }
   }
-  if (out.empty() || !rest.empty()) out.push_back("{\"role\":\"user\",\"content\":[" + rest + "],\"timestamp\":" + ts + "}");
+  if (out.empty() || !rest.empty())
+    out.push_back("{\"role\":\"user\",\"content\":[" + rest + "],\"timestamp\":" + ts + "}");
   return out;
 }
 

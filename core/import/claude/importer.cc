@@ -130,7 +130,8 @@ class Writer {
       }
       last_written_ = static_cast<int>(e);
       if (!s_) continue;
-      XS_RETURN_IF_ERROR(s_->set_leaf(pe.parent < 0 ? std::nullopt : std::optional<std::string_view>(native_[pe.parent])));
+      XS_RETURN_IF_ERROR(
+          s_->set_leaf(pe.parent < 0 ? std::nullopt : std::optional<std::string_view>(native_[pe.parent])));
       XS_RETURN_IF_ERROR(s_->append_entry(entry_json(pe, fresh), &native_[e]));
     }
     return mark_leaf();
@@ -154,7 +155,8 @@ class Writer {
   }
 
   void envelope(std::string& out, const PlannedEntry& pe, const Row& first) const {
-    if (!pe.wanted_id.empty() && format::is_valid_new_id(pe.wanted_id) && s_->tree().find(pe.wanted_id) == model::kNone) {
+    if (!pe.wanted_id.empty() && format::is_valid_new_id(pe.wanted_id) &&
+        s_->tree().find(pe.wanted_id) == model::kNone) {
       out += ",\"id\":";
       json::append_quoted(out, pe.wanted_id);
     }
@@ -212,8 +214,7 @@ class Writer {
         out += ",\"label\":";
         json::append_quoted(out, first.summary);
         break;
-      case PlanKind::kCustom:
-        return custom_json(pe, first, fresh);
+      case PlanKind::kCustom: return custom_json(pe, first, fresh);
     }
     envelope(out, pe, first);
     source_rows(out, fresh);

@@ -35,13 +35,13 @@ enum class RowOutcome { kImported, kCustom, kSkipped };
 struct Plan {
   std::vector<RowRef> rows;  // the conversation's rows in file order, then the summaries labelling it
   std::vector<PlannedEntry> entries;
-  std::vector<int> row_entry;             // per row: the entry it went into (-1: skipped)
-  std::vector<RowOutcome> outcome;        // per row
-  std::vector<std::string> skip_reason;   // per row, for kSkipped
+  std::vector<int> row_entry;                     // per row: the entry it went into (-1: skipped)
+  std::vector<RowOutcome> outcome;                // per row
+  std::vector<std::string> skip_reason;           // per row, for kSkipped
   std::map<std::string, std::string> tool_names;  // tool_use id → name
-  int leaf = -1;              // the entry Claude Code resumes from, -1: none
+  int leaf = -1;                                  // the entry Claude Code resumes from, -1: none
   std::string leaf_uuid;
-  std::string title;          // a summary row whose leaf is on the resumed path
+  std::string title;  // a summary row whose leaf is on the resumed path
   std::vector<std::string> notes;
 };
 

@@ -56,7 +56,7 @@ struct ProjectScan {
   bool has_index = false;
   std::string original_path;  // the index's originalPath
   std::vector<IndexEntry> index;
-  std::vector<SourceFile> files;   // sessions first, then agent files, subagents last; by name within each
+  std::vector<SourceFile> files;    // sessions first, then agent files, subagents last; by name within each
   std::vector<SkippedRow> skipped;  // bad rows, and files that could not be read (line 0)
   std::vector<std::string> notes;   // index drift, an index that is not an object, ...
 };

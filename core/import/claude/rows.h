@@ -24,25 +24,25 @@ struct Row {
   std::string subtype;    // system rows: "compact_boundary", "local_command", ...
   std::string uuid;       // empty for side rows (summary, file-history-snapshot, queue-operation)
   std::string parent_uuid;
-  bool has_parent = false;  // parentUuid is a string (null, absent or another type: a root)
+  bool has_parent = false;          // parentUuid is a string (null, absent or another type: a root)
   std::string logical_parent_uuid;  // compact_boundary
   std::string session_id, cwd, timestamp, agent_id, git_branch, version;
   bool is_sidechain = false;
   bool is_meta = false;
   bool is_compact_summary = false;
-  bool has_message = false;    // user/assistant: `message` is an object
-  std::string message_id;      // assistant: message.id
-  std::string request_id;      // assistant: requestId
+  bool has_message = false;                 // user/assistant: `message` is an object
+  std::string message_id;                   // assistant: message.id
+  std::string request_id;                   // assistant: requestId
   std::vector<std::string> tool_use_ids;    // assistant: ids of its tool_use blocks
   std::vector<std::string> tool_use_names;  // and their names, in the same order
   std::string tool_result_for;              // user: tool_use_id of its first tool_result block
   uint32_t tool_results = 0;                // user: how many tool_result blocks it holds
   bool other_blocks = false;                // user: blocks besides the tool results
-  std::string prompt_text;                // user: the content string, or its first text block
-  std::string leaf_uuid, summary;         // summary rows
-  std::string message_ref;                // file-history-snapshot: messageId
-  std::string custom_title;               // custom-title rows (reported in newer versions)
-  std::vector<std::string> type_problems;  // members present with the wrong JSON type
+  std::string prompt_text;                  // user: the content string, or its first text block
+  std::string leaf_uuid, summary;           // summary rows
+  std::string message_ref;                  // file-history-snapshot: messageId
+  std::string custom_title;                 // custom-title rows (reported in newer versions)
+  std::vector<std::string> type_problems;   // members present with the wrong JSON type
 
   bool is_chain() const { return !uuid.empty(); }
   bool is_conversation() const { return (type == "user" || type == "assistant") && has_message; }
