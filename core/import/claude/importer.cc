@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "format/clock.h"
 #include "format/ids.h"
 #include "import/claude/convert.h"
 #include "import/claude/plan.h"
@@ -119,6 +120,8 @@ class Writer {
   Status write() {
     for (size_t e = 0; e < plan_.entries.size(); ++e) {
       const PlannedEntry& pe = plan_.entries[e];
+      const std::string& ts = plan_.rows[pe.rows.front()].row->timestamp;
+      if (!ts.empty()) carried_timestamp_ = ts;
       std::vector<size_t> fresh;
       for (size_t r : pe.rows) {
         if (!row_is_old(r)) fresh.push_back(r);
@@ -154,15 +157,18 @@ class Writer {
     out += ']';
   }
 
+  // The entry's timestamp is its row's, else the last one a row before it had (summary and
+  // snapshot rows have none), so an import stamps nothing with the time it ran.
   void envelope(std::string& out, const PlannedEntry& pe, const Row& first) const {
     if (!pe.wanted_id.empty() && format::is_valid_new_id(pe.wanted_id) &&
         s_->tree().find(pe.wanted_id) == model::kNone) {
       out += ",\"id\":";
       json::append_quoted(out, pe.wanted_id);
     }
-    if (!first.timestamp.empty()) {
+    const std::string& ts = first.timestamp.empty() ? carried_timestamp_ : first.timestamp;
+    if (!ts.empty()) {
       out += ",\"timestamp\":";
-      json::append_quoted(out, first.timestamp);
+      json::append_quoted(out, ts);
     }
   }
 
@@ -230,16 +236,22 @@ class Writer {
     }
     if (!s_) return Status::Ok();
     XS_RETURN_IF_ERROR(s_->set_leaf(native_[plan_.leaf]));
-    std::string data = "{\"leafUuid\":";
-    json::append_quoted(data, plan_.leaf_uuid);
+    std::string entry = "{\"type\":\"custom\",\"customType\":\"claude-code/resume-leaf\",\"data\":{\"leafUuid\":";
+    json::append_quoted(entry, plan_.leaf_uuid);
+    entry += "}";
+    if (!carried_timestamp_.empty()) {
+      entry += ",\"timestamp\":";
+      json::append_quoted(entry, carried_timestamp_);
+    }
     std::string id;
-    return s_->append_custom("claude-code/resume-leaf", data + "}", &id);
+    return s_->append_entry(entry + "}", &id);
   }
 
   const Plan& plan_;
   session::Session* s_;
   const std::map<std::string, std::string>& keys_;
   std::vector<std::string> native_;
+  std::string carried_timestamp_;
   int last_written_ = -1;
 };
 
@@ -354,6 +366,13 @@ class ProjectImporter {
       session::SessionOptions o;
       o.session_id = part.session_id;
       o.defer_until_assistant = false;
+      // The header's time is the conversation's start (and names the file), not the import's.
+      for (const RowRef& r : plan.rows) {
+        if (auto ms = format::parse_iso_ms(r.row->timestamp)) {
+          o.clock = format::Clock::Fixed(*ms, 1);
+          break;
+        }
+      }
       if (!title.empty()) o.title = title;
       if (!part.parent_session.empty()) o.parent_session = part.parent_session;
       auto made = store_.create_session(cwd, o);

@@ -72,6 +72,8 @@ TEST(ClaudeImport, CompactCommandContextIsTheSummaryAndWhatFollows) {
                                       "U:<local-command-stdout>\x1b[2mComp", "U:<local-command-caveat>Caveat: ",
                                       "U:<command-name>/exit</command-n", "U:<local-command-stdout>Bye!</lo"}));
   EXPECT_EQ(*s->leaf_id(), "4dfab873-c508-4f36-b9e2-71c1e7c416f7");
+  EXPECT_EQ(s->header_info().timestamp, "2026-02-02T05:25:51.777Z");  // the conversation's start
+  EXPECT_EQ(s->header_info().cwd, "/tmp/workspace");
   // The compaction hangs off the last row before it and keeps nothing before itself.
   auto compaction = s->entry_json("19fba157-e883-4444-8e5e-7495d80877ef");
   ASSERT_TRUE(compaction.ok());
@@ -160,6 +162,41 @@ TEST(ClaudeImport, DanglingParentsAreReattachedAndReported) {
     noted = noted || n.rfind("258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-acompact-fffbd0.jsonl line 1: parent", 0) == 0;
   }
   EXPECT_TRUE(noted) << report->to_json();
+}
+
+TEST(ClaudeImport, EveryProjectUnderARoot) {
+  auto st = memory_store();
+  auto report = import_projects(*st, storage::make_posix_fs(), corpus("claudeless-v2.1.29"));
+  ASSERT_TRUE(report.ok());
+  std::vector<std::string> files;
+  for (const ImportedSession& s : report->sessions) files.push_back(s.source_file);
+  EXPECT_EQ(files, (std::vector<std::string>{
+                       "clear-command/5bd47723-950c-4c20-917e-77acb15dc4ea.jsonl",
+                       "clear-command/5c91b750-86c7-44d8-bb93-e5046ff2c302.jsonl",
+                       "compact-command/8aa54c1d-5030-4491-be42-e0c416424b8a.jsonl",
+                       "compact-command/8aa54c1d-5030-4491-be42-e0c416424b8a/subagents/agent-aprompt_suggestion-029c25.jsonl",
+                       "compact-command/8aa54c1d-5030-4491-be42-e0c416424b8a/subagents/agent-aprompt_suggestion-e6d768.jsonl"}));
+  EXPECT_EQ(report->rows_read(), 8u + 8u + 19u + 2u + 2u);
+}
+
+// A row whose fields have the wrong JSON types is kept whole as a custom entry, and noted.
+TEST(ClaudeImport, WrongFieldTypesAreKeptAsCustomAndNoted) {
+  test::TempDir src;
+  testing::spit(src.file("s.jsonl"),
+                "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"cwd\":\"/w\",\"timestamp\":\"2026-01-01T00:00:00.000Z\","
+                "\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n"
+                "{\"type\":\"assistant\",\"uuid\":5,\"parentUuid\":\"u1\",\"message\":\"text\"}\n"
+                "{\"type\":\"user\",\"uuid\":\"u2\",\"parentUuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":7}}\n");
+  auto st = memory_store();
+  auto report = import_project(*st, storage::make_posix_fs(), src.path());
+  ASSERT_TRUE(report.ok());
+  ASSERT_EQ(report->sessions.size(), 1u);
+  EXPECT_EQ(report->sessions[0].imported, 2u);
+  EXPECT_EQ(report->sessions[0].kept_as_custom, 1u);
+  EXPECT_NE(report->to_json().find("s.jsonl line 2: uuid is not a string; read as absent"), std::string::npos);
+  auto s = open_imported(*st, report->sessions[0]);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(context_tokens(*s), (std::vector<std::string>{"U:hi", "U:"}));
 }
 
 }  // namespace

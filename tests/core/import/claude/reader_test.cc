@@ -135,6 +135,8 @@ TEST(ClaudeReader, BadRowsAreReportedWithLineAndReason) {
   EXPECT_TRUE(odd.uuid.empty());
   EXPECT_FALSE(odd.has_message);
   EXPECT_EQ(odd.type_problems.size(), 3u);
+  EXPECT_TRUE(has_note(*scan, "s.jsonl line 9: uuid is not a string; read as absent"));
+  EXPECT_TRUE(has_note(*scan, "s.jsonl line 9: message is not an object; read as absent"));
 }
 
 }  // namespace
