@@ -91,6 +91,7 @@ void add_file(storage::Fs& fs, const std::string& dir, std::string rel, FileKind
     return;
   }
   for (const BadRow& b : f.transcript.bad) scan->skipped.push_back({rel, b.line, b.reason});
+  for (const std::string& n : f.transcript.notes) scan->notes.push_back(rel + " " + n);
   for (const Row& r : f.transcript.rows) {
     for (const std::string& p : r.type_problems) {
       scan->notes.push_back(rel + " line " + std::to_string(r.line) + ": " + p + "; read as absent");

@@ -128,6 +128,39 @@ bool parse_padded(simdjson::dom::parser& parser, std::string_view text, Row* row
   return true;
 }
 
+// What only a transcript row has (a content block or a nested message has none of these).
+bool looks_like_row(const Row& r) {
+  return !r.uuid.empty() || !r.session_id.empty() || !r.leaf_uuid.empty() || !r.message_ref.empty();
+}
+
+// A line holding a row glued after another: an append that followed a write without its newline
+// (docs/import-claude.md#reading). The whole row that ends the line is salvaged; what comes
+// before it is a row of its own, whole or torn. Each piece counts as a row.
+bool salvage(simdjson::dom::parser& parser, std::string_view text, uint64_t line, uint64_t offset, Transcript* out) {
+  int tries = 0;
+  for (size_t p = text.find("{\"", 1); p != std::string_view::npos && tries < 64; p = text.find("{\"", p + 1)) {
+    ++tries;
+    Row tail;
+    tail.line = line;
+    tail.offset = offset + p;
+    std::string why;
+    if (!parse_padded(parser, text.substr(p), &tail, &why) || !looks_like_row(tail)) continue;
+    Row head;
+    head.line = line;
+    head.offset = offset;
+    std::string at = "byte " + std::to_string(offset + p);
+    if (parse_padded(parser, text.substr(0, p), &head, &why)) {
+      out->rows.push_back(std::move(head));
+    } else {
+      out->bad.push_back({line, "torn row, glued to the row at " + at});
+    }
+    out->rows.push_back(std::move(tail));
+    out->notes.push_back("line " + std::to_string(line) + ": two rows on one line, the second from " + at);
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool parse_row(std::string_view text, Row* row, std::string* reason) {
@@ -160,7 +193,7 @@ Status read_transcript(storage::Fs& fs, const std::string& path, Transcript* out
         out->bad.push_back({line, "line longer than " + std::to_string(json::Limits().max_line_bytes) + " bytes"});
       } else if (parse_padded(parser, text, &row, &reason)) {
         out->rows.push_back(std::move(row));
-      } else {
+      } else if (!salvage(parser, text, line, start, out)) {
         out->bad.push_back({line, std::move(reason)});
       }
     }

@@ -59,6 +59,8 @@ struct Transcript {
   storage::FileInfo info;
   std::vector<Row> rows;
   std::vector<BadRow> bad;
+  std::vector<std::string> notes;  // lines holding two rows
+  // Rows read: a line is one row, or two when a row was glued onto it.
   uint64_t row_count() const { return rows.size() + bad.size(); }
 };
 

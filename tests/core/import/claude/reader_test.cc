@@ -139,5 +139,29 @@ TEST(ClaudeReader, BadRowsAreReportedWithLineAndReason) {
   EXPECT_TRUE(has_note(*scan, "s.jsonl line 9: message is not an object; read as absent"));
 }
 
+// A row appended after a write that lost its newline: the torn row and the whole one are two
+// rows of that line, and two whole rows on one line are both read.
+TEST(ClaudeReader, GluedRowsAreSalvaged) {
+  test::TempDir dir;
+  spit(dir.file("s.jsonl"),
+       "{\"type\":\"user\",\"uuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n"
+       "{\"type\":\"user\",\"uuid\":\"u2\",\"message\":{\"role\":\"us"
+       "{\"type\":\"summary\",\"summary\":\"S\",\"leafUuid\":\"u1\"}\n"
+       "{\"type\":\"queue-operation\",\"sessionId\":\"x\"}{\"type\":\"queue-operation\",\"sessionId\":\"y\"}\n");
+  auto scan = scan_project(storage::make_posix_fs(), dir.path());
+  ASSERT_TRUE(scan.ok());
+  const Transcript& t = scan->files[0].transcript;
+  ASSERT_EQ(t.rows.size(), 4u);
+  EXPECT_EQ(t.rows[1].type, "summary");
+  EXPECT_EQ(t.rows[1].line, 2u);
+  EXPECT_EQ(t.rows[1].offset, 117u);
+  EXPECT_EQ(t.rows[3].session_id, "y");
+  ASSERT_EQ(t.bad.size(), 1u);
+  EXPECT_EQ(t.bad[0].reason, "torn row, glued to the row at byte 117");
+  EXPECT_EQ(scan->files[0].info.rows, 5u);
+  EXPECT_EQ(scan->files[0].info.summary, "S");
+  EXPECT_TRUE(has_note(*scan, "s.jsonl line 2: two rows on one line, the second from byte 117"));
+}
+
 }  // namespace
 }  // namespace xs::import::claude
