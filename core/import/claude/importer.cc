@@ -133,8 +133,14 @@ class Writer {
       }
       last_written_ = static_cast<int>(e);
       if (!s_) continue;
-      XS_RETURN_IF_ERROR(
-          s_->set_leaf(pe.parent < 0 ? std::nullopt : std::optional<std::string_view>(native_[pe.parent])));
+      std::optional<std::string> parent;
+      if (pe.parent >= 0) parent = native_[pe.parent];
+      if (fresh.size() < pe.rows.size()) {
+        // A reply (or compaction) an earlier import took in part: the rest follows that entry.
+        const RowRef& old = plan_.rows[pe.rows.front()];
+        parent = keys_.at(row_key(old.file, *old.row));
+      }
+      XS_RETURN_IF_ERROR(s_->set_leaf(parent ? std::optional<std::string_view>(*parent) : std::nullopt));
       XS_RETURN_IF_ERROR(s_->append_entry(entry_json(pe, fresh), &native_[e]));
     }
     return mark_leaf();

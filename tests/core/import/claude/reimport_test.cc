@@ -57,19 +57,19 @@ TEST(ClaudeReimport, ASecondImportFindsEveryRowAndWritesNothing) {
 TEST(ClaudeReimport, AGrownFileImportsOnlyItsNewRows) {
   std::string whole = slurp(corpus("marot-spotter/short.jsonl"));
   size_t cut = 0;
-  for (int i = 0; i < 9; ++i) cut = whole.find('\n', cut) + 1;  // the first 9 rows
+  for (int i = 0; i < 4; ++i) cut = whole.find('\n', cut) + 1;  // up to the first prompt
   test::TempDir src, root, fresh_root;
   spit(src.file("short.jsonl"), whole.substr(0, cut));
   auto st = disk_store(root.path());
   auto first = import_project(*st, storage::make_posix_fs(), src.path());
   ASSERT_TRUE(first.ok());
-  EXPECT_EQ(first->rows_read(), 9u);
+  EXPECT_EQ(first->rows_read(), 4u);
   spit(src.file("short.jsonl"), whole);
   auto second = import_project(*st, storage::make_posix_fs(), src.path());
   ASSERT_TRUE(second.ok());
   expect_balanced(*second);
-  EXPECT_EQ(second->already_imported(), 9u);
-  EXPECT_EQ(second->imported() + second->kept_as_custom(), 6u);
+  EXPECT_EQ(second->already_imported(), 4u);
+  EXPECT_EQ(second->imported() + second->kept_as_custom(), 11u);
   EXPECT_FALSE(second->sessions[0].created);
   auto fresh_st = disk_store(fresh_root.path());
   auto fresh = import_project(*fresh_st, storage::make_posix_fs(), src.path());
@@ -80,6 +80,28 @@ TEST(ClaudeReimport, AGrownFileImportsOnlyItsNewRows) {
   ASSERT_NE(once, nullptr);
   EXPECT_EQ(context_tokens(*grown), context_tokens(*once));
   EXPECT_EQ(context_tokens(*grown).size(), 5u);
+}
+
+// The earlier import caught a reply half written (two of its five rows): the rest becomes a
+// second assistant message after the first, and every call still has its result after them.
+TEST(ClaudeReimport, AReplyCutByAnEarlierImportContinuesAfterIt) {
+  std::string whole = slurp(corpus("marot-spotter/short.jsonl"));
+  size_t cut = 0;
+  for (int i = 0; i < 6; ++i) cut = whole.find('\n', cut) + 1;
+  test::TempDir src, root;
+  spit(src.file("short.jsonl"), whole.substr(0, cut));
+  auto st = disk_store(root.path());
+  ASSERT_TRUE(import_project(*st, storage::make_posix_fs(), src.path()).ok());
+  spit(src.file("short.jsonl"), whole);
+  auto second = import_project(*st, storage::make_posix_fs(), src.path());
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(second->already_imported(), 6u);
+  auto s = open_imported(*st, second->sessions[0]);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(context_tokens(*s),
+            (std::vector<std::string>{"U:mix phx.server doesnt seem to ", "A:msg_01MKH1ccEGrZGNPvu8pYiiQa",
+                                      "A:msg_01MKH1ccEGrZGNPvu8pYiiQa", "R:toolu_0116Hyi5v8ut7Ffb7d8qV1Sc",
+                                      "R:toolu_01FdQ8qTyVyZjE3Kw4dguQGx", "U:[Request interrupted by user f"}));
 }
 
 TEST(ClaudeReimport, ADryRunReportsTheSameAndWritesNothing) {
