@@ -16,6 +16,12 @@
 namespace xs::import::claude {
 namespace {
 
+// A subagent's session, linked from the Task call that started it (found through the main file's
+// agent_progress rows).
+struct Link {
+  std::string tool_use_id, session_id, agent_id, file;
+};
+
 // One conversation: a main transcript's main chain, an inline sidechain, or a subagent file.
 struct Partition {
   size_t file = 0;
@@ -26,6 +32,7 @@ struct Partition {
   std::string custom_title;
   std::vector<size_t> rows;  // indices into the file's rows, in file order
   std::vector<RowRef> labels;
+  std::vector<Link> links;  // main transcripts: their subagents
 };
 
 bool ends_with(std::string_view s, std::string_view suffix) {
@@ -108,8 +115,9 @@ std::map<std::string, std::string> existing_keys(const session::Session& s) {
 
 class Writer {
  public:
-  Writer(const Plan& plan, session::Session* s, const std::map<std::string, std::string>& keys)
-      : plan_(plan), s_(s), keys_(keys), native_(plan.entries.size()) {}
+  Writer(const Plan& plan, session::Session* s, const std::map<std::string, std::string>& keys,
+         const std::vector<Link>& links)
+      : plan_(plan), s_(s), keys_(keys), links_(links), native_(plan.entries.size()) {}
 
   bool row_is_old(size_t i) const {
     const RowRef& r = plan_.rows[i];
@@ -143,7 +151,9 @@ class Writer {
       XS_RETURN_IF_ERROR(s_->set_leaf(parent ? std::optional<std::string_view>(*parent) : std::nullopt));
       XS_RETURN_IF_ERROR(s_->append_entry(entry_json(pe, fresh), &native_[e]));
     }
-    return mark_leaf();
+    bool linked = false;
+    XS_RETURN_IF_ERROR(write_links(&linked));
+    return mark_leaf(linked);
   }
 
  private:
@@ -233,11 +243,41 @@ class Writer {
     return out + "}";
   }
 
+  // A custom entry under each Task call whose subagent has a session: {sessionId, agentId, toolUseId}.
+  // Its source is the subagent's file as a whole (line 0), so a re-import finds it.
+  Status write_links(bool* linked) {
+    for (const Link& l : links_) {
+      auto call = plan_.tool_entry.find(l.tool_use_id);
+      if (call == plan_.tool_entry.end() || keys_.count("l:" + l.file + ":0")) continue;
+      *linked = true;
+      if (!s_) continue;
+      XS_RETURN_IF_ERROR(s_->set_leaf(native_[call->second]));
+      std::string entry = "{\"type\":\"custom\",\"customType\":\"claude-code/subagent\",\"data\":{\"sessionId\":";
+      json::append_quoted(entry, l.session_id);
+      entry += ",\"agentId\":";
+      json::append_quoted(entry, l.agent_id);
+      entry += ",\"toolUseId\":";
+      json::append_quoted(entry, l.tool_use_id);
+      entry += "}";
+      if (!carried_timestamp_.empty()) {
+        entry += ",\"timestamp\":";
+        json::append_quoted(entry, carried_timestamp_);
+      }
+      entry += ",\"sourceRows\":[{\"file\":";
+      json::append_quoted_lossy(entry, l.file);
+      entry += ",\"line\":0}]}";
+      std::string id;
+      XS_RETURN_IF_ERROR(s_->append_entry(entry, &id));
+    }
+    return Status::Ok();
+  }
+
   // Reopening puts the leaf at the last entry in the file: when that entry does not descend from
-  // the entry Claude Code resumes from, one marker entry under it makes it the leaf again.
-  Status mark_leaf() {
-    if (last_written_ < 0 || plan_.leaf < 0) return Status::Ok();
-    for (int e = last_written_; e >= 0; e = plan_.entries[e].parent) {
+  // the entry Claude Code resumes from (a link entry never does), one marker entry under it makes
+  // it the leaf again.
+  Status mark_leaf(bool force) {
+    if ((last_written_ < 0 && !force) || plan_.leaf < 0) return Status::Ok();
+    for (int e = last_written_; e >= 0 && !force; e = plan_.entries[e].parent) {
       if (e == plan_.leaf) return Status::Ok();
     }
     if (!s_) return Status::Ok();
@@ -256,6 +296,7 @@ class Writer {
   const Plan& plan_;
   session::Session* s_;
   const std::map<std::string, std::string>& keys_;
+  const std::vector<Link>& links_;
   std::vector<std::string> native_;
   std::string carried_timestamp_;
   int last_written_ = -1;
@@ -277,6 +318,7 @@ class ProjectImporter {
       partition_file(scan, f, &parts);
     }
     route_summaries(&parts, main_of_file);
+    link_subagents(&parts);
     for (size_t f = 0; f < scan.files.size(); ++f) {
       const SourceFile& sf = scan.files[f];
       for (const BadRow& b : sf.transcript.bad) {
@@ -301,6 +343,24 @@ class ProjectImporter {
     report_.sessions.push_back(s);
     accounts_[key] = report_.sessions.size() - 1;
     return report_.sessions.back();
+  }
+
+  // A subagent file's session is linked from its main transcript's Task call: the call named by
+  // the parentToolUseID of the agent_progress rows that carry the subagent's agentId.
+  void link_subagents(std::vector<Partition>* parts) {
+    for (const Partition& sub : *parts) {
+      const TranscriptInfo& info = scan_->files[sub.file].info;
+      if (sub.main || info.kind == FileKind::kSession || info.agent_id.empty()) continue;
+      for (Partition& main : *parts) {
+        const SourceFile& mf = scan_->files[main.file];
+        if (!main.main || file_stem(mf.info.file) != info.parent_session_id) continue;
+        for (const Row& r : mf.transcript.rows) {
+          if (r.progress_agent_id != info.agent_id || r.parent_tool_use_id.empty()) continue;
+          main.links.push_back({r.parent_tool_use_id, sub.session_id, info.agent_id, info.file});
+          break;
+        }
+      }
+    }
   }
 
   // A summary row labels the conversation that holds its leaf, in whichever file; one whose leaf
@@ -387,7 +447,7 @@ class ProjectImporter {
     }
     std::map<std::string, std::string> keys;
     if (s) keys = existing_keys(*s);
-    Writer writer(plan, options_.dry_run ? nullptr : s.get(), keys);
+    Writer writer(plan, options_.dry_run ? nullptr : s.get(), keys, part.links);
     XS_RETURN_IF_ERROR(writer.write());
     if (s && !options_.dry_run && !title.empty() && !s->title()) XS_RETURN_IF_ERROR(s->set_title(title));
     std::string path = s ? s->path() : "";

@@ -96,6 +96,7 @@ class Planner {
       for (size_t k = 0; k < r.tool_use_ids.size(); ++k) {
         if (!r.message_id.empty()) group_of_tool_[r.tool_use_ids[k]] = r.message_id;
         p_.tool_names[r.tool_use_ids[k]] = r.tool_use_names[k];
+        p_.tool_entry[r.tool_use_ids[k]] = idx;
       }
       if (!r.message_id.empty()) region_[r.uuid] = r.message_id;
     } else if (r.type == "user" && r.has_message) {

@@ -39,6 +39,7 @@ struct Plan {
   std::vector<RowOutcome> outcome;                // per row
   std::vector<std::string> skip_reason;           // per row, for kSkipped
   std::map<std::string, std::string> tool_names;  // tool_use id → name
+  std::map<std::string, int> tool_entry;          // tool_use id → the entry holding the call
   int leaf = -1;                                  // the entry Claude Code resumes from, -1: none
   std::string leaf_uuid;
   std::string title;  // a summary row whose leaf is on the resumed path

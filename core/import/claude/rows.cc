@@ -125,6 +125,11 @@ bool parse_padded(simdjson::dom::parser& parser, std::string_view text, Row* row
   }
   if (row->type == "file-history-snapshot") row->message_ref = str(o, "messageId", row);
   if (row->type == "custom-title") row->custom_title = str(o, "customTitle", row);
+  if (row->type == "progress") {
+    row->parent_tool_use_id = str(o, "parentToolUseID", row);
+    object data;
+    if (o.at_key("data").get(data) == simdjson::SUCCESS) row->progress_agent_id = str(data, "agentId", row);
+  }
   return true;
 }
 

@@ -42,6 +42,8 @@ struct Row {
   std::string leaf_uuid, summary;           // summary rows
   std::string message_ref;                  // file-history-snapshot: messageId
   std::string custom_title;                 // custom-title rows (reported in newer versions)
+  std::string progress_agent_id;            // progress rows: data.agentId (agent_progress)
+  std::string parent_tool_use_id;           // progress rows: parentToolUseID (the Task call)
   std::vector<std::string> type_problems;   // members present with the wrong JSON type
 
   bool is_chain() const { return !uuid.empty(); }

@@ -153,6 +153,28 @@ TEST(ClaudeImport, ACrossFileSummaryTitlesTheSessionItNames) {
   EXPECT_NE(s->labels_json(), "[]");
 }
 
+// A subagent's session is linked from the Task call that started it, and the main session still
+// resumes where Claude Code would (the link entry is a side branch).
+TEST(ClaudeImport, TheTaskCallLinksToItsSubagentSession) {
+  auto st = memory_store();
+  auto report = import_project(*st, storage::make_posix_fs(), corpus("marot-spotter"));
+  ASSERT_TRUE(report.ok());
+  const ImportedSession* sub =
+      session_of(*report, "258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-a881341.jsonl");
+  ASSERT_NE(sub, nullptr);
+  auto main = open_imported(*st, *session_of(*report, "258c7280-ae70-4798-800f-63464d01a85d.jsonl"));
+  ASSERT_NE(main, nullptr);
+  std::string entries = main->entries_json();
+  std::string link = "\"customType\":\"claude-code/subagent\",\"data\":{\"sessionId\":\"" + sub->session_id +
+                     "\",\"agentId\":\"a881341\",\"toolUseId\":\"toolu_01VmaERAwhb19LGUwu9GenaK\"}";
+  EXPECT_NE(entries.find(link), std::string::npos);
+  EXPECT_EQ(entries.find("\"agentId\":\"acompact-fffbd0\",\"toolUseId\""), std::string::npos);  // no Task call
+  auto again = import_project(*st, storage::make_posix_fs(), corpus("marot-spotter"));
+  ASSERT_TRUE(again.ok());
+  auto reopened = open_imported(*st, *session_of(*report, "258c7280-ae70-4798-800f-63464d01a85d.jsonl"));
+  EXPECT_EQ(reopened->entries_json(), entries);  // the link is not written twice
+}
+
 TEST(ClaudeImport, DanglingParentsAreReattachedAndReported) {
   auto st = memory_store();
   auto report = import_project(*st, storage::make_posix_fs(), corpus("marot-spotter"));
