@@ -26,7 +26,7 @@ Walk claude_walk(const std::string& bytes) {
   for (std::string l; std::getline(in, l);) lines.push_back(l);
   std::map<std::string, size_t> by_uuid;
   std::vector<std::string> docs;
-  std::string leaf;
+  std::string leaf, side_leaf;
   for (const std::string& l : lines) {
     simdjson::dom::object o;
     if (parser.parse(l).get(o) != simdjson::SUCCESS) continue;
@@ -36,11 +36,12 @@ Walk claude_walk(const std::string& bytes) {
     by_uuid[std::string(uuid)] = docs.size();
     docs.push_back(l);
     if (o["isSidechain"].get(side) != simdjson::SUCCESS) side = false;
-    if (o["type"].get(type) == simdjson::SUCCESS && (type == "user" || type == "assistant") && !side &&
+    if (o["type"].get(type) == simdjson::SUCCESS && (type == "user" || type == "assistant") &&
         o["message"].is_object()) {
-      leaf = std::string(uuid);
+      (side ? side_leaf : leaf) = std::string(uuid);
     }
   }
+  if (leaf.empty()) leaf = side_leaf;  // a subagent file: its rows are all sidechain rows
   std::vector<std::string> path;
   for (std::string u = leaf; by_uuid.count(u);) {
     path.insert(path.begin(), docs[by_uuid[u]]);
@@ -85,11 +86,19 @@ TEST(ClaudeResume, TheImportedContextHoldsWhatClaudeCodeResumesInItsOrder) {
                          "marot-spotter/short.jsonl",
                          "marot-spotter/tool_heavy.jsonl",
                          "sniffly/ba79134d-b6e9-4867-af0c-6941038c9e4b.jsonl",
-                         "sniffly/fed8ce56-bc79-401f-a83e-af084253362f.jsonl"};
+                         "sniffly/fed8ce56-bc79-401f-a83e-af084253362f.jsonl",
+                         "claude-code-viewer/agent-test-hash-123.jsonl",
+                         "claudeless-v2.1.29/compact-command/8aa54c1d-5030-4491-be42-e0c416424b8a/subagents/"
+                         "agent-aprompt_suggestion-029c25.jsonl",
+                         "marot-spotter/258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-a881341.jsonl"};
   for (const char* rel : files) {
     SCOPED_TRACE(rel);
     std::string path = corpus(rel);
-    std::string dir = path.substr(0, path.rfind('/')), name = path.substr(path.rfind('/') + 1);
+    // The project directory is the corpus folder; a subagent file sits two levels below it.
+    std::string rel_path(rel);
+    size_t sub = rel_path.find("/subagents/");
+    size_t project_end = sub == std::string::npos ? rel_path.rfind('/') : rel_path.rfind('/', sub - 1);
+    std::string dir = corpus(rel_path.substr(0, project_end)), name = rel_path.substr(project_end + 1);
     auto st = testing::memory_store();
     auto report = import_project(*st, storage::make_posix_fs(), dir);
     ASSERT_TRUE(report.ok());
