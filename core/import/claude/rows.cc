@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <string>
+
 #include "json/limits.h"
 
 namespace xs::import::claude {
@@ -133,6 +135,47 @@ bool parse_padded(simdjson::dom::parser& parser, std::string_view text, Row* row
   return true;
 }
 
+bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+// 1: a high surrogate escape (\uD800-\uDBFF) at `at`, 2: a low one, 0: neither.
+int surrogate_at(std::string_view t, size_t at) {
+  if (at + 6 > t.size() || t[at] != '\\' || t[at + 1] != 'u') return 0;
+  for (size_t k = 2; k < 6; ++k) {
+    if (!is_hex(t[at + k])) return 0;
+  }
+  unsigned v = std::stoul(std::string(t.substr(at + 2, 4)), nullptr, 16);
+  return v >= 0xD800 && v <= 0xDBFF ? 1 : v >= 0xDC00 && v <= 0xDFFF ? 2 : 0;
+}
+
+// JSON.stringify writes a lone surrogate (a string cut inside an emoji) as an escape JSON.parse
+// accepts and simdjson refuses: a copy with each one replaced by \uFFFD (the same length, so byte
+// offsets hold), or "" when the line has none.
+std::string without_lone_surrogates(std::string_view t) {
+  std::string copy;
+  bool in_string = false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (!in_string) {
+      in_string = t[i] == '"';
+      continue;
+    }
+    if (t[i] == '"') {
+      in_string = false;
+    } else if (t[i] == '\\') {
+      int half = surrogate_at(t, i);
+      if (half == 1 && surrogate_at(t, i + 6) == 2) {
+        i += 11;
+        continue;
+      }
+      if (half != 0) {
+        if (copy.empty()) copy.assign(t);
+        copy.replace(i, 6, "\\ufffd");
+      }
+      ++i;
+    }
+  }
+  return copy;
+}
+
 // What only a transcript row has (a content block or a nested message has none of these).
 bool looks_like_row(const Row& r) {
   return !r.uuid.empty() || !r.session_id.empty() || !r.leaf_uuid.empty() || !r.message_ref.empty();
@@ -198,6 +241,16 @@ Status read_transcript(storage::Fs& fs, const std::string& path, Transcript* out
         out->bad.push_back({line, "line longer than " + std::to_string(json::Limits().max_line_bytes) + " bytes"});
       } else if (parse_padded(parser, text, &row, &reason)) {
         out->rows.push_back(std::move(row));
+      } else if (std::string copy = without_lone_surrogates(text); !copy.empty()) {
+        copy.append(json::kPadding, '\0');
+        out->repaired.push_back(std::move(copy));
+        std::string_view fixed(out->repaired.back().data(), text.size());
+        if (parse_padded(parser, fixed, &row, &reason)) {
+          out->rows.push_back(std::move(row));
+          out->notes.push_back("line " + std::to_string(line) + ": lone surrogate escapes read as U+FFFD");
+        } else {
+          out->bad.push_back({line, std::move(reason)});
+        }
       } else if (!salvage(parser, text, line, start, out)) {
         out->bad.push_back({line, std::move(reason)});
       }

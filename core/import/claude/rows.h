@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -61,7 +62,8 @@ struct Transcript {
   storage::FileInfo info;
   std::vector<Row> rows;
   std::vector<BadRow> bad;
-  std::vector<std::string> notes;  // lines holding two rows
+  std::vector<std::string> notes;    // lines holding two rows, lone surrogates replaced
+  std::deque<std::string> repaired;  // copies of lines rows view instead of the file's bytes
   // Rows read: a line is one row, or two when a row was glued onto it.
   uint64_t row_count() const { return rows.size() + bad.size(); }
 };

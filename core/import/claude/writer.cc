@@ -36,7 +36,6 @@ std::map<std::string, std::string> existing_keys(const session::Session& s) {
   return keys;
 }
 
-
 bool Writer::row_is_old(size_t i) const {
   const RowRef& r = plan_.rows[i];
   return keys_.count(row_key(r.file, *r.row)) > 0;
@@ -90,8 +89,7 @@ void Writer::source_rows(std::string& out, const std::vector<size_t>& rows) cons
 }
 
 void Writer::envelope(std::string& out, const PlannedEntry& pe, const Row& first) const {
-  if (!pe.wanted_id.empty() && format::is_valid_new_id(pe.wanted_id) &&
-      s_->tree().find(pe.wanted_id) == model::kNone) {
+  if (!pe.wanted_id.empty() && format::is_valid_new_id(pe.wanted_id) && s_->tree().find(pe.wanted_id) == model::kNone) {
     out += ",\"id\":";
     json::append_quoted(out, pe.wanted_id);
   }

@@ -163,5 +163,22 @@ TEST(ClaudeReader, GluedRowsAreSalvaged) {
   EXPECT_TRUE(has_note(*scan, "s.jsonl line 2: two rows on one line, the second from byte 117"));
 }
 
+// JSON.stringify writes a string cut inside an emoji as a lone surrogate escape: JSON.parse reads
+// it, so the row is read, the half character as U+FFFD; a well-formed pair stays as it is.
+TEST(ClaudeReader, LoneSurrogateEscapesAreReadAsReplacementCharacters) {
+  test::TempDir dir;
+  spit(dir.file("s.jsonl"),
+       "{\"type\":\"user\",\"uuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":\"cut \\ud83d\"}}\n"
+       "{\"type\":\"user\",\"uuid\":\"u2\",\"message\":{\"role\":\"user\",\"content\":\"ok \\ud83d\\ude00\"}}\n");
+  auto scan = scan_project(storage::make_posix_fs(), dir.path());
+  ASSERT_TRUE(scan.ok());
+  const Transcript& t = scan->files[0].transcript;
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_TRUE(t.bad.empty());
+  EXPECT_EQ(t.rows[0].prompt_text, "cut \xEF\xBF\xBD");
+  EXPECT_EQ(t.rows[1].prompt_text, "ok \xF0\x9F\x98\x80");
+  EXPECT_TRUE(has_note(*scan, "s.jsonl line 1: lone surrogate escapes read as U+FFFD"));
+}
+
 }  // namespace
 }  // namespace xs::import::claude
