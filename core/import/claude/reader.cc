@@ -262,4 +262,24 @@ std::string listing_json(const ProjectScan& scan) {
   return out;
 }
 
+Result<std::string> list_projects_json(const std::shared_ptr<storage::Fs>& fs, const std::string& root) {
+  auto names = fs->list_dir(root);
+  if (!names.ok()) return names.status();
+  std::sort(names->begin(), names->end());
+  std::string out = "{\"root\":";
+  json::append_quoted_lossy(out, root);
+  out += ",\"projects\":[";
+  bool first = true;
+  for (const std::string& n : *names) {
+    auto st = fs->stat(root + "/" + n);
+    if (!st.ok() || !st->is_dir) continue;
+    auto scan = scan_project(fs, root + "/" + n);
+    if (!scan.ok()) continue;  // gone since the listing of root
+    if (!first) out += ',';
+    first = false;
+    out += listing_json(*scan);
+  }
+  return out + "]}";
+}
+
 }  // namespace xs::import::claude

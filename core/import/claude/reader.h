@@ -74,4 +74,9 @@ std::optional<size_t> resume_leaf(const std::vector<Row>& rows);
 //  "inIndex"}],"skippedRows":[{"file","line","reason"}],"notes":[...]}
 std::string listing_json(const ProjectScan& scan);
 
+// Every project directory under `root` (~/.claude/projects), scanned one at a time (only one
+// project's files are in memory at once): {"root":…,"projects":[listing_json of each, by name]}.
+// kNotFound when `root` is not a directory.
+Result<std::string> list_projects_json(const std::shared_ptr<storage::Fs>& fs, const std::string& root);
+
 }  // namespace xs::import::claude

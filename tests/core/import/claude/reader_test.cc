@@ -66,6 +66,18 @@ TEST(ClaudeReader, OlderAgentFilesAndCrossFileSummaries) {
   EXPECT_FALSE(target->summary.empty());  // from the summary row of ff71dbed-….jsonl
 }
 
+TEST(ClaudeReader, EveryProjectUnderARoot) {
+  auto json = list_projects_json(storage::make_posix_fs(), corpus("claudeless-v2.1.29"));
+  ASSERT_TRUE(json.ok());
+  EXPECT_EQ(json->rfind("{\"root\":\"" + corpus("claudeless-v2.1.29") + "\",\"projects\":[{\"dir\":", 0), 0u);
+  EXPECT_NE(json->find("\"file\":\"5c91b750-86c7-44d8-bb93-e5046ff2c302.jsonl\",\"kind\":\"session\""),
+            std::string::npos);
+  EXPECT_NE(json->find("\"file\":\"8aa54c1d-5030-4491-be42-e0c416424b8a/subagents/"
+                       "agent-aprompt_suggestion-029c25.jsonl\",\"kind\":\"subagent\""),
+            std::string::npos);
+  EXPECT_EQ(list_projects_json(storage::make_posix_fs(), corpus("nowhere")).status().code(), Code::kNotFound);
+}
+
 TEST(ClaudeReader, TheIndexIsCheckedAgainstTheFiles) {
   test::TempDir dir;
   std::string a = testing::slurp(corpus("claudeless-v2.1.29/clear-command/5bd47723-950c-4c20-917e-77acb15dc4ea.jsonl"));
