@@ -240,6 +240,9 @@ class ProjectImporter {
       if (plan.outcome[i] == RowOutcome::kSkipped) {
         ++acc.skipped;
         report_.skipped.push_back({plan.rows[i].file, plan.rows[i].row->line, plan.skip_reason[i]});
+      } else if (const std::string* why = writer ? writer->refused(i) : nullptr) {
+        ++acc.skipped;
+        report_.skipped.push_back({plan.rows[i].file, plan.rows[i].row->line, *why});
       } else if (writer && writer->row_is_old(i)) {
         ++acc.already_imported;
       } else if (plan.outcome[i] == RowOutcome::kCustom) {

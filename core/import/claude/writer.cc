@@ -55,17 +55,28 @@ Status Writer::write() {
       native_[e] = keys_.at(row_key(first.file, *first.row));
       continue;
     }
-    last_written_ = static_cast<int>(e);
-    if (!s_) continue;
-    std::optional<std::string> parent;
-    if (pe.parent >= 0) parent = native_[pe.parent];
+    if (!s_) {
+      last_written_ = static_cast<int>(e);
+      continue;
+    }
+    std::optional<std::string> parent;  // a refused parent's native id is its own parent's, "" for a root
+    if (pe.parent >= 0 && !native_[pe.parent].empty()) parent = native_[pe.parent];
     if (fresh.size() < pe.rows.size()) {
       // A reply (or compaction) an earlier import took in part: the rest follows that entry.
       const RowRef& old = plan_.rows[pe.rows.front()];
       parent = keys_.at(row_key(old.file, *old.row));
     }
     XS_RETURN_IF_ERROR(s_->set_leaf(parent ? std::optional<std::string_view>(*parent) : std::nullopt));
-    XS_RETURN_IF_ERROR(s_->append_entry(entry_json(pe, fresh), &native_[e]));
+    Status st = s_->append_entry(entry_json(pe, fresh), &native_[e]);
+    if (st.code() == Code::kLimit || st.code() == Code::kInvalid) {
+      // The session refuses this entry (a line over its limits): its rows are reported, and what
+      // hangs off it goes under its parent.
+      for (size_t r : fresh) refused_[r] = "not importable: " + st.message();
+      native_[e] = parent.value_or("");
+      continue;
+    }
+    XS_RETURN_IF_ERROR(st);
+    last_written_ = static_cast<int>(e);
   }
   bool linked = false;
   XS_RETURN_IF_ERROR(write_links(&linked));
@@ -161,6 +172,7 @@ Status Writer::write_links(bool* linked) {
     if (call == plan_.tool_entry.end() || keys_.count("l:" + l.file + ":0")) continue;
     *linked = true;
     if (!s_) continue;
+    if (native_[call->second].empty()) continue;
     XS_RETURN_IF_ERROR(s_->set_leaf(native_[call->second]));
     std::string entry = "{\"type\":\"custom\",\"customType\":\"claude-code/subagent\",\"data\":{\"sessionId\":";
     json::append_quoted(entry, l.session_id);
@@ -183,7 +195,7 @@ Status Writer::write_links(bool* linked) {
 }
 
 Status Writer::mark_leaf(bool force) {
-  if ((last_written_ < 0 && !force) || plan_.leaf < 0) return Status::Ok();
+  if ((last_written_ < 0 && !force) || plan_.leaf < 0 || (s_ && native_[plan_.leaf].empty())) return Status::Ok();
   for (int e = last_written_; e >= 0 && !force; e = plan_.entries[e].parent) {
     if (e == plan_.leaf) return Status::Ok();
   }

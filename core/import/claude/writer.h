@@ -33,6 +33,11 @@ class Writer {
       : plan_(plan), s_(s), keys_(keys), links_(links), native_(plan.entries.size()) {}
 
   bool row_is_old(size_t i) const;
+  // Why the session refused the entry of row `i` (a line over its limits), or null.
+  const std::string* refused(size_t i) const {
+    auto it = refused_.find(i);
+    return it == refused_.end() ? nullptr : &it->second;
+  }
 
   // Writes the entries whose rows are new (all of them in a dry run: s_ is null, nothing written).
   Status write();
@@ -64,6 +69,7 @@ class Writer {
   std::vector<std::string> native_;
   std::string carried_timestamp_;
   int last_written_ = -1;
+  std::map<size_t, std::string> refused_;  // row → reason
 };
 
 }  // namespace xs::import::claude

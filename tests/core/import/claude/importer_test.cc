@@ -201,6 +201,31 @@ TEST(ClaudeImport, EveryProjectUnderARoot) {
   EXPECT_EQ(report->rows_read(), 8u + 8u + 19u + 2u + 2u);
 }
 
+// A row the session refuses (nested deeper than a line may be) is reported; its child goes under
+// its parent, and the rest of the import goes on.
+TEST(ClaudeImport, ARowTheSessionRefusesIsSkippedAndItsChildReattached) {
+  test::TempDir src;
+  std::string deep = std::string(300, '[') + std::string(300, ']');
+  testing::spit(src.file("s.jsonl"),
+                "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"cwd\":\"/w\",\"message\":{\"role\":\"user\","
+                "\"content\":\"a\"}}\n{\"type\":\"progress\",\"uuid\":\"p1\",\"parentUuid\":\"u1\",\"data\":" +
+                    deep +
+                    "}\n{\"type\":\"user\",\"uuid\":\"u2\",\"parentUuid\":\"p1\",\"message\":{\"role\":\"user\","
+                    "\"content\":\"b\"}}\n");
+  auto st = memory_store();
+  auto report = import_project(*st, storage::make_posix_fs(), src.path());
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  ASSERT_EQ(report->sessions.size(), 1u);
+  EXPECT_EQ(report->sessions[0].imported, 2u);
+  EXPECT_EQ(report->sessions[0].skipped, 1u);
+  ASSERT_EQ(report->skipped.size(), 1u);
+  EXPECT_EQ(report->skipped[0].line, 2u);
+  EXPECT_EQ(report->skipped[0].reason.rfind("not importable: ", 0), 0u) << report->skipped[0].reason;
+  auto s = open_imported(*st, report->sessions[0]);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(context_tokens(*s), (std::vector<std::string>{"U:a", "U:b"}));
+}
+
 // A row whose fields have the wrong JSON types is kept whole as a custom entry, and noted.
 TEST(ClaudeImport, WrongFieldTypesAreKeptAsCustomAndNoted) {
   test::TempDir src;
