@@ -226,6 +226,36 @@ TEST(ClaudeImport, ARowTheSessionRefusesIsSkippedAndItsChildReattached) {
   EXPECT_EQ(context_tokens(*s), (std::vector<std::string>{"U:a", "U:b"}));
 }
 
+// Rows of types the importer does not know are kept whole: the row, byte for byte, is the custom
+// entry's data, and the chain goes on through it.
+TEST(ClaudeImport, UnknownRowsAreKeptByteForByte) {
+  test::TempDir src;
+  std::string attachment =
+      "{\"type\":\"attachment\",\"uuid\":\"a1\",\"parentUuid\":\"u1\",\"attachment\":{\"type\":\"queued_command\","
+      "\"prompt\":\"later\",\"n\":1.50}}";
+  testing::spit(src.file("s.jsonl"),
+                "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"cwd\":\"/w\",\"timestamp\":\"2026-01-02T03:04:05.006Z\","
+                "\"message\":{\"role\":\"user\",\"content\":\"a\"}}\n" +
+                    attachment +
+                    "\n{\"type\":\"pr-link\",\"url\":\"https://x\"}\n"
+                    "{\"type\":\"user\",\"uuid\":\"u2\",\"parentUuid\":\"a1\",\"message\":{\"role\":\"user\","
+                    "\"content\":\"b\"}}\n");
+  auto st = memory_store();
+  auto report = import_project(*st, storage::make_posix_fs(), src.path());
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->kept_as_custom(), 2u);
+  auto s = open_imported(*st, report->sessions[0]);
+  ASSERT_NE(s, nullptr);
+  auto a1 = s->entry_json("a1");
+  ASSERT_TRUE(a1.ok());
+  EXPECT_EQ(*a1, "{\"type\":\"custom\",\"customType\":\"claude-code/attachment\",\"data\":" + attachment +
+                     ",\"sourceRows\":[{\"file\":\"s.jsonl\",\"line\":2,\"uuid\":\"a1\"}],\"id\":\"a1\",\"parentId\":\"u1\","
+                     "\"timestamp\":\"2026-01-02T03:04:05.006Z\"}");  // the row before it's: this row has none
+  EXPECT_NE(s->entries_json().find("\"customType\":\"claude-code/pr-link\",\"data\":{\"type\":\"pr-link\",\"url\":\"https://x\"}"),
+            std::string::npos);
+  EXPECT_EQ(context_tokens(*s), (std::vector<std::string>{"U:a", "U:b"}));
+}
+
 // A row whose fields have the wrong JSON types is kept whole as a custom entry, and noted.
 TEST(ClaudeImport, WrongFieldTypesAreKeptAsCustomAndNoted) {
   test::TempDir src;
