@@ -34,6 +34,12 @@ std::string file_stem(const std::string& rel) {
   return ends_with(name, ".jsonl") ? name.substr(0, name.size() - 6) : name;
 }
 
+// A project directory's own name (the encoded cwd), whatever path led to it.
+std::string base_name(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return path.substr(path.rfind('/') + 1);
+}
+
 // The partitions of one file: a main transcript's sidechain rows (1.0.x) split by their roots.
 void partition_file(const ProjectScan& scan, size_t f, std::vector<Partition>* out) {
   const SourceFile& sf = scan.files[f];
@@ -42,8 +48,9 @@ void partition_file(const ProjectScan& scan, size_t f, std::vector<Partition>* o
   Partition main;
   main.file = f;
   main.main = main_file;
-  main.session_id = native_session_id(sf.info.file, main_file);
-  if (!main_file) main.parent_session = native_session_id(sf.info.parent_session_id + ".jsonl", true);
+  std::string project = base_name(scan.dir);
+  main.session_id = native_session_id(project + "/" + sf.info.file);
+  if (!main_file) main.parent_session = native_session_id(project + "/" + sf.info.parent_session_id + ".jsonl");
   main.cwd = sf.info.cwd;
   main.custom_title = sf.info.title;
   std::map<std::string, size_t> side_of_uuid;  // sidechain uuid → index into `sides`
@@ -62,7 +69,7 @@ void partition_file(const ProjectScan& scan, size_t f, std::vector<Partition>* o
     } else {
       Partition p;
       p.file = f;
-      p.session_id = native_session_id(sf.info.file + "#" + r.uuid, false);
+      p.session_id = native_session_id(project + "/" + sf.info.file + "#" + r.uuid);
       p.parent_session = main.session_id;
       p.cwd = r.cwd.empty() ? sf.info.cwd : r.cwd;
       sides.push_back(std::move(p));
@@ -263,9 +270,15 @@ class ProjectImporter {
 
 }  // namespace
 
-std::string native_session_id(const std::string& key, bool main_transcript) {
+std::string native_session_id(const std::string& key) {
   std::string stem = file_stem(key);
-  if (main_transcript && key.find('#') == std::string::npos && format::is_valid_new_id(stem)) return stem;
+  bool uuid = stem.size() == 36;
+  for (size_t i = 0; i < stem.size() && uuid; ++i) {
+    char c = stem[i];
+    bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    uuid = dash ? c == '-' : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+  }
+  if (uuid && key.find('#') == std::string::npos) return stem;
   uint64_t h = 1469598103934665603ull;  // FNV-1a: stable across runs and machines
   for (unsigned char c : key) h = (h ^ c) * 1099511628211ull;
   static const char* hex = "0123456789abcdef";

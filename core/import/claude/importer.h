@@ -29,9 +29,10 @@ Result<ImportReport> import_project(store::Store& store, const std::shared_ptr<s
 Result<ImportReport> import_projects(store::Store& store, const std::shared_ptr<storage::Fs>& source_fs,
                                      const std::string& root, const ImportOptions& options = {});
 
-// The native session id a transcript goes to: a main transcript's own id (its file name) when it is
-// a valid id, else 16 hex of a hash of `key` (its path in the project, plus "#<root uuid>" for an
-// inline sidechain).
-std::string native_session_id(const std::string& key, bool main_transcript);
+// The native session id a conversation goes to. `key` names it under the projects root:
+// "<project dir name>/<path in the project>", plus "#<root uuid>" for an inline sidechain. A main
+// transcript named by a UUID (Claude Code's session ids) keeps that id; any other gets 16 hex of an
+// FNV-1a hash of `key`, the same on every run and machine.
+std::string native_session_id(const std::string& key);
 
 }  // namespace xs::import::claude

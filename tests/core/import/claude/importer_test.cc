@@ -44,6 +44,18 @@ TEST(ClaudeImport, EveryRowOfEveryCorpusFileIsAccountedFor) {
   }
 }
 
+TEST(ClaudeImport, NativeSessionIds) {
+  EXPECT_EQ(native_session_id("-home-u-p/258c7280-ae70-4798-800f-63464d01a85d.jsonl"),
+            "258c7280-ae70-4798-800f-63464d01a85d");
+  std::string shrt = native_session_id("-home-u-p/short.jsonl");
+  EXPECT_EQ(shrt.size(), 16u);
+  EXPECT_EQ(shrt.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_EQ(native_session_id("-home-u-p/short.jsonl"), shrt);  // the same on every run
+  EXPECT_NE(native_session_id("-home-u-q/short.jsonl"), shrt);  // not another project's
+  EXPECT_NE(native_session_id("-home-u-p/258c7280-ae70-4798-800f-63464d01a85d.jsonl#u1"),
+            "258c7280-ae70-4798-800f-63464d01a85d");
+}
+
 TEST(ClaudeImport, SpotterCountsByKind) {
   auto st = memory_store();
   auto report = import_project(*st, storage::make_posix_fs(), corpus("marot-spotter"));
