@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "blobs/blob_store.h"
 #include "format/clock.h"
 #include "format/ids.h"
 #include "import/claude/plan.h"
@@ -279,12 +280,7 @@ std::string native_session_id(const std::string& key) {
     uuid = dash ? c == '-' : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
   }
   if (uuid && key.find('#') == std::string::npos) return stem;
-  uint64_t h = 1469598103934665603ull;  // FNV-1a: stable across runs and machines
-  for (unsigned char c : key) h = (h ^ c) * 1099511628211ull;
-  static const char* hex = "0123456789abcdef";
-  std::string id(16, '0');
-  for (int i = 15; i >= 0; --i, h >>= 4) id[i] = hex[h & 15];
-  return id;
+  return blobs::sha256_hex(key).substr(0, 16);  // the same on every run and machine
 }
 
 Result<ImportReport> import_project(store::Store& store, const std::shared_ptr<storage::Fs>& source_fs,

@@ -31,8 +31,8 @@ Result<ImportReport> import_projects(store::Store& store, const std::shared_ptr<
 
 // The native session id a conversation goes to. `key` names it under the projects root:
 // "<project dir name>/<path in the project>", plus "#<root uuid>" for an inline sidechain. A main
-// transcript named by a UUID (Claude Code's session ids) keeps that id; any other gets 16 hex of an
-// FNV-1a hash of `key`, the same on every run and machine.
+// transcript named by a UUID (Claude Code's session ids) keeps that id; any other gets the first 16 hex digits of the
+// SHA-256 of `key`, the same on every run and machine.
 std::string native_session_id(const std::string& key);
 
 }  // namespace xs::import::claude
