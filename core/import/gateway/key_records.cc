@@ -36,12 +36,9 @@ KeyDecision decide_key(std::optional<std::string_view> current, const std::strin
 
 const char* decision_reason(KeyDecision d) {
   switch (d) {
-    case KeyDecision::kOwn:
-      return "the key is this store's own (not from an import): left as it is";
-    case KeyDecision::kMovedOn:
-      return "the key names another session, updated later than the source's: left as it is";
-    default:
-      return "";
+    case KeyDecision::kOwn: return "the key is this store's own (not from an import): left as it is";
+    case KeyDecision::kMovedOn: return "the key names another session, updated later than the source's: left as it is";
+    default: return "";
   }
 }
 

@@ -37,14 +37,12 @@ std::optional<int64_t> lock_created_at(storage::Fs& fs, const std::string& path)
   return std::nullopt;
 }
 
-uint64_t line_of(std::string_view doc, const char* at) {
-  return 1 + std::count(doc.data(), at, '\n');
-}
+uint64_t line_of(std::string_view doc, const char* at) { return 1 + std::count(doc.data(), at, '\n'); }
 
 void read_index(storage::Fs& fs, Agent& agent, const ReadOptions& options) {
   const std::string lock_path = agent.index_path + ".lock";
-  LockWait w = wait_for_foreign_lock(fs, lock_path, options.lock_wait, options.stale_after, options.now_ms,
-                                     lock_created_at);
+  LockWait w =
+      wait_for_foreign_lock(fs, lock_path, options.lock_wait, options.stale_after, options.now_ms, lock_created_at);
   if (w.state != ForeignLock::kFree) {
     std::string note = describe(w, relative_to(agent.dir, lock_path));
     if (w.state == ForeignLock::kHeld) note += "; read the published sessions.json (the gateway replaces it whole)";
@@ -113,7 +111,7 @@ void read_transcripts(storage::Fs& fs, Agent& agent, const std::vector<std::stri
 
 // Ties keys and transcripts together: a key names the live file of its sessionId (or the file
 // its sessionFile names, whatever directory that path was written in).
-void link(Agent& agent) {
+void tie_keys_to_transcripts(Agent& agent) {
   for (IndexEntry& e : agent.entries) {
     std::string by_file = e.session_file ? base_name(*e.session_file) : "";
     for (size_t i = 0; i < agent.transcripts.size(); ++i) {
@@ -150,7 +148,7 @@ Result<Agent> read_agent(storage::Fs& fs, std::string id, std::string dir, const
     agent.notes.push_back("no sessions.json: the transcripts are listed without keys");
   }
   read_transcripts(fs, agent, *names);
-  link(agent);
+  tie_keys_to_transcripts(agent);
   return agent;
 }
 
@@ -158,16 +156,11 @@ Result<Agent> read_agent(storage::Fs& fs, std::string id, std::string dir, const
 
 const char* generation_name(Generation g) {
   switch (g) {
-    case Generation::kLive:
-      return "live";
-    case Generation::kReset:
-      return "reset";
-    case Generation::kDeleted:
-      return "deleted";
-    case Generation::kBackup:
-      return "bak";
-    case Generation::kCheckpoint:
-      return "checkpoint";
+    case Generation::kLive: return "live";
+    case Generation::kReset: return "reset";
+    case Generation::kDeleted: return "deleted";
+    case Generation::kBackup: return "bak";
+    case Generation::kCheckpoint: return "checkpoint";
   }
   return "live";
 }

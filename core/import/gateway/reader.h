@@ -41,7 +41,7 @@ struct Transcript {
   TranscriptName name;
   uint64_t size = 0;
   int64_t mtime_ms = 0;
-  bool has_write_lock = false;   // a "<file>.lock" beside it
+  bool has_write_lock = false;    // a "<file>.lock" beside it
   std::vector<std::string> keys;  // the index keys whose sessionId or sessionFile names it
 };
 

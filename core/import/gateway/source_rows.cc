@@ -134,14 +134,11 @@ LockWait wait_for_foreign_lock(storage::Fs& fs, const std::string& lock_path, st
 
 std::string describe(const LockWait& w, const std::string& lock_name) {
   switch (w.state) {
-    case ForeignLock::kFree:
-      return lock_name + " is free";
-    case ForeignLock::kReleased:
-      return lock_name + " was released after " + std::to_string(w.waited.count()) + " ms";
+    case ForeignLock::kFree: return lock_name + " is free";
+    case ForeignLock::kReleased: return lock_name + " was released after " + std::to_string(w.waited.count()) + " ms";
     case ForeignLock::kStale:
       return lock_name + " is stale (" + std::to_string(w.age_ms / 1000) + " s old; its writer is gone)";
-    case ForeignLock::kHeld:
-      break;
+    case ForeignLock::kHeld: break;
   }
   return lock_name + " is held by another process (waited " + std::to_string(w.waited.count()) + " ms)";
 }

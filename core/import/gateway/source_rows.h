@@ -25,9 +25,9 @@ constexpr uint64_t kMaxSourceFileBytes = 1ull << 30;
 
 // One non-blank line of a JSONL file.
 struct SourceRow {
-  uint64_t line = 0;        // from 1
-  std::string_view text;    // without its newline (and without a '\r' before it)
-  bool terminated = true;   // false: the file's last line, with no newline after it
+  uint64_t line = 0;       // from 1
+  std::string_view text;   // without its newline (and without a '\r' before it)
+  bool terminated = true;  // false: the file's last line, with no newline after it
 };
 
 struct SourceFile {

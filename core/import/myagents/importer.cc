@@ -56,7 +56,8 @@ class SessionImport {
       report_.skipped.push_back({out.source_file, 0, "not imported: " + st.message()});
       report_.sessions.push_back(std::move(out));
       if (entry) {
-        report_.skipped.push_back({listing_.index_path, entry->line, "session " + files.id + ": its messages were not imported"});
+        report_.skipped.push_back(
+            {listing_.index_path, entry->line, "session " + files.id + ": its messages were not imported"});
         ++index_.skipped;
       }
       return;
@@ -70,7 +71,8 @@ class SessionImport {
     for (const SourceRow& row : messages.source.rows) take_row(messages, row, s.get(), have, out);
     if (s) {
       Status closed = s->close();
-      if (!closed.ok()) report_.notes.push_back(out.source_file + ": closing the imported session: " + closed.message());
+      if (!closed.ok())
+        report_.notes.push_back(out.source_file + ": closing the imported session: " + closed.message());
     }
     write_record(files, entry, s.get(), out);
     report_.sessions.push_back(std::move(out));
@@ -100,8 +102,8 @@ class SessionImport {
       if (auto ms = format::parse_iso_ms(*entry->created_at)) so.clock = format::Clock::Fixed(*ms, 0);
     }
     std::string cwd = entry && entry->agent_dir && !entry->agent_dir->empty() ? *entry->agent_dir
-                      : options_.fallback_cwd.empty()                        ? listing_.root
-                                                                             : options_.fallback_cwd;
+                      : options_.fallback_cwd.empty()                         ? listing_.root
+                                                                              : options_.fallback_cwd;
     auto created = target_.create_session(cwd, std::move(so));
     if (!created.ok()) return created.status();
     *s = std::move(*created);

@@ -44,7 +44,9 @@ std::optional<double> number_field(const std::vector<json::Member>& m, std::stri
 void read_entry(Listing& listing, std::string_view doc, const json::Member& element, uint64_t position) {
   uint64_t line = line_of(doc, element.value.data());
   std::string where = "sessions.json entry " + std::to_string(position);
-  auto refuse = [&](const std::string& why) { listing.problems.push_back({listing.index_path, line, where + ": " + why}); };
+  auto refuse = [&](const std::string& why) {
+    listing.problems.push_back({listing.index_path, line, where + ": " + why});
+  };
   if (element.kind != json::Kind::kObject) return refuse("not a JSON object");
   std::vector<json::Member> m = json::members_of(element.value);
   const json::Member* id_m = json::find_member(m, "id");
@@ -92,7 +94,8 @@ void read_index(storage::Fs& fs, Listing& listing, const ReadOptions& options) {
   Status st = read_source_document(fs, listing.index_path, &doc);
   auto whole = [&](const std::string& why) {
     std::string reason = why;
-    if (listing.index_lock.state == ForeignLock::kHeld) reason += " (sessions.lock/ was held: another process may be writing it)";
+    if (listing.index_lock.state == ForeignLock::kHeld)
+      reason += " (sessions.lock/ was held: another process may be writing it)";
     listing.problems.push_back({listing.index_path, 0, reason});
   };
   if (!st.ok()) return whole("index not read: " + st.message());
@@ -138,7 +141,8 @@ Result<Listing> list(storage::Fs& fs, const std::string& root, const ReadOptions
       bool jsonl = ends_with(name, ".jsonl");
       bool legacy = ends_with(name, ".json");
       if (!jsonl && !legacy) {
-        if (ends_with(name, ".jsonl.gz")) listing.notes.push_back("sessions/" + name + ": a compressed archive, not read");
+        if (ends_with(name, ".jsonl.gz"))
+          listing.notes.push_back("sessions/" + name + ": a compressed archive, not read");
         continue;
       }
       std::string id = name.substr(0, name.size() - (jsonl ? 6 : 5));

@@ -127,8 +127,9 @@ TEST_F(GatewayBadInput, AnEmptyIndexIsReported) {
 }
 
 TEST_F(GatewayBadInput, KeysWithWrongFieldTypesAreSkippedOneByOne) {
-  put("sessions.json", "{\n  \"a\": {\"sessionId\": 5},\n  \"b\": {\"sessionId\": \"s1\", \"updatedAt\": \"yesterday\"},\n"
-                       "  \"c\": \"s1\",\n  \"d/e\": {\"sessionId\": \"s1\"},\n  \"f\": {\"sessionId\": \"s1\"}\n}\n");
+  put("sessions.json",
+      "{\n  \"a\": {\"sessionId\": 5},\n  \"b\": {\"sessionId\": \"s1\", \"updatedAt\": \"yesterday\"},\n"
+      "  \"c\": \"s1\",\n  \"d/e\": {\"sessionId\": \"s1\"},\n  \"f\": {\"sessionId\": \"s1\"}\n}\n");
   ImportReport r = run();
   const ImportedSession* index = testing::session_of(r, dir_ + "/sessions.json");
   ASSERT_NE(index, nullptr);

@@ -122,8 +122,8 @@ TEST(GatewayImport, TheHeaderlessLiveFileBecomesASessionWithItsArchivesCwd) {
   ASSERT_TRUE(report.ok());
   const std::string dir = kLinux + "/agents/coding/sessions/";
   const ImportedSession* live = testing::session_of(*report, dir + "edce9f16-9dda-4073-8ba4-db42a66a98d2.jsonl");
-  const ImportedSession* archive = testing::session_of(
-      *report, dir + "edce9f16-9dda-4073-8ba4-db42a66a98d2.jsonl.reset.2026-03-02T12-06-51.572Z");
+  const ImportedSession* archive =
+      testing::session_of(*report, dir + "edce9f16-9dda-4073-8ba4-db42a66a98d2.jsonl.reset.2026-03-02T12-06-51.572Z");
   ASSERT_TRUE(live && archive);
   EXPECT_EQ(live->session_id, "edce9f16-9dda-4073-8ba4-db42a66a98d2");
   EXPECT_EQ(archive->session_id, "edce9f16-9dda-4073-8ba4-db42a66a98d2-reset-20260302T120651572Z");
@@ -138,8 +138,9 @@ TEST(GatewayImport, TheHeaderlessLiveFileBecomesASessionWithItsArchivesCwd) {
   EXPECT_EQ((*a)->entry_count(), 2u);
   bool noted = false;
   for (const std::string& n : report->notes) {
-    noted = noted || n == dir + "edce9f16-9dda-4073-8ba4-db42a66a98d2.jsonl: line 1: parent 5b24a573 is not in this "
-                               "file; the entry starts a root (as the gateway's loader reads it)";
+    noted = noted || n == dir +
+                              "edce9f16-9dda-4073-8ba4-db42a66a98d2.jsonl: line 1: parent 5b24a573 is not in this "
+                              "file; the entry starts a root (as the gateway's loader reads it)";
   }
   EXPECT_TRUE(noted);
 }

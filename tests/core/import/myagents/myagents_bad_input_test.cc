@@ -54,8 +54,8 @@ TEST_F(MyAgentsBadInput, TruncatedAndInvalidUtf8RowsAreSkippedTheRestImported) {
   size_t second = rows.find('\n') + 1;
   size_t third = rows.find('\n', second) + 1;
   std::string broken = rows.substr(0, second) + rows.substr(second, 40) + "\n" +
-                       R"({"id":"bad","role":"user","content":"caf\xE9","timestamp":"2026-02-10T09:00:02.000Z"})" + "\n" +
-                       rows.substr(third);
+                       R"({"id":"bad","role":"user","content":"caf\xE9","timestamp":"2026-02-10T09:00:02.000Z"})" +
+                       "\n" + rows.substr(third);
   test::put_file(*fs_, jsonl(kUnified), broken);
   ImportReport r = run();
   const ImportedSession* s = testing::session_of(r, jsonl(kUnified));
@@ -141,8 +141,7 @@ TEST_F(MyAgentsBadInput, AHeldLockOverAHalfWrittenIndexSaysSo) {
   ImportReport r = run(o);
   ASSERT_GE(r.skipped.size(), 1u);
   EXPECT_EQ(r.skipped[0].line, 0u);
-  EXPECT_NE(r.skipped[0].reason.find("(sessions.lock/ was held: another process may be writing it)"),
-            std::string::npos)
+  EXPECT_NE(r.skipped[0].reason.find("(sessions.lock/ was held: another process may be writing it)"), std::string::npos)
       << r.skipped[0].reason;
 }
 

@@ -12,7 +12,7 @@
 
 namespace xs::import::testing {
 
-constexpr const char* kUnified = "3f1c2a4e-8b7d-4e21-9a35-0c6f1d2b7e90";   // v0.1.11+: a UUID
+constexpr const char* kUnified = "3f1c2a4e-8b7d-4e21-9a35-0c6f1d2b7e90";    // v0.1.11+: a UUID
 constexpr const char* kLegacyId = "session-1738000000000";                  // before: not a UUID
 constexpr const char* kMigrating = "7d2e9b10-4c3a-4f5e-8d61-2b9a0e3c4f17";  // both files
 
@@ -63,8 +63,9 @@ inline void build_myagents_store(storage::Fs& fs, const std::string& root) {
   test::put_file(fs, root + "/sessions/" + std::string(kMigrating) + ".jsonl",
                  R"({"id":"n1","role":"user","content":"migrated","timestamp":"2026-01-05T10:00:00.000Z"})"
                  "\n");
-  test::put_file(fs, root + "/sessions/" + std::string(kMigrating) + ".json",
-                 R"({"messages":[{"id":"n1","role":"user","content":"not migrated yet","timestamp":"2026-01-05T10:00:00.000Z"}]})");
+  test::put_file(
+      fs, root + "/sessions/" + std::string(kMigrating) + ".json",
+      R"({"messages":[{"id":"n1","role":"user","content":"not migrated yet","timestamp":"2026-01-05T10:00:00.000Z"}]})");
   test::put_file(fs, root + "/attachments/" + std::string(kUnified) + "/log.txt", "make: *** [all] Error 1\n");
 }
 

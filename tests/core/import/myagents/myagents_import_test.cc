@@ -123,10 +123,11 @@ TEST_F(MyAgents, AnAssistantRowKeepsItsUsageAndMetrics) {
   auto e = json::members_of(s->data().entries[1].line);
   EXPECT_EQ(json::find_member(e, "timestamp")->value, "\"2026-02-10T09:00:05.000Z\"");
   EXPECT_EQ(json::find_member(e, "parentId")->value, "\"" + std::string(s->data().entries[0].id) + "\"");
-  EXPECT_EQ(json::find_member(e, "message")->value,
-            R"({"role":"assistant","content":[{"type":"text","text":"Let me look."},{"type":"toolCall","id":"toolu_01",)"
-            R"("name":"Bash","arguments":{"command":"make"}}],"usage":{"input":1000,"output":300,"cacheRead":800,)"
-            R"("cacheWrite":64,"totalTokens":2164},"stopReason":"stop","timestamp":1770714005000})");
+  EXPECT_EQ(
+      json::find_member(e, "message")->value,
+      R"({"role":"assistant","content":[{"type":"text","text":"Let me look."},{"type":"toolCall","id":"toolu_01",)"
+      R"("name":"Bash","arguments":{"command":"make"}}],"usage":{"input":1000,"output":300,"cacheRead":800,)"
+      R"("cacheWrite":64,"totalTokens":2164},"stopReason":"stop","timestamp":1770714005000})");
   EXPECT_EQ(json::find_member(e, "source")->value,
             R"({"kind":"myagents","id":"m2","fields":{"content":"[{\"type\":\"text\",\"text\":\"Let me look.\"},)"
             R"({\"type\":\"tool_use\",\"id\":\"toolu_01\",\"name\":\"Bash\",\"input\":{\"command\":\"make\"}}]",)"
@@ -199,7 +200,8 @@ TEST_F(MyAgents, AGrownSessionImportsOnlyItsNewRowsAndItsRecordFollows) {
   EXPECT_EQ(index->imported, 1u);  // the unified session's record: its stats changed
   EXPECT_EQ(index->already_imported, 2u);
   auto record = json::members_of(target_->keys().get(key_for(kUnified)).value());
-  EXPECT_EQ(json::find_member(record, "messageCounts")->value, R"({"user":3,"assistant":2})");  // custom entries are not messages
+  EXPECT_EQ(json::find_member(record, "messageCounts")->value,
+            R"({"user":3,"assistant":2})");  // custom entries are not messages
 }
 
 TEST_F(MyAgents, ADryRunCountsAndWritesNothing) {
