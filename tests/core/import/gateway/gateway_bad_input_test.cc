@@ -198,5 +198,36 @@ TEST_F(GatewayBadInput, AStoreLockReleasedWhileWaitingIsNoted) {
   EXPECT_TRUE(has_note(*r, "sessions.json.lock was released after "));
 }
 
+// Every line of every corpus file cut in half (and each index cut in half): every row skipped with
+// its line, nothing imported, nothing crashes.
+TEST_F(GatewayBadInput, EveryCorpusFileWithEachLineTruncated) {
+  const std::string corpus = std::string(XS_GATEWAY_CORPUS_DIR) + "/linux2010-state";
+  auto listing = list(*fs_, corpus);
+  ASSERT_TRUE(listing.ok());
+  uint64_t lines = 0;
+  for (const Agent& agent : listing->agents) {
+    for (const Transcript& t : agent.transcripts) {
+      std::string bytes = test::read_file(t.path), cut;
+      for (size_t pos = 0; pos < bytes.size();) {
+        size_t nl = bytes.find('\n', pos);
+        size_t end = nl == std::string::npos ? bytes.size() : nl;
+        cut += bytes.substr(pos, (end - pos) / 2) + "\n";
+        ++lines;
+        pos = end + 1;
+      }
+      put(agent.id + "-" + t.file, cut);
+    }
+    if (agent.has_index) {
+      std::string index = test::read_file(agent.index_path);
+      put("sessions.json", index.substr(0, index.size() / 2));
+    }
+  }
+  ImportReport r = run();
+  EXPECT_EQ(r.rows_read(), lines);
+  EXPECT_EQ(r.skipped_rows(), lines);
+  EXPECT_EQ(r.imported() + r.kept_as_custom(), 0u);
+  EXPECT_EQ(r.skipped.size(), lines + 1);  // and the index, as a whole
+}
+
 }  // namespace
 }  // namespace xs::import::gateway
