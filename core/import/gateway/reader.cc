@@ -229,6 +229,54 @@ Result<Listing> list(storage::Fs& fs, const std::string& root, const ReadOptions
   return listing;
 }
 
+std::string listing_json(const Listing& listing) {
+  std::string out = "{\"source\":\"gateway\"";
+  append_text_member(out, "root", listing.root);
+  out += ",\"agents\":[";
+  for (size_t a = 0; a < listing.agents.size(); ++a) {
+    const Agent& agent = listing.agents[a];
+    out += a ? ",{" : "{";
+    out += "\"id\":";
+    json::append_quoted_lossy(out, agent.id);
+    append_text_member(out, "dir", agent.dir);
+    append_text_member(out, "index", agent.has_index ? std::optional<std::string>(agent.index_path) : std::nullopt);
+    out += ",\"indexRows\":" + std::to_string(agent.index_rows) + ",\"keys\":[";
+    for (size_t i = 0; i < agent.entries.size(); ++i) {
+      const IndexEntry& e = agent.entries[i];
+      out += i ? ",{\"key\":" : "{\"key\":";
+      json::append_quoted_lossy(out, e.key);
+      append_text_member(out, "sessionId", e.session_id);
+      out += ",\"line\":" + std::to_string(e.line);
+      append_text_member(
+          out, "transcript",
+          e.transcript ? std::optional<std::string>(agent.transcripts[*e.transcript].file) : std::nullopt);
+      out += '}';
+    }
+    out += "],\"transcripts\":[";
+    for (size_t i = 0; i < agent.transcripts.size(); ++i) {
+      const Transcript& t = agent.transcripts[i];
+      out += i ? ",{\"file\":" : "{\"file\":";
+      json::append_quoted_lossy(out, t.file);
+      append_text_member(out, "path", t.path);
+      append_text_member(out, "sessionId", t.name.session_id);
+      append_text_member(out, "threadId", t.name.thread_id);
+      append_text_member(out, "generation", std::string(generation_name(t.name.generation)));
+      append_text_member(out, "stamp", t.name.stamp.empty() ? std::nullopt : std::optional<std::string>(t.name.stamp));
+      out += ",\"size\":" + std::to_string(t.size) + ",\"mtimeMs\":" + std::to_string(t.mtime_ms);
+      out += t.has_write_lock ? ",\"writeLock\":true,\"keys\":[" : ",\"writeLock\":false,\"keys\":[";
+      for (size_t k = 0; k < t.keys.size(); ++k) {
+        if (k) out += ',';
+        json::append_quoted_lossy(out, t.keys[k]);
+      }
+      out += "]}";
+    }
+    out += ']';
+    append_problems_and_notes(out, agent.problems, agent.notes);
+    out += '}';
+  }
+  return out + "]}";
+}
+
 Result<std::unique_ptr<session::Session>> open_transcript(std::shared_ptr<storage::Fs> fs, const std::string& path) {
   session::SessionOptions options;
   options.read_only = true;

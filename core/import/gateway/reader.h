@@ -86,6 +86,14 @@ struct Listing {
 // one `sessions/` directory. kNotFound when it is none of these.
 Result<Listing> list(storage::Fs& fs, const std::string& root, const ReadOptions& options = {});
 
+// The listing as JSON (what xs_foreign_list returns, docs/import-hosts.md#listing-json):
+// {"source":"gateway","root","agents":[{"id","dir","index":path|null,"indexRows",
+//   "keys":[{"key","sessionId","line","transcript":file|null}],
+//   "transcripts":[{"file","path","sessionId","threadId","generation","stamp","size","mtimeMs",
+//                   "writeLock","keys":[...]}],
+//   "problems":[{"file","line","reason"}],"notes":[...]}]}
+std::string listing_json(const Listing& listing);
+
 // A transcript opened read-only where it is: it is a native session already. A file without a
 // header (a live file that continues a rotated one) is kNoHeader: it becomes a session when
 // imported (importer.h gives it one).

@@ -143,6 +143,35 @@ std::string describe(const LockWait& w, const std::string& lock_name) {
   return lock_name + " is held by another process (waited " + std::to_string(w.waited.count()) + " ms)";
 }
 
+void append_problems_and_notes(std::string& out, const std::vector<SkippedRow>& problems,
+                               const std::vector<std::string>& notes) {
+  out += ",\"problems\":[";
+  for (size_t i = 0; i < problems.size(); ++i) {
+    out += i ? ",{\"file\":" : "{\"file\":";
+    json::append_quoted_lossy(out, problems[i].file);
+    out += ",\"line\":" + std::to_string(problems[i].line) + ",\"reason\":";
+    json::append_quoted_lossy(out, problems[i].reason);
+    out += '}';
+  }
+  out += "],\"notes\":[";
+  for (size_t i = 0; i < notes.size(); ++i) {
+    if (i) out += ',';
+    json::append_quoted_lossy(out, notes[i]);
+  }
+  out += ']';
+}
+
+void append_text_member(std::string& out, std::string_view name, const std::optional<std::string>& text) {
+  out += ",\"";
+  out += name;
+  out += "\":";
+  if (text) {
+    json::append_quoted_lossy(out, *text);
+  } else {
+    out += "null";
+  }
+}
+
 std::string relative_to(const std::string& root, const std::string& path) {
   if (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/') {
     return path.substr(root.size() + 1);

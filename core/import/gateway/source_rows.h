@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "import/import_report.h"
 #include "json/member_scanner.h"
 #include "storage/buffer.h"
 #include "storage/fs.h"
@@ -74,6 +75,13 @@ LockWait wait_for_foreign_lock(storage::Fs& fs, const std::string& lock_path, st
                                const LockCreatedFn& created = nullptr);
 // "held for 1200 ms", "stale (45 s old)", ... for notes.
 std::string describe(const LockWait& w, const std::string& lock_name);
+
+// For the listings' JSON: ,"problems":[{"file","line","reason"}],"notes":[...] (text that is not
+// UTF-8, as file names may be, with U+FFFD).
+void append_problems_and_notes(std::string& out, const std::vector<SkippedRow>& problems,
+                               const std::vector<std::string>& notes);
+// ,"name":"text" or ,"name":null.
+void append_text_member(std::string& out, std::string_view name, const std::optional<std::string>& text);
 
 // "name" relative to a root, for report entries: the path with "<root>/" taken off.
 std::string relative_to(const std::string& root, const std::string& path);

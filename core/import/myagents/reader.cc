@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "json/js_number.h"
 #include "json/json_string.h"
 #include "json/member_scanner.h"
 
@@ -170,6 +171,53 @@ Result<Listing> list(storage::Fs& fs, const std::string& root, const ReadOptions
     listing.sessions.push_back(std::move(s));
   }
   return listing;
+}
+
+std::string listing_json(const Listing& listing) {
+  static constexpr const char* kLockStates[] = {"free", "released", "stale", "held"};
+  std::string out = "{\"source\":\"myagents\"";
+  append_text_member(out, "root", listing.root);
+  append_text_member(out, "index", listing.has_index ? std::optional<std::string>(listing.index_path) : std::nullopt);
+  out += ",\"indexLock\":\"";
+  out += kLockStates[static_cast<int>(listing.index_lock.state)];
+  out += "\",\"indexRows\":" + std::to_string(listing.index_rows) + ",\"sessions\":[";
+  for (size_t i = 0; i < listing.sessions.size(); ++i) {
+    const SessionFiles& s = listing.sessions[i];
+    const IndexEntry* e = s.entry ? &listing.entries[*s.entry] : nullptr;
+    out += i ? ",{\"id\":" : "{\"id\":";
+    json::append_quoted_lossy(out, s.id);
+    append_text_member(out, "messagesFile", s.messages_file());
+    append_text_member(out, "legacyFile", s.legacy);
+    out += s.jsonl && s.legacy ? ",\"legacyBeside\":true" : ",\"legacyBeside\":false";
+    out += e ? ",\"inIndex\":true,\"line\":" + std::to_string(e->line) : std::string(",\"inIndex\":false,\"line\":0");
+    static const std::optional<std::string> kNone;
+    append_text_member(out, "title", e ? e->title : kNone);
+    append_text_member(out, "agentDir", e ? e->agent_dir : kNone);
+    append_text_member(out, "createdAt", e ? e->created_at : kNone);
+    append_text_member(out, "lastActiveAt", e ? e->last_active_at : kNone);
+    out += ",\"stats\":";
+    if (!e) {
+      out += "null}";
+      continue;
+    }
+    std::string stats;
+    auto number = [&](const char* name, const std::optional<double>& v) {
+      if (!v) return;
+      stats += stats.empty() ? "{\"" : ",\"";
+      stats += name;
+      stats += "\":";
+      json::append_js_number(stats, *v);
+    };
+    number("messageCount", e->message_count);
+    number("totalInputTokens", e->input_tokens);
+    number("totalOutputTokens", e->output_tokens);
+    number("totalCacheReadTokens", e->cache_read_tokens);
+    number("totalCacheCreationTokens", e->cache_creation_tokens);
+    out += stats.empty() ? "null}" : stats + "}}";
+  }
+  out += ']';
+  append_problems_and_notes(out, listing.problems, listing.notes);
+  return out + "}";
 }
 
 Status read_messages(storage::Fs& fs, const SessionFiles& session, Messages* out) {

@@ -69,6 +69,13 @@ struct Listing {
 // kNotFound when `root` has neither `sessions.json` nor `sessions/`.
 Result<Listing> list(storage::Fs& fs, const std::string& root, const ReadOptions& options = {});
 
+// The listing as JSON (what xs_foreign_list returns, docs/import-hosts.md#listing-json):
+// {"source":"myagents","root","index":path|null,"indexLock":"free"|"released"|"stale"|"held",
+//  "indexRows","sessions":[{"id","messagesFile","legacyFile","legacyBeside","inIndex","line",
+//  "title","agentDir","createdAt","lastActiveAt","stats":{...}|null}],"problems":[...],"notes":[...]}
+// (title ... lastActiveAt null when absent; stats holds the numbers the index has).
+std::string listing_json(const Listing& listing);
+
 // The messages of a session: the JSONL's non-blank lines, or the legacy file's `messages` array
 // (or the file itself when it is an array), one row per element with `line` its position from 1.
 // kInvalid for a legacy file that holds neither; the Fs's status, or "binary file", otherwise.

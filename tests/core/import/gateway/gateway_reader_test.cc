@@ -7,6 +7,7 @@
 
 #include "gateway_test_util.h"
 #include "import/gateway/reader.h"
+#include "json/member_scanner.h"
 #include "storage/fs.h"
 #include "test_util.h"
 
@@ -102,6 +103,30 @@ TEST(GatewayReader, OneSessionsDirectoryIsAStoreOfOneAgent) {
   ASSERT_TRUE(listing->agents[0].entries[0].transcript);
   EXPECT_EQ(listing->agents[0].transcripts[0].keys, std::vector<std::string>{"agent:main:main"});
   EXPECT_EQ(list(*fs, kCorpus + "/no-such-store").status().code(), Code::kNotFound);
+}
+
+TEST(GatewayReader, TheListingAsJson) {
+  auto fs = storage::make_posix_fs();
+  const std::string root = kCorpus + "/openclaw-desktop";
+  auto listing = list(*fs, root);
+  ASSERT_TRUE(listing.ok());
+  std::string json = listing_json(*listing);
+  std::vector<json::Member> top;
+  bool is_object = false;
+  ASSERT_OK(json::scan_members(json, json::Limits(), &top, &is_object));
+  const std::string dir = root + "/agents/main/sessions";
+  const std::string file = "8555a0a4-0b79-459d-939c-e17cdbbf4fe2.jsonl";
+  const Transcript& t = listing->agents[0].transcripts[0];
+  EXPECT_EQ(json,
+            "{\"source\":\"gateway\",\"root\":\"" + root + "\",\"agents\":[{\"id\":\"main\",\"dir\":\"" + dir +
+                "\",\"index\":\"" + dir +
+                "/sessions.json\",\"indexRows\":1,\"keys\":[{\"key\":\"agent:main:main\","
+                "\"sessionId\":\"8555a0a4-0b79-459d-939c-e17cdbbf4fe2\",\"line\":2,\"transcript\":\"" +
+                file + "\"}],\"transcripts\":[{\"file\":\"" + file + "\",\"path\":\"" + dir + "/" + file +
+                "\",\"sessionId\":\"8555a0a4-0b79-459d-939c-e17cdbbf4fe2\",\"threadId\":null,\"generation\":\"live\","
+                "\"stamp\":null,\"size\":50074,\"mtimeMs\":" +
+                std::to_string(t.mtime_ms) +
+                ",\"writeLock\":false,\"keys\":[\"agent:main:main\"]}],\"problems\":[],\"notes\":[]}]}");
 }
 
 // Every transcript of the corpus is a session we open where it is, with every row an entry.

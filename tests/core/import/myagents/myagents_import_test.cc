@@ -86,6 +86,36 @@ TEST_F(MyAgents, TheReaderListsIndexFilesAndTheInterruptedMigration) {
             R"({"id":"l2","role":"assistant","content":"hi there","timestamp":"2025-01-27T18:00:02.000Z"})");
 }
 
+TEST_F(MyAgents, TheListingAsJson) {
+  auto listing = list(*fs_, root_);
+  ASSERT_TRUE(listing.ok());
+  const std::string dir = root_ + "/sessions/";
+  EXPECT_EQ(
+      listing_json(*listing),
+      "{\"source\":\"myagents\",\"root\":\"" + root_ + "\",\"index\":\"" + root_ +
+          "/sessions.json\",\"indexLock\":\"free\",\"indexRows\":3,\"sessions\":["
+          "{\"id\":\"" +
+          kUnified + "\",\"messagesFile\":\"" + dir + kUnified +
+          ".jsonl\",\"legacyFile\":null,\"legacyBeside\":false,\"inIndex\":true,\"line\":2,\"title\":\"修复构建 "
+          "(fix the build)\",\"agentDir\":\"/Users/zhihu/Documents/project/ai-max\",\"createdAt\":\"2026-02-10T09:"
+          "00:00.000Z\",\"lastActiveAt\":\"2026-02-10T09:05:00.000Z\",\"stats\":{\"messageCount\":2,"
+          "\"totalInputTokens\":1500,\"totalOutputTokens\":420,\"totalCacheReadTokens\":800,"
+          "\"totalCacheCreationTokens\":64}},"
+          "{\"id\":\"" +
+          kMigrating + "\",\"messagesFile\":\"" + dir + kMigrating + ".jsonl\",\"legacyFile\":\"" + dir + kMigrating +
+          ".json\",\"legacyBeside\":true,\"inIndex\":true,\"line\":14,\"title\":"
+          "\"Migrating\",\"agentDir\":\"/Users/zhihu/p2\",\"createdAt\":\"2026-01-05T10:00:00.000Z\","
+          "\"lastActiveAt\":\"2026-01-05T10:00:00.000Z\",\"stats\":{\"messageCount\":1,\"totalInputTokens\":0,"
+          "\"totalOutputTokens\":0}},"
+          "{\"id\":\"" +
+          kLegacyId + "\",\"messagesFile\":\"" + dir + kLegacyId + ".json\",\"legacyFile\":\"" + dir + kLegacyId +
+          ".json\",\"legacyBeside\":false,\"inIndex\":true,\"line\":13,\"title\":\"Old\","
+          "\"agentDir\":\"/Users/zhihu/old\",\"createdAt\":\"2025-01-27T18:00:00.000Z\",\"lastActiveAt\":"
+          "\"2025-01-27T18:00:02.000Z\",\"stats\":null}],\"problems\":[],\"notes\":[\"sessions/" +
+          kMigrating + ".json: a legacy copy beside sessions/" + kMigrating +
+          ".jsonl (an interrupted migration); the JSONL is read, the legacy file left in place\"]}");
+}
+
 TEST_F(MyAgents, EveryRowIsImportedAndTheLegacyFileLeftInPlace) {
   ImportReport r = run();
   EXPECT_TRUE(r.skipped.empty()) << r.to_json();
