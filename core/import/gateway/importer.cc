@@ -125,11 +125,7 @@ class TranscriptImport {
 
   void take_row(const Transcript& t, const SourceRow& row, session::Session* s, ImportedSession& out) {
     ++out.rows_read;
-    auto skip = [&](std::string reason) {
-      if (!row.terminated) reason += " (the last line, still without its newline: the next import reads it again)";
-      report_.skipped.push_back({t.path, row.line, std::move(reason)});
-      ++out.skipped;
-    };
+    auto skip = [&](std::string reason) { skip_row(report_, out, t.path, row, std::move(reason)); };
     std::string reason;
     auto m = object_members(row.text, &reason);
     if (!m) return skip(reason);
@@ -220,10 +216,7 @@ Result<ImportReport> import_store(storage::Fs& source, const std::string& root, 
                                   const ImportOptions& options) {
   auto listing = list(source, root, options.read);
   if (!listing.ok()) return listing.status();
-  ImportReport report;
-  report.source_kind = "gateway";
-  report.source_root = root;
-  report.dry_run = options.dry_run;
+  ImportReport report = start_report("gateway", root, options.dry_run);
   auto existing = existing_sessions(target);
   if (!existing.ok()) return existing.status();
   KeyImport keys(target.keys(), options.dry_run, report);

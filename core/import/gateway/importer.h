@@ -16,13 +16,7 @@
 
 namespace xs::import::gateway {
 
-struct ImportOptions {
-  bool dry_run = false;  // report what would be done; write nothing
-  ReadOptions read;
-  // The cwd of a transcript that has no header and no other generation to take it from; empty:
-  // its sessions directory.
-  std::string fallback_cwd;
-};
+using import::ImportOptions;  // import/gateway/source_rows.h
 
 // The native session id a transcript becomes: its stem for a live file ("<sessionId>",
 // "<sessionId>-topic-<n>"), "<stem>-<generation>-<stamp's letters and digits>" for a rotated one

@@ -75,6 +75,19 @@ void import_key(const store::KeyStore& keys, bool dry_run, const std::string& ke
   }
 }
 
+ImportedSession index_session(const std::string& index_path, const store::KeyStore& keys, uint64_t rows,
+                              const std::vector<SkippedRow>& problems, ImportReport& report) {
+  ImportedSession index;
+  index.source_file = index_path;
+  index.session_file = keys.path();
+  index.rows_read = rows;
+  for (const SkippedRow& p : problems) {
+    report.skipped.push_back(p);
+    if (p.line > 0) ++index.skipped;  // a refused row; line 0 is the index as a whole, read as no rows
+  }
+  return index;
+}
+
 }  // namespace xs::import
 
 namespace xs::import::gateway {
@@ -103,14 +116,7 @@ Result<std::string> KeyImport::record_of(const Agent& agent, const IndexEntry& e
 }
 
 void KeyImport::run(const Agent& agent, const std::vector<std::string>& copies) {
-  ImportedSession index;
-  index.source_file = agent.index_path;
-  index.session_file = keys_.path();
-  index.rows_read = agent.index_rows;
-  for (const SkippedRow& p : agent.problems) {
-    report_.skipped.push_back(p);
-    if (p.line > 0) ++index.skipped;  // a refused key; line 0 is the index as a whole, read as no rows
-  }
+  ImportedSession index = index_session(agent.index_path, keys_, agent.index_rows, agent.problems, report_);
   for (const IndexEntry& e : agent.entries) {
     auto skip = [&](const std::string& why) {
       report_.skipped.push_back({agent.index_path, e.line, e.key + ": " + why});

@@ -29,6 +29,12 @@ KeyDecision decide_key(std::optional<std::string_view> current, const std::strin
 // "the key is ..." for the skipped rows of kOwn and kMovedOn.
 const char* decision_reason(KeyDecision d);
 
+// An index in the report (docs/import-hosts.md#keys): a "session" whose source is the index file,
+// whose native file is our keyed document and whose rows are its keys or elements; `problems`
+// (refused rows, or the index as a whole at line 0) go into the report, the refused rows counted.
+ImportedSession index_session(const std::string& index_path, const store::KeyStore& keys, uint64_t rows,
+                              const std::vector<SkippedRow>& problems, ImportReport& report);
+
 // Writes (or, in a dry run, only decides) one key, counting it in `index` and reporting a skip.
 void import_key(const store::KeyStore& keys, bool dry_run, const std::string& key, const std::string& fresh,
                 const std::string& file, uint64_t line, ImportedSession& index, ImportReport& report);

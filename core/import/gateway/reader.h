@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "import/gateway/source_rows.h"
 #include "import/import_report.h"
 #include "session/session.h"
 #include "storage/fs.h"
@@ -68,14 +69,7 @@ struct Agent {
   std::vector<std::string> notes;  // locks met, keys without a transcript, transcripts without a key
 };
 
-struct ReadOptions {
-  // How long to wait for another process's `sessions.json.lock` before reading the published
-  // document anyway (the gateway replaces it atomically, so a read never sees half of it).
-  std::chrono::milliseconds lock_wait{2000};
-  // A store lock older than this is stale (the gateway's own rule: 30 s).
-  std::chrono::milliseconds stale_after{30000};
-  int64_t now_ms = 0;  // 0: the system clock
-};
+using import::ReadOptions;  // import/gateway/source_rows.h
 
 struct Listing {
   std::string root;

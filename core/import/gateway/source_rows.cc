@@ -31,6 +31,14 @@ Status read_whole(storage::Fs& fs, const std::string& path, storage::PaddedBuffe
 
 }  // namespace
 
+ImportReport start_report(std::string kind, std::string root, bool dry_run) {
+  ImportReport r;
+  r.source_kind = std::move(kind);
+  r.source_root = std::move(root);
+  r.dry_run = dry_run;
+  return r;
+}
+
 Status read_source_rows(storage::Fs& fs, const std::string& path, SourceFile* out) {
   XS_RETURN_IF_ERROR(read_whole(fs, path, &out->bytes, &out->info));
   std::string_view all = out->bytes.view();
@@ -70,6 +78,13 @@ std::optional<std::vector<json::Member>> object_members(std::string_view text, s
     return std::nullopt;
   }
   return members;
+}
+
+void skip_row(ImportReport& report, ImportedSession& session, const std::string& file, const SourceRow& row,
+              std::string reason) {
+  if (!row.terminated) reason += " (the last line, still without its newline: the next import reads it again)";
+  report.skipped.push_back({file, row.line, std::move(reason)});
+  ++session.skipped;
 }
 
 std::string without_members(const std::vector<json::Member>& members, std::initializer_list<std::string_view> drop) {

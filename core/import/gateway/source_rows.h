@@ -24,6 +24,28 @@ namespace xs::import {
 // The largest source file read whole (a Claude or gateway transcript of a long-lived chat).
 constexpr uint64_t kMaxSourceFileBytes = 1ull << 30;
 
+// How a host reader treats the host's index lock (docs/import-hosts.md#foreign-locks).
+struct ReadOptions {
+  // How long to wait for the lock (the gateway's `sessions.json.lock`, MyAgents' `sessions.lock/`;
+  // both hold it for a write of the index) before reading the index anyway, with a note.
+  std::chrono::milliseconds lock_wait{2000};
+  // A lock older than this is stale (both hosts' own rule: 30 s): not waited for.
+  std::chrono::milliseconds stale_after{30000};
+  int64_t now_ms = 0;  // 0: the system clock
+};
+
+// What a host importer takes.
+struct ImportOptions {
+  bool dry_run = false;  // report what would be done; write nothing
+  ReadOptions read;
+  // The cwd of a session its source gives none (a gateway transcript without a header or another
+  // generation to take it from, a MyAgents session without agentDir); empty: the source directory.
+  std::string fallback_cwd;
+};
+
+// An empty report of an import of `kind` from `root`.
+ImportReport start_report(std::string kind, std::string root, bool dry_run);
+
 // One non-blank line of a JSONL file.
 struct SourceRow {
   uint64_t line = 0;       // from 1
@@ -47,6 +69,11 @@ Status read_source_document(storage::Fs& fs, const std::string& path, storage::P
 // A row's members when it is a JSON object (JSON.parse's grammar, valid UTF-8, within the
 // engine's limits); else nullopt and *reason says why ("not JSON: ...", "not an object").
 std::optional<std::vector<json::Member>> object_members(std::string_view text, std::string* reason);
+
+// Records `row` of `file` as skipped for `reason`, in the report and in the session's count; a
+// last line still without its newline is said to be read again by the next import.
+void skip_row(ImportReport& report, ImportedSession& session, const std::string& file, const SourceRow& row,
+              std::string reason);
 
 // `object` (a JSON object text) without its members named `drop` (every occurrence), other members
 // as they were, in order.

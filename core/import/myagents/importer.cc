@@ -115,11 +115,7 @@ class SessionImport {
   void take_row(const Messages& messages, const SourceRow& row, session::Session* s, std::set<std::string>& have,
                 ImportedSession& out) {
     ++out.rows_read;
-    auto skip = [&](std::string reason) {
-      if (!row.terminated) reason += " (the last line, still without its newline: the next import reads it again)";
-      report_.skipped.push_back({messages.file, row.line, std::move(reason)});
-      ++out.skipped;
-    };
+    auto skip = [&](std::string reason) { skip_row(report_, out, messages.file, row, std::move(reason)); };
     std::string reason;
     auto members = object_members(row.text, &reason);
     if (!members) return skip(reason);
@@ -201,19 +197,10 @@ Result<ImportReport> import_store(storage::Fs& source, const std::string& root, 
                                   const ImportOptions& options) {
   auto listing = list(source, root, options.read);
   if (!listing.ok()) return listing.status();
-  ImportReport report;
-  report.source_kind = "myagents";
-  report.source_root = root;
-  report.dry_run = options.dry_run;
+  ImportReport report = start_report("myagents", root, options.dry_run);
   for (const std::string& n : listing->notes) report.notes.push_back(n);
-  ImportedSession index;
-  index.source_file = listing->index_path;
-  index.session_file = target.keys().path();
-  index.rows_read = listing->index_rows;
-  for (const SkippedRow& p : listing->problems) {
-    report.skipped.push_back(p);
-    if (p.line > 0) ++index.skipped;  // a refused element; line 0 is the index as a whole
-  }
+  ImportedSession index =
+      index_session(listing->index_path, target.keys(), listing->index_rows, listing->problems, report);
   SessionImport sessions(source, *listing, target, options, report, index);
   for (const SessionFiles& files : listing->sessions) sessions.run(files);
   if (listing->has_index) report.sessions.push_back(std::move(index));

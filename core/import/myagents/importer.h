@@ -16,12 +16,7 @@
 
 namespace xs::import::myagents {
 
-struct ImportOptions {
-  bool dry_run = false;  // report what would be done; write nothing
-  ReadOptions read;
-  // The cwd of a session whose metadata names no agentDir; empty: the MyAgents root.
-  std::string fallback_cwd;
-};
+using import::ImportOptions;  // import/gateway/source_rows.h
 
 // The key of a MyAgents session in our keyed store.
 std::string key_for(std::string_view myagents_id);

@@ -45,13 +45,7 @@ struct SessionFiles {
   const std::optional<std::string>& messages_file() const { return jsonl ? jsonl : legacy; }
 };
 
-struct ReadOptions {
-  // How long to wait for `sessions.lock/` (MyAgents holds it for about a millisecond).
-  std::chrono::milliseconds lock_wait{1000};
-  // MyAgents takes a lock older than this for stale and removes it; we only read past it.
-  std::chrono::milliseconds stale_after{30000};
-  int64_t now_ms = 0;  // 0: the system clock
-};
+using import::ReadOptions;  // import/gateway/source_rows.h
 
 struct Listing {
   std::string root;

@@ -35,20 +35,9 @@ class GatewayBadInput : public ::testing::Test {
   }
   void put(const std::string& name, const std::string& bytes) { test::put_file(*fs_, dir_ + "/" + name, bytes); }
   ImportReport run(ImportOptions options = {}) {
-    auto before = testing::tree_picture(src_.path());
-    auto r = import_store(*fs_, src_.path(), *target_, options);
-    EXPECT_TRUE(r.ok()) << r.status().message();
-    if (!r.ok()) return {};
-    testing::expect_accounted(*r);
-    EXPECT_EQ(testing::tree_picture(src_.path()), before) << "the source was written";
-    return *r;
+    return testing::checked_import(src_.path(), [&] { return import_store(*fs_, src_.path(), *target_, options); });
   }
-  static bool has_note(const ImportReport& r, const std::string& needle) {
-    for (const std::string& n : r.notes) {
-      if (n.find(needle) != std::string::npos) return true;
-    }
-    return false;
-  }
+  static bool has_note(const ImportReport& r, const std::string& needle) { return testing::has_note(r, needle); }
 
   std::shared_ptr<storage::Fs> fs_;
   test::TempDir src_, dst_;

@@ -25,19 +25,25 @@ std::shared_ptr<store::Store> open_store(const std::string& root) {
   return *s;
 }
 
+class GatewayImport : public ::testing::Test {
+ protected:
+  std::shared_ptr<storage::Fs> fs = storage::make_posix_fs();
+  test::TempDir tmp;
+  std::shared_ptr<store::Store> target = open_store(tmp.path());
+};
+
 std::string minified(std::string_view json) {
   std::string out;
   EXPECT_TRUE(store::KeyStore::check_record(json, &out).ok());
   return out;
 }
 
-TEST(GatewayImport, EveryRowOfEveryCorpusFileIsAccountedFor) {
-  auto fs = storage::make_posix_fs();
+TEST_F(GatewayImport, EveryRowOfEveryCorpusFileIsAccountedFor) {
   for (const std::string& root : {kLinux, kDesktop}) {
-    test::TempDir tmp;
-    auto target = open_store(tmp.path());
+    test::TempDir ours;
+    auto into = open_store(ours.path());
     auto before = testing::tree_picture(root);
-    auto report = import_store(*fs, root, *target);
+    auto report = import_store(*fs, root, *into);
     ASSERT_TRUE(report.ok()) << report.status().message();
     testing::expect_accounted(*report);
     auto listing = list(*fs, root);
@@ -59,7 +65,7 @@ TEST(GatewayImport, EveryRowOfEveryCorpusFileIsAccountedFor) {
         ASSERT_NE(index, nullptr);
         EXPECT_EQ(index->rows_read, agent.entries.size());
         EXPECT_EQ(index->imported, agent.entries.size());
-        EXPECT_EQ(index->session_file, target->keys().path());
+        EXPECT_EQ(index->session_file, into->keys().path());
         ++files;
       }
     }
@@ -69,11 +75,8 @@ TEST(GatewayImport, EveryRowOfEveryCorpusFileIsAccountedFor) {
   }
 }
 
-TEST(GatewayImport, TheDesktopTranscriptKeepsItsMessagesAndCustomRows) {
+TEST_F(GatewayImport, TheDesktopTranscriptKeepsItsMessagesAndCustomRows) {
   // 83 lines: the header, 65 messages, 16 model-snapshot custom rows, 1 thinking_level_change.
-  auto fs = storage::make_posix_fs();
-  test::TempDir tmp;
-  auto target = open_store(tmp.path());
   auto report = import_store(*fs, kDesktop, *target);
   ASSERT_TRUE(report.ok());
   const std::string file = kDesktop + "/agents/main/sessions/8555a0a4-0b79-459d-939c-e17cdbbf4fe2.jsonl";
@@ -87,10 +90,7 @@ TEST(GatewayImport, TheDesktopTranscriptKeepsItsMessagesAndCustomRows) {
 
 // The copy is the gateway's session: the same entries (ids, parents, payloads) and the context
 // the gateway would build from it, branches included.
-TEST(GatewayImport, CopiesHaveTheSourcesEntriesAndContext) {
-  auto fs = storage::make_posix_fs();
-  test::TempDir tmp;
-  auto target = open_store(tmp.path());
+TEST_F(GatewayImport, CopiesHaveTheSourcesEntriesAndContext) {
   auto report = import_store(*fs, kLinux, *target);
   ASSERT_TRUE(report.ok());
   int compared = 0;
@@ -114,10 +114,7 @@ TEST(GatewayImport, CopiesHaveTheSourcesEntriesAndContext) {
   EXPECT_EQ(compared, 9);  // the 10 transcripts of the store but the header-less one
 }
 
-TEST(GatewayImport, TheHeaderlessLiveFileBecomesASessionWithItsArchivesCwd) {
-  auto fs = storage::make_posix_fs();
-  test::TempDir tmp;
-  auto target = open_store(tmp.path());
+TEST_F(GatewayImport, TheHeaderlessLiveFileBecomesASessionWithItsArchivesCwd) {
   auto report = import_store(*fs, kLinux, *target);
   ASSERT_TRUE(report.ok());
   const std::string dir = kLinux + "/agents/coding/sessions/";
@@ -145,10 +142,7 @@ TEST(GatewayImport, TheHeaderlessLiveFileBecomesASessionWithItsArchivesCwd) {
   EXPECT_TRUE(noted);
 }
 
-TEST(GatewayImport, KeysKeepEveryFieldInOrderAndPointAtTheCopies) {
-  auto fs = storage::make_posix_fs();
-  test::TempDir tmp;
-  auto target = open_store(tmp.path());
+TEST_F(GatewayImport, KeysKeepEveryFieldInOrderAndPointAtTheCopies) {
   auto report = import_store(*fs, kLinux, *target);
   ASSERT_TRUE(report.ok());
   auto listing = list(*fs, kLinux);
@@ -184,10 +178,7 @@ TEST(GatewayImport, KeysKeepEveryFieldInOrderAndPointAtTheCopies) {
   EXPECT_EQ(keys, 6);
 }
 
-TEST(GatewayImport, ReimportAddsNothingAndWritesNothing) {
-  auto fs = storage::make_posix_fs();
-  test::TempDir tmp;
-  auto target = open_store(tmp.path());
+TEST_F(GatewayImport, ReimportAddsNothingAndWritesNothing) {
   auto first = import_store(*fs, kLinux, *target);
   ASSERT_TRUE(first.ok());
   auto ours = testing::tree_picture(tmp.path());
@@ -202,15 +193,13 @@ TEST(GatewayImport, ReimportAddsNothingAndWritesNothing) {
   EXPECT_EQ(testing::tree_picture(tmp.path()), ours);
 }
 
-TEST(GatewayImport, AGrownTranscriptImportsOnlyItsNewRows) {
-  auto fs = storage::make_posix_fs();
-  test::TempDir src, tmp;
+TEST_F(GatewayImport, AGrownTranscriptImportsOnlyItsNewRows) {
+  test::TempDir src;
   const std::string name = "95549799-3373-4b1d-80de-2ec7a851ce11.jsonl";
   std::string bytes = test::read_file(kLinux + "/agents/main/sessions/" + name);
   size_t cut = bytes.rfind('\n', bytes.size() - 2) + 1;  // all but the last row
   const std::string dir = src.path() + "/agents/main/sessions";
   test::put_file(*fs, dir + "/" + name, bytes.substr(0, cut));
-  auto target = open_store(tmp.path());
   auto first = import_store(*fs, src.path(), *target);
   ASSERT_TRUE(first.ok());
   uint64_t rows = testing::rows_in(dir + "/" + name);
@@ -231,10 +220,7 @@ TEST(GatewayImport, AGrownTranscriptImportsOnlyItsNewRows) {
   EXPECT_EQ((*copy)->entries_json(), (*source)->entries_json());
 }
 
-TEST(GatewayImport, ADryRunReportsTheSameCountsAndWritesNothing) {
-  auto fs = storage::make_posix_fs();
-  test::TempDir tmp;
-  auto target = open_store(tmp.path() + "/store");
+TEST_F(GatewayImport, ADryRunReportsTheSameCountsAndWritesNothing) {
   ImportOptions dry;
   dry.dry_run = true;
   auto report = import_store(*fs, kLinux, *target, dry);

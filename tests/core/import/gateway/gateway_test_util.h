@@ -33,6 +33,26 @@ inline void expect_accounted(const ImportReport& r) {
   EXPECT_EQ(r.rows_read(), r.imported() + r.kept_as_custom() + r.already_imported() + r.skipped_rows());
 }
 
+// Runs `import` (returning Result<ImportReport>): it must succeed, account for every row and leave
+// every file under `source_tree` as it was, bytes and mtime.
+template <typename Import>
+ImportReport checked_import(const std::string& source_tree, Import import) {
+  auto before = tree_picture(source_tree);
+  auto r = import();
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  if (!r.ok()) return {};
+  expect_accounted(*r);
+  EXPECT_EQ(tree_picture(source_tree), before) << "the source was written";
+  return *r;
+}
+
+inline bool has_note(const ImportReport& r, const std::string& needle) {
+  for (const std::string& n : r.notes) {
+    if (n.find(needle) != std::string::npos) return true;
+  }
+  return false;
+}
+
 inline const ImportedSession* session_of(const ImportReport& r, const std::string& source_file) {
   for (const ImportedSession& s : r.sessions) {
     if (s.source_file == source_file) return &s;

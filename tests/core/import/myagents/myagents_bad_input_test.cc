@@ -16,37 +16,10 @@ namespace {
 
 using testing::kUnified;
 
-class MyAgentsBadInput : public ::testing::Test {
+class MyAgentsBadInput : public testing::MyAgentsStoreTest {
  protected:
-  void SetUp() override {
-    fs_ = storage::make_posix_fs();
-    root_ = src_.path() + "/.myagents";
-    testing::build_myagents_store(*fs_, root_);
-    auto s = store::Store::open(dst_.path());
-    ASSERT_TRUE(s.ok());
-    target_ = *s;
-  }
-  ImportReport run(ImportOptions options = {}) {
-    auto before = testing::tree_picture(src_.path());
-    auto r = import_store(*fs_, root_, *target_, options);
-    EXPECT_TRUE(r.ok()) << r.status().message();
-    if (!r.ok()) return {};
-    testing::expect_accounted(*r);
-    EXPECT_EQ(testing::tree_picture(src_.path()), before) << "the source was written";
-    return *r;
-  }
-  std::string jsonl(const std::string& id) const { return root_ + "/sessions/" + id + ".jsonl"; }
-  static bool has_note(const ImportReport& r, const std::string& needle) {
-    for (const std::string& n : r.notes) {
-      if (n.find(needle) != std::string::npos) return true;
-    }
-    return false;
-  }
-
-  std::shared_ptr<storage::Fs> fs_;
-  test::TempDir src_, dst_;
-  std::string root_;
-  std::shared_ptr<store::Store> target_;
+  std::string jsonl(const std::string& id) const { return file(id, ".jsonl"); }
+  static bool has_note(const ImportReport& r, const std::string& needle) { return testing::has_note(r, needle); }
 };
 
 TEST_F(MyAgentsBadInput, TruncatedAndInvalidUtf8RowsAreSkippedTheRestImported) {

@@ -5,9 +5,15 @@
 // migration (both files of one id), and `attachments/<id>/`.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <memory>
 #include <string>
 
+#include "../gateway/gateway_test_util.h"
+#include "import/myagents/importer.h"
 #include "storage/fs.h"
+#include "store/store.h"
 #include "test_util.h"
 
 namespace xs::import::testing {
@@ -68,5 +74,27 @@ inline void build_myagents_store(storage::Fs& fs, const std::string& root) {
       R"({"messages":[{"id":"n1","role":"user","content":"not migrated yet","timestamp":"2026-01-05T10:00:00.000Z"}]})");
   test::put_file(fs, root + "/attachments/" + std::string(kUnified) + "/log.txt", "make: *** [all] Error 1\n");
 }
+
+// A test with that store under <tmp>/.myagents and an empty store of ours to import into.
+class MyAgentsStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs_ = storage::make_posix_fs();
+    root_ = src_.path() + "/.myagents";
+    build_myagents_store(*fs_, root_);
+    auto s = store::Store::open(dst_.path());
+    ASSERT_TRUE(s.ok());
+    target_ = *s;
+  }
+  ImportReport run(myagents::ImportOptions options = {}) {
+    return checked_import(src_.path(), [&] { return myagents::import_store(*fs_, root_, *target_, options); });
+  }
+  std::string file(const std::string& id, const char* ext) const { return root_ + "/sessions/" + id + ext; }
+
+  std::shared_ptr<storage::Fs> fs_;
+  test::TempDir src_, dst_;
+  std::string root_;
+  std::shared_ptr<store::Store> target_;
+};
 
 }  // namespace xs::import::testing

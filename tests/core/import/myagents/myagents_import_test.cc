@@ -18,26 +18,8 @@ using testing::kLegacyId;
 using testing::kMigrating;
 using testing::kUnified;
 
-class MyAgents : public ::testing::Test {
+class MyAgents : public testing::MyAgentsStoreTest {
  protected:
-  void SetUp() override {
-    fs_ = storage::make_posix_fs();
-    root_ = src_.path() + "/.myagents";
-    testing::build_myagents_store(*fs_, root_);
-    auto s = store::Store::open(dst_.path());
-    ASSERT_TRUE(s.ok());
-    target_ = *s;
-  }
-  ImportReport run(ImportOptions options = {}) {
-    auto before = testing::tree_picture(src_.path());
-    auto r = import_store(*fs_, root_, *target_, options);
-    EXPECT_TRUE(r.ok()) << r.status().message();
-    if (!r.ok()) return {};
-    testing::expect_accounted(*r);
-    EXPECT_EQ(testing::tree_picture(src_.path()), before) << "the source was written";
-    return *r;
-  }
-  std::string file(const std::string& id, const char* ext) const { return root_ + "/sessions/" + id + ext; }
   std::unique_ptr<session::Session> open(const std::string& path) {
     session::SessionOptions ro;
     ro.read_only = true;
@@ -45,11 +27,6 @@ class MyAgents : public ::testing::Test {
     EXPECT_TRUE(s.ok()) << s.status().message();
     return s.ok() ? std::move(*s) : nullptr;
   }
-
-  std::shared_ptr<storage::Fs> fs_;
-  test::TempDir src_, dst_;
-  std::string root_;
-  std::shared_ptr<store::Store> target_;
 };
 
 TEST_F(MyAgents, TheReaderListsIndexFilesAndTheInterruptedMigration) {
