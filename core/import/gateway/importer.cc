@@ -176,20 +176,6 @@ class TranscriptImport {
   std::set<std::string> seen_;  // a dry run's ids, standing in for the session it does not write
 };
 
-// The store's sessions by id, for a re-import to continue them.
-Result<std::map<std::string, std::string>> existing_sessions(store::Store& target) {
-  discovery::ListQuery q;
-  q.archived = false;
-  auto all = target.list(q);
-  std::map<std::string, std::string> by_id;
-  if (!all.ok()) {
-    if (all.status().code() == Code::kNotFound) return by_id;  // no sessions yet
-    return all.status();
-  }
-  for (const discovery::SessionSummary& s : *all) by_id.emplace(s.id, s.path);
-  return by_id;
-}
-
 }  // namespace
 
 std::optional<std::string> native_session_id(const TranscriptName& name) {

@@ -88,6 +88,19 @@ ImportedSession index_session(const std::string& index_path, const store::KeySto
   return index;
 }
 
+Result<std::map<std::string, std::string>> existing_sessions(store::Store& target) {
+  discovery::ListQuery q;
+  q.archived = false;
+  auto all = target.list(q);
+  std::map<std::string, std::string> by_id;
+  if (!all.ok()) {
+    if (all.status().code() == Code::kNotFound) return by_id;  // no sessions yet
+    return all.status();
+  }
+  for (const discovery::SessionSummary& s : *all) by_id.emplace(s.id, s.path);
+  return by_id;
+}
+
 }  // namespace xs::import
 
 namespace xs::import::gateway {

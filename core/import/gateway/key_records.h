@@ -4,6 +4,7 @@
 // `importedFrom`, that marks it as an import (and keeps the gateway's own sessionFile).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -13,6 +14,7 @@
 #include "import/gateway/reader.h"
 #include "import/import_report.h"
 #include "store/key_store.h"
+#include "store/store.h"
 #include "util/status.h"
 
 namespace xs::import {
@@ -34,6 +36,9 @@ const char* decision_reason(KeyDecision d);
 // (refused rows, or the index as a whole at line 0) go into the report, the refused rows counted.
 ImportedSession index_session(const std::string& index_path, const store::KeyStore& keys, uint64_t rows,
                               const std::vector<SkippedRow>& problems, ImportReport& report);
+
+// The sessions of our store by id (a re-import continues them), live files only.
+Result<std::map<std::string, std::string>> existing_sessions(store::Store& target);
 
 // Writes (or, in a dry run, only decides) one key, counting it in `index` and reporting a skip.
 void import_key(const store::KeyStore& keys, bool dry_run, const std::string& key, const std::string& fresh,

@@ -17,13 +17,20 @@ namespace xs::import::myagents {
 
 namespace {
 
-// Where an earlier import of this id went: the key's record names it.
-std::optional<std::string> earlier_copy(const store::KeyStore& keys, const std::string& id) {
+// Where an earlier import of this id went: the key's record names it; without one (removed since),
+// a session of the same id.
+std::optional<std::string> earlier_copy(const store::KeyStore& keys, const std::map<std::string, std::string>& existing,
+                                        const std::string& id) {
   auto record = keys.get(key_for(id));
-  if (!record.ok()) return std::nullopt;
-  auto m = json::members_of(*record);
-  if (!json::find_member(m, "importedFrom")) return std::nullopt;
-  return json::string_value(json::find_member(m, "sessionFile"));
+  if (record.ok()) {
+    auto m = json::members_of(*record);
+    if (json::find_member(m, "importedFrom")) {
+      if (auto file = json::string_value(json::find_member(m, "sessionFile"))) return file;
+    }
+  }
+  auto found = existing.find(id);
+  if (found != existing.end()) return found->second;
+  return std::nullopt;
 }
 
 std::string json_text(std::string_view s) {
@@ -35,8 +42,14 @@ std::string json_text(std::string_view s) {
 class SessionImport {
  public:
   SessionImport(storage::Fs& source, const Listing& listing, store::Store& target, const ImportOptions& options,
-                ImportReport& report, ImportedSession& index)
-      : source_(source), listing_(listing), target_(target), options_(options), report_(report), index_(index) {}
+                std::map<std::string, std::string> existing, ImportReport& report, ImportedSession& index)
+      : source_(source),
+        listing_(listing),
+        target_(target),
+        options_(options),
+        existing_(std::move(existing)),
+        report_(report),
+        index_(index) {}
 
   void run(const SessionFiles& files) {
     const IndexEntry* entry = files.entry ? &listing_.entries[*files.entry] : nullptr;
@@ -82,7 +95,7 @@ class SessionImport {
   Status open_or_create(const SessionFiles& files, const IndexEntry* entry, ImportedSession& out,
                         std::unique_ptr<session::Session>* s) {
     session::SessionOptions so;
-    if (auto earlier = earlier_copy(target_.keys(), files.id)) {
+    if (auto earlier = earlier_copy(target_.keys(), existing_, files.id)) {
       so.read_only = options_.dry_run;
       auto opened = target_.open_session(*earlier, std::move(so));
       if (opened.ok()) {
@@ -185,6 +198,7 @@ class SessionImport {
   const Listing& listing_;
   store::Store& target_;
   const ImportOptions& options_;
+  std::map<std::string, std::string> existing_;  // our sessions by id
   ImportReport& report_;
   ImportedSession& index_;
 };
@@ -201,7 +215,9 @@ Result<ImportReport> import_store(storage::Fs& source, const std::string& root, 
   for (const std::string& n : listing->notes) report.notes.push_back(n);
   ImportedSession index =
       index_session(listing->index_path, target.keys(), listing->index_rows, listing->problems, report);
-  SessionImport sessions(source, *listing, target, options, report, index);
+  auto existing = existing_sessions(target);
+  if (!existing.ok()) return existing.status();
+  SessionImport sessions(source, *listing, target, options, std::move(*existing), report, index);
   for (const SessionFiles& files : listing->sessions) sessions.run(files);
   if (listing->has_index) report.sessions.push_back(std::move(index));
   return report;

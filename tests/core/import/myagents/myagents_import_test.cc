@@ -211,6 +211,18 @@ TEST_F(MyAgents, AGrownSessionImportsOnlyItsNewRowsAndItsRecordFollows) {
             R"({"user":3,"assistant":2})");  // custom entries are not messages
 }
 
+TEST_F(MyAgents, ARemovedRecordDoesNotMakeASecondCopy) {
+  ImportReport first = run();
+  ASSERT_OK(target_->keys().remove(key_for(kUnified)));
+  ImportReport again = run();
+  const ImportedSession* unified = testing::session_of(again, file(kUnified, ".jsonl"));
+  ASSERT_NE(unified, nullptr);
+  EXPECT_FALSE(unified->created);
+  EXPECT_EQ(unified->already_imported, 4u);
+  EXPECT_EQ(unified->session_file, testing::session_of(first, file(kUnified, ".jsonl"))->session_file);
+  EXPECT_TRUE(target_->keys().get(key_for(kUnified)).ok());  // written again
+}
+
 TEST_F(MyAgents, ADryRunCountsAndWritesNothing) {
   ImportOptions dry;
   dry.dry_run = true;
