@@ -92,7 +92,11 @@ class TranscriptImport {
       s = std::move(*opened);
       out.session_file = s->path();
     } else if (!options_.dry_run) {
-      auto created = target_.create_session(cwd, new_session_options(*id, header));
+      session::SessionOptions so = new_session_options(*id, header);
+      // A header-less live file continues its rotated generation: that copy is its parent.
+      auto previous = header ? rotated_.end() : rotated_.find(t.name.stem);
+      if (previous != rotated_.end()) so.parent_session = previous->second;
+      auto created = target_.create_session(cwd, std::move(so));
       if (!created.ok()) return fail(t, std::move(out), created.status());
       s = std::move(*created);
       out.created = true;
@@ -106,6 +110,7 @@ class TranscriptImport {
       if (!closed.ok()) note(t, "closing the imported session: " + closed.message());
     }
     report_.sessions.push_back(std::move(out));
+    if (s && t.name.generation != Generation::kLive) rotated_[t.name.stem] = s->path();
     return s ? s->path() : "";
   }
 
@@ -173,7 +178,8 @@ class TranscriptImport {
   store::Store& target_;
   const ImportOptions& options_;
   ImportReport& report_;
-  std::set<std::string> seen_;  // a dry run's ids, standing in for the session it does not write
+  std::set<std::string> seen_;                  // a dry run's ids, standing in for the session it does not write
+  std::map<std::string, std::string> rotated_;  // stem -> our copy of its last rotated generation
 };
 
 }  // namespace
@@ -210,7 +216,13 @@ Result<ImportReport> import_store(storage::Fs& source, const std::string& root, 
     for (const std::string& n : agent.notes) report.notes.push_back(agent.dir + ": " + n);
     TranscriptImport transcripts(source, agent, target, options, report);
     std::vector<std::string> copies(agent.transcripts.size());
-    for (size_t i = 0; i < agent.transcripts.size(); ++i) copies[i] = transcripts.run(agent.transcripts[i], *existing);
+    // Rotated generations first (in name order, so the latest stamp last): a live file may continue one.
+    for (bool live : {false, true}) {
+      for (size_t i = 0; i < agent.transcripts.size(); ++i) {
+        if ((agent.transcripts[i].name.generation == Generation::kLive) != live) continue;
+        copies[i] = transcripts.run(agent.transcripts[i], *existing);
+      }
+    }
     if (agent.has_index) keys.run(agent, copies);
   }
   return report;

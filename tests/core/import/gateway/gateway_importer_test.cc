@@ -132,6 +132,7 @@ TEST_F(GatewayImport, TheHeaderlessLiveFileBecomesASessionWithItsArchivesCwd) {
   auto b = target->open_session(archive->session_file, ro);
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ((*a)->header_info().cwd, (*b)->header_info().cwd);
+  EXPECT_EQ((*a)->header_info().parent_session, archive->session_file);  // it continues the archive
   EXPECT_EQ((*a)->entry_count(), 2u);
   bool noted = false;
   for (const std::string& n : report->notes) {
@@ -218,6 +219,32 @@ TEST_F(GatewayImport, AGrownTranscriptImportsOnlyItsNewRows) {
   auto source = open_transcript(fs, dir + "/" + name);
   ASSERT_TRUE(copy.ok() && source.ok());
   EXPECT_EQ((*copy)->entries_json(), (*source)->entries_json());
+}
+
+TEST_F(GatewayImport, ATopicFileIsItsKeysSession) {
+  test::TempDir src;
+  const std::string dir = src.path() + "/agents/main/sessions";
+  const std::string topic = "0b1c2d3e-topic-42.jsonl";
+  test::put_file(*fs, dir + "/" + topic,
+                 R"({"type":"session","version":3,"id":"0b1c2d3e","timestamp":"2026-03-01T08:00:00.000Z","cwd":"/w"})"
+                 "\n"
+                 R"({"type":"message","id":"a1b2c3d4","parentId":null,"timestamp":"2026-03-01T08:00:01.000Z",)"
+                 R"("message":{"role":"user","content":"in the topic","timestamp":1772352001000}})"
+                 "\n");
+  test::put_file(*fs, dir + "/sessions.json",
+                 R"({"agent:main:telegram:group:-100:topic:42":{"sessionId":"0b1c2d3e","updatedAt":1772352001000,)"
+                 R"("sessionFile":"/home/u/.openclaw/agents/main/sessions/0b1c2d3e-topic-42.jsonl"}})");
+  auto report = import_store(*fs, src.path(), *target);
+  ASSERT_TRUE(report.ok());
+  const ImportedSession* s = testing::session_of(*report, dir + "/" + topic);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->session_id, "0b1c2d3e-topic-42");
+  EXPECT_EQ(s->imported, 1u);
+  auto record = target->keys().get("agent:main:telegram:group:-100:topic:42");
+  ASSERT_TRUE(record.ok());
+  EXPECT_EQ(*record, R"({"sessionId":"0b1c2d3e","updatedAt":1772352001000,"sessionFile":")" + s->session_file +
+                         R"(","importedFrom":{"kind":"gateway","agentId":"main","sessionFile":)"
+                         R"("/home/u/.openclaw/agents/main/sessions/0b1c2d3e-topic-42.jsonl"}})");
 }
 
 TEST_F(GatewayImport, ADryRunReportsTheSameCountsAndWritesNothing) {
