@@ -140,7 +140,7 @@ void KeyImport::run(const Agent& agent, const std::vector<std::string>& copies) 
       continue;
     }
     if (taken_.count(e.key)) {
-      skip("the same key came from another agent's index in this import");
+      skip("the key was imported already by this run (listed twice, or by another agent's index)");
       continue;
     }
     auto record = record_of(agent, e, copies);
