@@ -206,7 +206,8 @@ TEST_F(MyAgents, AGrownSessionImportsOnlyItsNewRowsAndItsRecordFollows) {
   const ImportedSession* index = testing::session_of(again, root_ + "/sessions.json");
   EXPECT_EQ(index->imported, 1u);  // the unified session's record: its stats changed
   EXPECT_EQ(index->already_imported, 2u);
-  auto record = json::members_of(target_->keys().get(key_for(kUnified)).value());
+  std::string text = target_->keys().get(key_for(kUnified)).value();
+  auto record = json::members_of(text);
   EXPECT_EQ(json::find_member(record, "messageCounts")->value,
             R"({"user":3,"assistant":2})");  // custom entries are not messages
 }
