@@ -49,6 +49,8 @@ enum class OutputId : int {
   kKeysFixStats,
   kArchive,
   kPrune,
+  kImport,
+  kForeignList,
   // session handles
   kContext,
   kHeader,

@@ -387,6 +387,78 @@ XS_API xs_status xs_store_prune(xs_store *st, const xs_archive_options *opts, ch
                                 size_t *out_len);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Import (docs/import.md): another agent's store read into native sessions of this one. Kinds:  */
+/* "claude" (Claude Code, ~/.claude/projects: docs/import-claude.md), "myagents" (~/.myagents)   */
+/* and "gateway" (a gateway state directory such as ~/.openclaw: docs/import-hosts.md). The     */
+/* source is only ever read: its files are opened read-only and a foreign lock is looked at,     */
+/* never taken or removed. For "claude", `source_path` is either one project directory (it holds */
+/* a *.jsonl file or sessions-index.json directly) or the projects root holding such directories */
+/* (anything else, an empty directory included); for "gateway", a state directory holding        */
+/* agents/, the agents/ directory itself or one agents/<id>/sessions/ directory; for "myagents", */
+/* the directory holding sessions.json and sessions/. A relative path is relative to the         */
+/* process's working directory ("../x" is fine: the path is only read).                          */
+
+#define XS_IMPORT_OPTIONS_VERSION 1
+#define XS_IMPORT_DRY_RUN 0x1u /* report what would be imported; write nothing (not even the
+                                  store's directory) */
+
+typedef struct xs_import_options {
+  uint32_t version;         /* XS_IMPORT_OPTIONS_VERSION */
+  uint32_t flags;           /* XS_IMPORT_* */
+  const char *target_cwd;   /* "claude" only: the cwd of every imported session; NULL = each
+                               conversation's own (else the index's originalPath). An absolute
+                               path without "." or ".." components. Copied by the call. */
+  const char *fallback_cwd; /* "gateway" and "myagents" only: the cwd of a session its source
+                               names none for (their transcripts keep their own); NULL = the
+                               source directory. Absolute, as target_cwd. Copied by the call. */
+  int64_t lock_wait_ms;     /* how long to wait for a host's index lock (held while it writes the
+                               index) before reading the index anyway, with a note; default 2000,
+                               >= 0; a lock older than 30 s is stale and not waited for */
+  int64_t now_ms;           /* "now" for a lock's age; 0 = the system clock (tests pin it) */
+} xs_import_options;
+
+/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
+ *  @thread any thread. */
+XS_API xs_status xs_import_options_init(xs_import_options *o, uint32_t version);
+
+/** Imports the store of `kind` at `source_path` into st: every conversation becomes a native
+ *  session (created, or continued by a re-import, which adds only what is new: importing twice
+ *  imports nothing the second time), every host index key a key of the keyed store. Report, as
+ *  JSON (docs/import.md#the-report): {"source","root","dryRun","rowsRead","imported",
+ *  "keptAsCustom","alreadyImported","skipped","sessions":[{"sourceFile","sessionId",
+ *  "sessionFile","created","rowsRead","imported","keptAsCustom","alreadyImported","skipped"}],
+ *  "skippedRows":[{"file","line","reason"}],"notes":[...]}; for each session rowsRead =
+ *  imported + keptAsCustom + alreadyImported + skipped. Bad rows and files inside the source
+ *  (not JSON, binary, an index of the wrong shape) are in the report, never a failure. A failed
+ *  write to the store is returned; the sessions written before it stay whole.
+ *  @param kind         "claude", "myagents" or "gateway".
+ *  @param source_path  a directory (see the section's comment).
+ *  @param opts         NULL for the defaults.
+ *  @return XS_OK; XS_EBUFS (the retry right after copies the report; nothing is imported twice);
+ *          XS_EINVAL (kind, source_path or out_len NULL, an unknown kind, an empty source_path,
+ *          one that is a file, unknown flags, a cwd of the wrong kind, relative or with ".."
+ *          components, a negative lock_wait_ms); XS_ENOTFOUND (source_path does not exist; for
+ *          "myagents", a directory with neither sessions.json nor sessions/; "gateway" takes any
+ *          other directory for one sessions/ directory); XS_EVERSION; the store's write errors (XS_EIO, XS_ENOSPC,
+ *          XS_ELOCKED, ...); XS_EMISUSE (store not open).  @thread serialised per store. */
+XS_API xs_status xs_import(xs_store *st, const char *kind, const char *source_path, const xs_import_options *opts,
+                           char *buf, size_t cap, size_t *out_len);
+
+/** What the store of `kind` at `source_path` holds, read only, as JSON:
+ *  "claude": {"source":"claude","root","projects":[{"dir","hasIndex","originalPath",
+ *  "transcripts":[{"file","kind","sessionId","parentSessionId","agentId","cwd","firstPrompt",
+ *  "summary","title","rows","badRows","size","mtime","leafUuid","inIndex"}],
+ *  "skippedRows":[{"file","line","reason"}],"notes":[...]}]} (docs/import-claude.md#the-listing;
+ *  a project directory gives one project); "gateway" and "myagents": the listings of
+ *  docs/import-hosts.md#listing-json. Nothing is written anywhere, st's store included.
+ *  @param st    any store handle, open or not: it holds the error text and the retry's result.
+ *  @param opts  NULL for the defaults; only lock_wait_ms and now_ms are read.
+ *  @return XS_OK; XS_EBUFS (the retry right after copies the same listing); XS_EINVAL and
+ *          XS_ENOTFOUND as xs_import; XS_EVERSION; XS_EIO.  @thread serialised per store. */
+XS_API xs_status xs_foreign_list(xs_store *st, const char *kind, const char *source_path,
+                                 const xs_import_options *opts, char *buf, size_t cap, size_t *out_len);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Keyed session store (docs/keyed-store.md): one JSON document, <root>/sessions.json unless      */
 /* xs_store_options.keys_path names another, mapping a caller's session key ("agent:<id>:main",  */
 /* "cron:<job>") to a record: a JSON object with a string "sessionId", optional typed fields      */
