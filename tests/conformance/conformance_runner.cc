@@ -21,6 +21,7 @@
 #include "case_json.h"
 #include "library_steps.h"
 #include "archive_steps.h"
+#include "import_steps.h"
 #include "keys_steps.h"
 #include "stats_steps.h"
 #include "reset_steps.h"
@@ -467,7 +468,8 @@ class CaseRunner {
       if (xs_session* fresh = run_session_for_key(store_, s, expect, options(s))) adopt(fresh);
     } else if (!run_archive_step(store_, root_, op, s, expect) && !run_keys_step(store_, root_, op, s, expect) &&
                !run_library_step(store_, session_, op, s, expect) &&
-               !run_stats_step(store_, session_, root_, op, s, expect) && !run_reset_step(root_, op, s)) {
+               !run_stats_step(store_, session_, root_, op, s, expect) && !run_reset_step(root_, op, s) &&
+               !run_import_step(store_, root_, op, s, expect)) {
       FAIL() << "unknown op " << op;
     }
 

@@ -18,6 +18,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 import archive_cases  # noqa: E402
 import compaction_cases  # noqa: E402
+import import_cases  # noqa: E402
 import keys_cases  # noqa: E402
 import library_cases  # noqa: E402
 import reset_cases  # noqa: E402
@@ -2281,6 +2282,7 @@ library_cases.add_cases(case)
 stats_cases.add_cases(case)
 archive_cases.add_cases(case)
 reset_cases.add_cases(case)
+import_cases.add_cases(case)
 
 
 def main():
