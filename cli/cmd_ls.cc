@@ -23,6 +23,8 @@ struct LsArgs {
   uint64_t limit = 0;
   bool check = false;
   bool json = false;
+  std::string foreign;       // --foreign KIND
+  std::string foreign_path;  // PATH (with --foreign)
 };
 
 // The directory whose sessions are listed; empty for --all.
@@ -169,11 +171,16 @@ void add_ls(CLI::App& app, Globals& g) {
   cmd->add_option("--limit", a->limit, "at most N sessions (the newest)");
   cmd->add_flag("--check", a->check, "open and verify every file: message counts, problems (flag D)");
   cmd->add_flag("--json", a->json, "one JSON array (the library's listing)");
+  auto* foreign =
+      cmd->add_option("--foreign", a->foreign, "list another agent's store instead: claude, myagents, gateway")
+          ->excludes(cwd_option);
+  cmd->add_option("path", a->foreign_path, "with --foreign: the source (default: its usual place)")->needs(foreign);
   cmd->footer(
       "Flags: M needs migration (xs migrate), C a .corrupt-* copy was kept, D verify found\n"
       "problems (xs verify; with --check).");
   cmd->callback([a, &g] {
     Store store(g.root());
+    if (!a->foreign.empty()) return list_foreign(store, a->foreign, a->foreign_path, a->json);
     require_root(store);
     std::string cwd = listed_cwd(*a);
     std::string text = list_json(store, cwd, a->limit);

@@ -67,5 +67,10 @@ void add_repair(CLI::App& app, Globals& g);
 void add_blobs(CLI::App& app, Globals& g);
 void add_archive(CLI::App& app, Globals& g);
 void add_prune(CLI::App& app, Globals& g);
+void add_import(CLI::App& app, Globals& g);
+
+// xs ls --foreign KIND [PATH] (cmd_import.cc): what another agent's store holds, read only, as a table
+// or the library's JSON; an empty PATH is the kind's usual place.
+void list_foreign(const Store& store, const std::string& kind, const std::string& path, bool json);
 
 }  // namespace xs::cli

@@ -158,6 +158,7 @@ int main(int argc, char** argv) {
   add_repair(app, g);
   add_blobs(app, g);
   add_archive(app, g);
+  add_import(app, g);
   add_prune(app, g);
   add_keys(app, g);
   add_compact_plan(app, g);
