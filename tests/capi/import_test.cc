@@ -255,6 +255,29 @@ TEST_F(Import, GatewayStoreAndItsKeys) {
                 SessionJson(dir + "/sessions.json", "", root_ / "sessions.json", false, 1, 0, 0, 1, 0) + tail);
 }
 
+TEST_F(Import, AGatewayRecordWithNullsIsImportedOnceAndKeepsThem) {
+  // No sessionFile (so importedFrom.sessionFile is null) and a member the gateway left null: a
+  // re-import finds the record as written, changes nothing and says so.
+  std::string dir = src_ / "gateway/agents/main/sessions";
+  WriteFile(dir + "/sessions.json",
+            R"({"agent:main:main":{"sessionId":"4ab09157-4770-4cc8-a762-6e86a25cfa13","updatedAt":1772246597629,)"
+            R"("abortedLastRun":null}})");
+  Picture(src_.path(), &before_);
+  xs_import_options o = Opts();
+  std::string first = Run("gateway", src_ / "gateway", &o);
+  EXPECT_NE(first.find(R"(,"created":false,"rowsRead":1,"imported":1,"keptAsCustom":0,"alreadyImported":0,)"),
+            std::string::npos)
+      << first;
+  std::string document = ReadFile(root_ / "sessions.json");
+  EXPECT_NE(document.find(R"("abortedLastRun": null)"), std::string::npos) << document;
+  EXPECT_NE(document.find(R"("sessionFile": null)"), std::string::npos) << document;
+  std::string again = Run("gateway", src_ / "gateway", &o);
+  EXPECT_NE(again.find(R"(,"created":false,"rowsRead":1,"imported":0,"keptAsCustom":0,"alreadyImported":1,)"),
+            std::string::npos)
+      << again;
+  EXPECT_EQ(ReadFile(root_ / "sessions.json"), document);
+}
+
 TEST_F(Import, TheRetryAfterEbufsCopiesTheReportAndImportsNothingTwice) {
   std::string dir = src_ / "gateway";
   xs_import_options o = Opts();
