@@ -417,6 +417,7 @@ TEST_F(Import, BinaryAndTruncatedSourcesAreReportedNotFatal) {
   ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
   WriteFile(dir + "/bin.jsonl", std::string("\x00\x01\x02", 3));
   WriteFile(dir + "/cut.jsonl", ClaudeRows().substr(0, 40));
+  WriteFile(dir + "/sessions-index.json", "[]");
   Picture(src_ / "bad", &before_);
   xs_import_options o = Opts();
   std::string report = Run("claude", dir, &o);
@@ -427,6 +428,7 @@ TEST_F(Import, BinaryAndTruncatedSourcesAreReportedNotFatal) {
       std::string::npos)
       << report;
   EXPECT_EQ(report.rfind(Totals("claude", dir, false, 2, 0, 0, 0, 2), 0), 0u) << report;
+  EXPECT_NE(report.find("sessions-index.json is not an object; ignored"), std::string::npos) << report;
 }
 
 }  // namespace
