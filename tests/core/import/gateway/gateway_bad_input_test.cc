@@ -137,6 +137,29 @@ TEST_F(GatewayBadInput, KeysWithWrongFieldTypesAreSkippedOneByOne) {
   EXPECT_TRUE(target_->keys().get("f").ok());
 }
 
+// The gateway reads its index with JSON.parse: a key given three times has its last value, at
+// the place the key first appears; the two earlier values are reported, one row each.
+TEST_F(GatewayBadInput, AKeyGivenTwiceHasItsLastValueAtItsFirstPlace) {
+  put("sessions.json",
+      "{\n  \"k\": {\"sessionId\": \"old\"},\n  \"j\": {\"sessionId\": \"s1\"},\n"
+      "  \"k\": {\"sessionId\": \"older\"},\n  \"k\": {\"sessionId\": \"s1\", \"title\": \"last\"}\n}\n");
+  ImportReport r = run();
+  const ImportedSession* index = testing::session_of(r, dir_ + "/sessions.json");
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(index->rows_read, 4u);
+  EXPECT_EQ(index->imported, 2u);
+  EXPECT_EQ(index->skipped, 2u);
+  ASSERT_EQ(r.skipped.size(), 2u);
+  EXPECT_EQ(r.skipped[0].line, 2u);
+  EXPECT_EQ(r.skipped[0].reason, "k: superseded by the same key's later value (JSON.parse keeps the last)");
+  EXPECT_EQ(r.skipped[1].line, 4u);
+  auto keys = target_->keys().list("").value();
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys[0].key, "k");  // the first place
+  EXPECT_NE(keys[0].record.find("\"title\":\"last\""), std::string::npos) << keys[0].record;
+  EXPECT_EQ(keys[1].key, "j");
+}
+
 TEST_F(GatewayBadInput, AKeyOfThisStoresOwnIsLeftAlone) {
   ASSERT_OK(target_->keys().put("f", R"({"sessionId":"mine"})"));
   put("sessions.json", R"({"f":{"sessionId":"s1","updatedAt":1}})");
