@@ -1,7 +1,6 @@
 #include "import/key_records.h"
 
 #include "import/source_rows.h"
-#include "json/document_edit.h"
 #include "json/json_string.h"
 #include "json/member_scanner.h"
 #include "json/object_edit.h"
@@ -27,10 +26,19 @@ KeyDecision decide_key(std::optional<std::string_view> current, const std::strin
   auto have_at = number_value(json::find_member(have, "updatedAt")).value_or(0);
   auto want_at = number_value(json::find_member(want, "updatedAt")).value_or(0);
   if (have_id != want_id && have_at > want_at) return KeyDecision::kMovedOn;
-  // A merge keeps what a host of ours added since (its stats fields) and takes the source's values.
-  auto merged = json::merge_patch(*current, fresh);
-  if (!merged.ok() || *merged == *current) return KeyDecision::kSame;
-  *out = std::move(*merged);
+  // The source's members set one by one, as JavaScript assignment sets them (in place, new ones
+  // last): fields a host of ours added since stay, and a null of the source stays a null (a merge
+  // patch would take it for "remove", and so rewrite, and lose, it on every re-import).
+  std::string merged(*current);
+  for (const json::Member& m : want) {
+    std::string key;
+    json::decode_string_token(m.key, key);
+    auto next = json::set_member(merged, key, m.value);
+    if (!next.ok()) return KeyDecision::kSame;
+    merged = std::move(*next);
+  }
+  if (merged == *current) return KeyDecision::kSame;
+  *out = std::move(merged);
   return KeyDecision::kWrite;
 }
 

@@ -160,6 +160,35 @@ TEST_F(GatewayBadInput, AKeyGivenTwiceHasItsLastValueAtItsFirstPlace) {
   EXPECT_EQ(keys[1].key, "j");
 }
 
+// A key whose record has no sessionFile and a field the gateway left null: a re-import writes
+// nothing and the null stays; a changed source sets its fields one by one, so the null still stays
+// and a field our host added since is kept.
+TEST_F(GatewayBadInput, NullsOfTheSourceSurviveReimports) {
+  put("sessions.json", "{\"k\": {\"sessionId\": \"s1\", \"label\": null, \"title\": \"one\"}}\n");
+  ImportReport first = run();
+  const ImportedSession* index = testing::session_of(first, dir_ + "/sessions.json");
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(index->imported, 1u);
+  std::string written = target_->keys().get("k").value();
+  EXPECT_NE(written.find("\"label\":null"), std::string::npos) << written;
+  ImportReport again = run();
+  index = testing::session_of(again, dir_ + "/sessions.json");
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(index->imported, 0u);
+  EXPECT_EQ(index->already_imported, 1u);
+  EXPECT_EQ(target_->keys().get("k").value(), written);
+  ASSERT_OK(target_->keys().patch("k", R"({"inputTokens":5})"));
+  put("sessions.json", "{\"k\": {\"sessionId\": \"s1\", \"label\": null, \"title\": \"two\"}}\n");
+  ImportReport changed = run();
+  index = testing::session_of(changed, dir_ + "/sessions.json");
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(index->imported, 1u);
+  std::string record = target_->keys().get("k").value();
+  EXPECT_NE(record.find("\"label\":null"), std::string::npos) << record;
+  EXPECT_NE(record.find("\"title\":\"two\""), std::string::npos) << record;
+  EXPECT_NE(record.find("\"inputTokens\":5"), std::string::npos) << record;
+}
+
 TEST_F(GatewayBadInput, AKeyOfThisStoresOwnIsLeftAlone) {
   ASSERT_OK(target_->keys().put("f", R"({"sessionId":"mine"})"));
   put("sessions.json", R"({"f":{"sessionId":"s1","updatedAt":1}})");
