@@ -1,7 +1,6 @@
 #include "import/key_records.h"
 
 #include "import/source_rows.h"
-#include "json/document_edit.h"
 #include "json/json_string.h"
 #include "json/member_scanner.h"
 #include "json/object_edit.h"
@@ -11,19 +10,6 @@ namespace xs::import {
 namespace {
 
 constexpr std::string_view kMark = "importedFrom";
-
-// Every member of `want` is in `have` with the same bytes (both minified; the last of a duplicated
-// key counts, as JSON.parse takes it).
-bool holds_all(const std::vector<json::Member>& have, const std::vector<json::Member>& want) {
-  for (const json::Member& w : want) {
-    const json::Member* found = nullptr;
-    for (const json::Member& h : have) {
-      if (h.key == w.key) found = &h;
-    }
-    if (!found || found->value != w.value) return false;
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -40,14 +26,19 @@ KeyDecision decide_key(std::optional<std::string_view> current, const std::strin
   auto have_at = number_value(json::find_member(have, "updatedAt")).value_or(0);
   auto want_at = number_value(json::find_member(want, "updatedAt")).value_or(0);
   if (have_id != want_id && have_at > want_at) return KeyDecision::kMovedOn;
-  // Already written as the source has it. Checked before the merge, which would take a null of the
-  // source ("importedFrom":{"sessionFile":null}, or a field the host left null) for "remove" and so
-  // rewrite, and lose, on every re-import what the first import wrote.
-  if (holds_all(have, want)) return KeyDecision::kSame;
-  // A merge keeps what a host of ours added since (its stats fields) and takes the source's values.
-  auto merged = json::merge_patch(*current, fresh);
-  if (!merged.ok() || *merged == *current) return KeyDecision::kSame;
-  *out = std::move(*merged);
+  // The source's members set one by one, as JavaScript assignment sets them (in place, new ones
+  // last): fields a host of ours added since stay, and a null of the source stays a null (a merge
+  // patch would take it for "remove", and so rewrite, and lose, it on every re-import).
+  std::string merged(*current);
+  for (const json::Member& m : want) {
+    std::string key;
+    json::decode_string_token(m.key, key);
+    auto next = json::set_member(merged, key, m.value);
+    if (!next.ok()) return KeyDecision::kSame;
+    merged = std::move(*next);
+  }
+  if (merged == *current) return KeyDecision::kSame;
+  *out = std::move(merged);
   return KeyDecision::kWrite;
 }
 

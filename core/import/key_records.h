@@ -21,7 +21,7 @@ namespace xs::import {
 
 // What becomes of an imported record where our store may already hold the key.
 enum class KeyDecision {
-  kWrite,    // new, or an earlier import's record that the source changed (merged: RFC 7386)
+  kWrite,    // new, or an earlier import's record that the source changed (its members set one by one)
   kSame,     // an earlier import already wrote exactly this
   kOwn,      // the key is this store's own (no importedFrom): left as it is
   kMovedOn,  // it names another session, updated later than the source's: left as it is

@@ -1,6 +1,8 @@
 #include "import/gateway/reader.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "format/clock.h"
 #include "import/source_rows.h"
@@ -66,11 +68,27 @@ void read_index(storage::Fs& fs, Agent& agent, const ReadOptions& options) {
     agent.problems.push_back({agent.index_path, 0, "index is not a JSON object (sessionKey -> entry)"});
     return;
   }
-  for (const json::Member& m : members) {
+  // A key given twice: the gateway reads the index with JSON.parse, which keeps the last value at
+  // the first one's place. So the last value is taken where the key first appears, and each
+  // earlier value is reported as superseded.
+  std::vector<std::string> keys(members.size());
+  std::map<std::string, size_t> last;
+  for (size_t i = 0; i < members.size(); ++i) {
+    json::decode_string_token(members[i].key, keys[i]);
+    last[keys[i]] = i;
+  }
+  std::set<std::string> placed;
+  for (size_t i = 0; i < members.size(); ++i) {
     ++agent.index_rows;
+    const std::string& key = keys[i];
+    size_t taken = last[key];
+    if (i != taken) {
+      agent.problems.push_back({agent.index_path, line_of(doc.view(), members[i].key.data()),
+                                key + ": superseded by the same key's later value (JSON.parse keeps the last)"});
+    }
+    if (!placed.insert(key).second) continue;  // its last value was read at the key's first place
+    const json::Member& m = members[taken];
     uint64_t line = line_of(doc.view(), m.key.data());
-    std::string key;
-    json::decode_string_token(m.key, key);
     auto refuse = [&](const std::string& why) { agent.problems.push_back({agent.index_path, line, key + ": " + why}); };
     if (m.kind != json::Kind::kObject) {
       refuse("entry is not a JSON object");

@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "import/source_rows.h"
 #include "import/import_report.h"
+#include "import/source_rows.h"
 #include "session/session.h"
 #include "storage/fs.h"
 #include "util/status.h"

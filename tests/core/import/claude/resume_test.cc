@@ -88,8 +88,8 @@ TEST(ClaudeResume, TheImportedContextHoldsWhatClaudeCodeResumesInItsOrder) {
                          "sniffly/ba79134d-b6e9-4867-af0c-6941038c9e4b.jsonl",
                          "sniffly/fed8ce56-bc79-401f-a83e-af084253362f.jsonl",
                          "claude-code-viewer/agent-test-hash-123.jsonl",
-                         "claudeless-v2.1.29/compact-command/8aa54c1d-5030-4491-be42-e0c416424b8a/subagents/"
-                         "agent-aprompt_suggestion-029c25.jsonl",
+                         ("claudeless-v2.1.29/compact-command/8aa54c1d-5030-4491-be42-e0c416424b8a/subagents/"
+                          "agent-aprompt_suggestion-029c25.jsonl"),
                          "marot-spotter/258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-a881341.jsonl"};
   for (const char* rel : files) {
     SCOPED_TRACE(rel);

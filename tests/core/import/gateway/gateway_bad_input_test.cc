@@ -137,6 +137,58 @@ TEST_F(GatewayBadInput, KeysWithWrongFieldTypesAreSkippedOneByOne) {
   EXPECT_TRUE(target_->keys().get("f").ok());
 }
 
+// The gateway reads its index with JSON.parse: a key given three times has its last value, at
+// the place the key first appears; the two earlier values are reported, one row each.
+TEST_F(GatewayBadInput, AKeyGivenTwiceHasItsLastValueAtItsFirstPlace) {
+  put("sessions.json",
+      "{\n  \"k\": {\"sessionId\": \"old\"},\n  \"j\": {\"sessionId\": \"s1\"},\n"
+      "  \"k\": {\"sessionId\": \"older\"},\n  \"k\": {\"sessionId\": \"s1\", \"title\": \"last\"}\n}\n");
+  ImportReport r = run();
+  const ImportedSession* index = testing::session_of(r, dir_ + "/sessions.json");
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(index->rows_read, 4u);
+  EXPECT_EQ(index->imported, 2u);
+  EXPECT_EQ(index->skipped, 2u);
+  ASSERT_EQ(r.skipped.size(), 2u);
+  EXPECT_EQ(r.skipped[0].line, 2u);
+  EXPECT_EQ(r.skipped[0].reason, "k: superseded by the same key's later value (JSON.parse keeps the last)");
+  EXPECT_EQ(r.skipped[1].line, 4u);
+  auto keys = target_->keys().list("").value();
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys[0].key, "k");  // the first place
+  EXPECT_NE(keys[0].record.find("\"title\":\"last\""), std::string::npos) << keys[0].record;
+  EXPECT_EQ(keys[1].key, "j");
+}
+
+// A key whose record has no sessionFile and a field the gateway left null: a re-import writes
+// nothing and the null stays; a changed source sets its fields one by one, so the null still stays
+// and a field our host added since is kept.
+TEST_F(GatewayBadInput, NullsOfTheSourceSurviveReimports) {
+  put("sessions.json", "{\"k\": {\"sessionId\": \"s1\", \"label\": null, \"title\": \"one\"}}\n");
+  ImportReport first = run();
+  const ImportedSession* index = testing::session_of(first, dir_ + "/sessions.json");
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(index->imported, 1u);
+  std::string written = target_->keys().get("k").value();
+  EXPECT_NE(written.find("\"label\":null"), std::string::npos) << written;
+  ImportReport again = run();
+  index = testing::session_of(again, dir_ + "/sessions.json");
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(index->imported, 0u);
+  EXPECT_EQ(index->already_imported, 1u);
+  EXPECT_EQ(target_->keys().get("k").value(), written);
+  ASSERT_OK(target_->keys().patch("k", R"({"inputTokens":5})"));
+  put("sessions.json", "{\"k\": {\"sessionId\": \"s1\", \"label\": null, \"title\": \"two\"}}\n");
+  ImportReport changed = run();
+  index = testing::session_of(changed, dir_ + "/sessions.json");
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(index->imported, 1u);
+  std::string record = target_->keys().get("k").value();
+  EXPECT_NE(record.find("\"label\":null"), std::string::npos) << record;
+  EXPECT_NE(record.find("\"title\":\"two\""), std::string::npos) << record;
+  EXPECT_NE(record.find("\"inputTokens\":5"), std::string::npos) << record;
+}
+
 TEST_F(GatewayBadInput, AKeyOfThisStoresOwnIsLeftAlone) {
   ASSERT_OK(target_->keys().put("f", R"({"sessionId":"mine"})"));
   put("sessions.json", R"({"f":{"sessionId":"s1","updatedAt":1}})");
