@@ -130,30 +130,13 @@ Status check_source_dir(xs::storage::Fs& fs, const std::string& path) {
   return Status::Ok();
 }
 
-// A Claude project directory holds its transcripts (or its index) itself; anything else is taken
-// for the projects root (docs of xs_import).
-Result<bool> is_claude_project(xs::storage::Fs& fs, const std::string& dir) {
-  auto names = fs.list_dir(dir);
-  if (!names.ok()) return names.status();
-  for (const std::string& n : *names) {
-    bool jsonl = n.size() > 6 && n.compare(n.size() - 6, 6, ".jsonl") == 0;
-    if (!jsonl && n != "sessions-index.json") continue;
-    auto info = fs.stat(dir + "/" + n);
-    if (info.ok() && info->is_regular) return true;
-  }
-  return false;
-}
-
 Result<xs::import::ImportReport> run_import(xs::store::Store& store, const std::shared_ptr<xs::storage::Fs>& source,
                                             const Request& r) {
   if (r.kind == Kind::kClaude) {
     xs::import::claude::ImportOptions o;
     o.dry_run = r.dry_run;
     o.target_cwd = r.target_cwd;
-    auto project = is_claude_project(*source, r.path);
-    if (!project.ok()) return project.status();
-    if (*project) return xs::import::claude::import_project(store, source, r.path, o);
-    return xs::import::claude::import_projects(store, source, r.path, o);
+    return xs::import::claude::import_path(store, source, r.path, o);
   }
   xs::import::ImportOptions o;
   o.dry_run = r.dry_run;
@@ -184,23 +167,7 @@ Result<std::string> listing_json(const Request& r) {
     if (!listing.ok()) return listing.status();
     return xs::import::myagents::listing_json(*listing);
   }
-  // Claude's listings name no source and differ for a project and the root: one shape for both.
-  std::string out = "{\"source\":\"claude\",\"root\":";
-  xs::json::append_quoted_lossy(out, r.path);
-  out += ",\"projects\":";
-  auto project = is_claude_project(*source, r.path);
-  if (!project.ok()) return project.status();
-  if (*project) {
-    auto scan = xs::import::claude::scan_project(source, r.path);
-    if (!scan.ok()) return scan.status();
-    return out + "[" + xs::import::claude::listing_json(*scan) + "]}";
-  }
-  auto all = xs::import::claude::list_projects_json(source, r.path);
-  if (!all.ok()) return all.status();
-  // {"root":…,"projects":[…]}: its array, after the root this object already names.
-  size_t at = all->find(",\"projects\":");
-  if (at == std::string::npos) return Status(Code::kInternal, "claude listing without projects");
-  return out + all->substr(at + 12);
+  return xs::import::claude::list_json(source, r.path);
 }
 
 }  // namespace

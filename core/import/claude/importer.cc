@@ -322,4 +322,11 @@ Result<ImportReport> import_projects(store::Store& store, const std::shared_ptr<
   return all;
 }
 
+Result<ImportReport> import_path(store::Store& store, const std::shared_ptr<storage::Fs>& source_fs,
+                                 const std::string& path, const ImportOptions& options) {
+  auto project = is_project_dir(*source_fs, path);
+  if (!project.ok()) return project.status();
+  return *project ? import_project(store, source_fs, path, options) : import_projects(store, source_fs, path, options);
+}
+
 }  // namespace xs::import::claude

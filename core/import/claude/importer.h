@@ -29,6 +29,11 @@ Result<ImportReport> import_project(store::Store& store, const std::shared_ptr<s
 Result<ImportReport> import_projects(store::Store& store, const std::shared_ptr<storage::Fs>& source_fs,
                                      const std::string& root, const ImportOptions& options = {});
 
+// `path` as a user names it: one project directory, or the projects root (reader.h's
+// is_project_dir tells which), imported with import_project or import_projects.
+Result<ImportReport> import_path(store::Store& store, const std::shared_ptr<storage::Fs>& source_fs,
+                                 const std::string& path, const ImportOptions& options = {});
+
 // The native session id a conversation goes to. `key` names it under the projects root:
 // "<project dir name>/<path in the project>", plus "#<root uuid>" for an inline sidechain. A main
 // transcript named by a UUID (Claude Code's session ids) keeps that id; any other gets the first 16 hex digits of the

@@ -262,19 +262,38 @@ std::string listing_json(const ProjectScan& scan) {
   return out;
 }
 
-Result<std::string> list_projects_json(const std::shared_ptr<storage::Fs>& fs, const std::string& root) {
-  auto names = fs->list_dir(root);
+Result<bool> is_project_dir(storage::Fs& fs, const std::string& path) {
+  auto names = fs.list_dir(path);
+  if (!names.ok()) return names.status();
+  for (const std::string& n : *names) {
+    bool jsonl = n.size() > 6 && n.compare(n.size() - 6, 6, ".jsonl") == 0;
+    if (!jsonl && n != "sessions-index.json") continue;
+    auto info = fs.stat(path + "/" + n);
+    if (info.ok() && info->is_regular) return true;
+  }
+  return false;
+}
+
+Result<std::string> list_json(const std::shared_ptr<storage::Fs>& fs, const std::string& path) {
+  auto project = is_project_dir(*fs, path);
+  if (!project.ok()) return project.status();
+  std::string out = "{\"source\":\"claude\",\"root\":";
+  json::append_quoted_lossy(out, path);
+  out += ",\"projects\":[";
+  if (*project) {
+    auto scan = scan_project(fs, path);
+    if (!scan.ok()) return scan.status();
+    return out + listing_json(*scan) + "]}";
+  }
+  auto names = fs->list_dir(path);
   if (!names.ok()) return names.status();
   std::sort(names->begin(), names->end());
-  std::string out = "{\"root\":";
-  json::append_quoted_lossy(out, root);
-  out += ",\"projects\":[";
   bool first = true;
   for (const std::string& n : *names) {
-    auto st = fs->stat(root + "/" + n);
+    auto st = fs->stat(path + "/" + n);
     if (!st.ok() || !st->is_dir) continue;
-    auto scan = scan_project(fs, root + "/" + n);
-    if (!scan.ok()) continue;  // gone since the listing of root
+    auto scan = scan_project(fs, path + "/" + n);
+    if (!scan.ok()) continue;  // gone since the listing of path
     if (!first) out += ',';
     first = false;
     out += listing_json(*scan);

@@ -74,9 +74,14 @@ std::optional<size_t> resume_leaf(const std::vector<Row>& rows);
 //  "inIndex"}],"skippedRows":[{"file","line","reason"}],"notes":[...]}
 std::string listing_json(const ProjectScan& scan);
 
-// Every project directory under `root` (~/.claude/projects), scanned one at a time (only one
-// project's files are in memory at once): {"root":…,"projects":[listing_json of each, by name]}.
-// kNotFound when `root` is not a directory.
-Result<std::string> list_projects_json(const std::shared_ptr<storage::Fs>& fs, const std::string& root);
+// Whether `path` is one project directory (it holds a *.jsonl file or sessions-index.json itself)
+// rather than the projects root holding such directories (anything else, an empty one included).
+Result<bool> is_project_dir(storage::Fs& fs, const std::string& path);
+
+// What `path` holds, read only: {"source":"claude","root":path,"projects":[listing_json of each
+// project, by name]}, one project when `path` is a project directory (is_project_dir), else every
+// project directory under it (~/.claude/projects), scanned one at a time (only one project's files
+// are in memory at once). kNotFound when `path` is not a directory.
+Result<std::string> list_json(const std::shared_ptr<storage::Fs>& fs, const std::string& path);
 
 }  // namespace xs::import::claude

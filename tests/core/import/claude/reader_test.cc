@@ -67,15 +67,26 @@ TEST(ClaudeReader, OlderAgentFilesAndCrossFileSummaries) {
 }
 
 TEST(ClaudeReader, EveryProjectUnderARoot) {
-  auto json = list_projects_json(storage::make_posix_fs(), corpus("claudeless-v2.1.29"));
+  auto json = list_json(storage::make_posix_fs(), corpus("claudeless-v2.1.29"));
   ASSERT_TRUE(json.ok());
-  EXPECT_EQ(json->rfind("{\"root\":\"" + corpus("claudeless-v2.1.29") + "\",\"projects\":[{\"dir\":", 0), 0u);
+  EXPECT_EQ(json->rfind("{\"source\":\"claude\",\"root\":\"" + corpus("claudeless-v2.1.29") +
+                            "\",\"projects\":[{\"dir\":",
+                        0),
+            0u);
   EXPECT_NE(json->find("\"file\":\"5c91b750-86c7-44d8-bb93-e5046ff2c302.jsonl\",\"kind\":\"session\""),
             std::string::npos);
   EXPECT_NE(json->find("\"file\":\"8aa54c1d-5030-4491-be42-e0c416424b8a/subagents/"
                        "agent-aprompt_suggestion-029c25.jsonl\",\"kind\":\"subagent\""),
             std::string::npos);
-  EXPECT_EQ(list_projects_json(storage::make_posix_fs(), corpus("nowhere")).status().code(), Code::kNotFound);
+  EXPECT_EQ(list_json(storage::make_posix_fs(), corpus("nowhere")).status().code(), Code::kNotFound);
+  // A project directory itself is one project.
+  auto one = list_json(storage::make_posix_fs(), corpus("claudeless-v2.1.29/compact-command"));
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->rfind("{\"source\":\"claude\",\"root\":\"" + corpus("claudeless-v2.1.29/compact-command") +
+                           "\",\"projects\":[{\"dir\":",
+                       0),
+            0u);
+  EXPECT_EQ(one->find("{\"dir\":", 60), one->find("{\"dir\":"));  // only one
 }
 
 TEST(ClaudeReader, TheIndexIsCheckedAgainstTheFiles) {
