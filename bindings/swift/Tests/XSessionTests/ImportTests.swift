@@ -8,9 +8,10 @@ import Foundation
 import Testing
 @testable import XSession
 
-/// A Claude Code project directory holding one conversation of a user and an assistant row.
-func claudeProject(_ dir: ScratchDirectory) throws -> String {
-    let project = dir.file("source/-tmp-demo")
+/// A Claude Code project directory (at `project`, else in `dir`) holding one conversation of a
+/// user and an assistant row.
+func claudeProject(_ dir: ScratchDirectory, at project: String? = nil) throws -> String {
+    let project = project ?? dir.file("source/-tmp-demo")
     let id = "11111111-2222-4333-8444-555555555555"
     let rows = [
         #"{"parentUuid":null,"cwd":"/tmp/demo","sessionId":"\#(id)","type":"user","#
@@ -38,6 +39,17 @@ func myagentsStore(_ dir: ScratchDirectory, count: Int) throws -> String {
     }
     try Files.write(source + "/sessions.json", Array(("[" + index.joined(separator: ",") + "]\n").utf8))
     return source
+}
+
+/// A gateway state directory (agents/main/sessions/) with one keyed transcript.
+func gatewayState(_ state: String) throws {
+    let sessions = state + "/agents/main/sessions", id = "4ab09157-4770-4cc8-a762-6e86a25cfa13"
+    let index = #"{"agent:main:main":{"sessionId":"\#(id)","updatedAt":1772246597629}}"# + "\n"
+    let transcript = #"{"type":"session","version":3,"id":"\#(id)","timestamp":"2026-02-28T02:43:17.628Z","#
+        + #""cwd":"/tmp/demo"}"# + "\n" + #"{"type":"message","id":"5b24a573","parentId":null,"#
+        + #""timestamp":"2026-02-28T02:43:18.000Z","message":{"role":"user","content":"hello"}}"# + "\n"
+    try Files.write(sessions + "/sessions.json", Array(index.utf8))
+    try Files.write(sessions + "/\(id).jsonl", Array(transcript.utf8))
 }
 
 @Suite struct ImportAPI {
@@ -154,5 +166,22 @@ func myagentsStore(_ dir: ScratchDirectory, count: Int) throws -> String {
         let second = try store.import(.myagents, from: source).dictionary()
         #expect(second["imported"] as? Int == 0 && second["alreadyImported"] as? Int == 90)
         #expect(try store.keys.list().array().count == 30)
+    }
+
+    /// README: "Import", with a scratch directory standing in for the home directory.
+    @Test func readmeExampleRuns() throws {
+        let home = sources.path
+        let project = try claudeProject(sources, at: home + "/.claude/projects/-work-app")
+        try gatewayState(home + "/.openclaw")
+        let listing = try store.foreignList(.claude, at: project)  // writes nothing
+        #expect(Files.list(dir.path).isEmpty)
+        let plan = try store.import(.claude, from: project, options: ImportOptions(dryRun: true))
+        let report = try store.import(.claude, from: project, options: ImportOptions(targetCwd: "/work/app"))
+        try store.import(.gateway, from: home + "/.openclaw")  // a re-import adds only what is new
+        #expect(try listing.dictionary()["source"] as? String == "claude")
+        #expect(try plan.dictionary()["imported"] as? Int == 2 && report.dictionary()["imported"] as? Int == 2)
+        let gatewayAgain = try store.import(.gateway, from: home + "/.openclaw").dictionary()
+        #expect(gatewayAgain["imported"] as? Int == 0 && gatewayAgain["alreadyImported"] as? Int == 2)
+        #expect(try store.keys.get("agent:main:main") != nil)
     }
 }
