@@ -174,6 +174,40 @@ func TestForeignListWritesNothing(t *testing.T) {
 	assertNothingIn(t, dir)
 }
 
+// LockWait and Now reach the library: MyAgents' sessions.lock/ directory, just made, is waited
+// for LockWait and then reported held, or stale when Now is more than 30 s after it.
+func TestForeignListWaitsLockWaitForAHeldIndexLockAndNowAgesIt(t *testing.T) {
+	st, _ := openTestStore(t)
+	src := writeMyAgents(t, t.TempDir())
+	if err := os.Mkdir(filepath.Join(src, "sessions.lock"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	indexLock := func(opts *ImportOptions) (string, time.Duration) {
+		t.Helper()
+		start := time.Now()
+		got, err := st.ForeignList(ImportMyAgents, src, opts)
+		took := time.Since(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var listing struct {
+			IndexLock string `json:"indexLock"`
+		}
+		readJSON(t, got, &listing)
+		return listing.IndexLock, took
+	}
+	if lock, took := indexLock(&ImportOptions{LockWait: 150 * time.Millisecond}); lock != "held" || took < 150*time.Millisecond {
+		t.Errorf("a fresh lock with a 150 ms wait: %q after %v, want held after 150 ms or more", lock, took)
+	}
+	if lock, _ := indexLock(&ImportOptions{Now: time.Now().Add(time.Hour)}); lock != "stale" {
+		t.Errorf("a lock an hour old: %q, want stale", lock)
+	}
+	// The source is only read: the lock is left where it is.
+	if fi, err := os.Stat(filepath.Join(src, "sessions.lock")); err != nil || !fi.IsDir() {
+		t.Errorf("the source's lock: %v", err)
+	}
+}
+
 func TestImportOnAClosedStoreIsMisuse(t *testing.T) {
 	st, _ := openTestStore(t)
 	src := writeMyAgents(t, t.TempDir())
