@@ -1,0 +1,138 @@
+package xsession
+
+/*
+#include <xsession.h>
+*/
+import "C"
+
+import "time"
+
+// Import (docs/import.md): another agent's store read into native sessions of this one. The
+// source is only ever read: its files are opened read-only, and a host's index lock is looked
+// at, never taken or removed.
+
+// ImportKind names the kind of store an import or a listing reads.
+type ImportKind string
+
+// The kinds of foreign store the library reads. Any other ImportKind is ErrInvalid.
+const (
+	// ImportClaude is Claude Code's ~/.claude/projects (docs/import-claude.md): the path is one
+	// project directory (it holds a *.jsonl file or sessions-index.json directly) or the projects
+	// root holding such directories.
+	ImportClaude ImportKind = "claude"
+	// ImportMyAgents is ~/.myagents: the directory holding sessions.json and sessions/.
+	ImportMyAgents ImportKind = "myagents"
+	// ImportGateway is a gateway state directory such as ~/.openclaw (docs/import-hosts.md): the
+	// state directory holding agents/, the agents/ directory itself or one agents/<id>/sessions/.
+	ImportGateway ImportKind = "gateway"
+)
+
+// ImportOptions configures Store.Import and Store.ForeignList; nil means DefaultImportOptions().
+// A literal ImportOptions{} differs from the defaults in LockWait only: 0 reads a locked index at
+// once (with a note) instead of waiting for its writer.
+type ImportOptions struct {
+	DryRun bool // report what would be imported and write nothing, not even the store's directory
+
+	// TargetCwd ("claude" only) is the cwd of every imported session; "" = each conversation's
+	// own (else the index's originalPath). An absolute path without "." or ".." components.
+	TargetCwd string
+	// FallbackCwd ("gateway" and "myagents" only) is the cwd of a session whose source names
+	// none (their transcripts keep their own); "" = the source directory. Absolute, as TargetCwd.
+	FallbackCwd string
+
+	// LockWait is how long to wait for a host's index lock (held while it writes the index)
+	// before reading the index anyway, with a note; millisecond precision, negative is
+	// ErrInvalid. A lock older than 30 s is stale and not waited for.
+	LockWait time.Duration
+	Now      time.Time // "now" for a lock's age; the zero Time = the system clock
+
+	version uint32 // the C struct's version; 0 = the header's (tests set others)
+}
+
+// DefaultImportOptions are the library's defaults (xs_import_options_init): no dry run, the
+// sessions' own cwds, a lock wait of 2 s, the system clock.
+func DefaultImportOptions() ImportOptions {
+	var c C.xs_import_options
+	C.xs_import_options_init(&c, C.XS_IMPORT_OPTIONS_VERSION)
+	return ImportOptions{
+		DryRun:   c.flags&C.XS_IMPORT_DRY_RUN != 0,
+		LockWait: time.Duration(c.lock_wait_ms) * time.Millisecond,
+	}
+}
+
+// toC fills the C options; the cwd strings are copied into a's C memory (a struct in Go memory
+// may not point at Go memory), which lives until the call returns.
+func (o *ImportOptions) toC(a *cargs) (C.xs_import_options, error) {
+	var c C.xs_import_options
+	if rc := C.xs_import_options_init(&c, C.XS_IMPORT_OPTIONS_VERSION); rc != C.XS_OK {
+		return c, &Error{Code: Code(rc), Op: a.op, Message: "xs_import_options_init failed"}
+	}
+	if o == nil {
+		return c, nil
+	}
+	if o.version != 0 {
+		c.version = C.uint32_t(o.version)
+	}
+	if o.DryRun {
+		c.flags |= C.XS_IMPORT_DRY_RUN
+	}
+	c.target_cwd = a.opt("TargetCwd", o.TargetCwd)
+	c.fallback_cwd = a.opt("FallbackCwd", o.FallbackCwd)
+	// Milliseconds truncates toward zero: a negative wait must stay negative (refused).
+	c.lock_wait_ms = C.int64_t(o.LockWait.Milliseconds())
+	if o.LockWait < 0 && c.lock_wait_ms == 0 {
+		c.lock_wait_ms = -1
+	}
+	c.now_ms = nowMs(o.Now)
+	return c, a.err
+}
+
+// Import imports the store of kind at sourcePath into st (xs_import): every conversation becomes
+// a native session (created, or continued by a re-import, which adds only what is new: importing
+// twice imports nothing the second time), every host index key a key of the keyed store. A
+// relative sourcePath is relative to the process's working directory.
+//
+// The report, as JSON (docs/import.md#the-report): {"source","root","dryRun","rowsRead",
+// "imported","keptAsCustom","alreadyImported","skipped","sessions":[{"sourceFile","sessionId",
+// "sessionFile","created","rowsRead","imported","keptAsCustom","alreadyImported","skipped"}],
+// "skippedRows":[{"file","line","reason"}],"notes":[...]}. Bad rows and files inside the source
+// are in the report, never an error.
+//
+// ErrInvalid: an unknown kind, an empty sourcePath or one that is a file, a cwd of the wrong kind
+// (TargetCwd for "gateway"), relative or with ".." components, a negative LockWait. ErrNotFound:
+// sourcePath does not exist (for "myagents", a directory with neither sessions.json nor
+// sessions/). A failed write to the store is returned; the sessions written before it stay whole.
+func (st *Store) Import(kind ImportKind, sourcePath string, opts *ImportOptions) ([]byte, error) {
+	return st.foreign("Store.Import", kind, sourcePath, opts, true)
+}
+
+// ForeignList is what the store of kind at sourcePath holds, read only, as JSON (xs_foreign_list):
+// for "claude" {"source":"claude","root","projects":[{"dir","hasIndex","originalPath",
+// "transcripts":[...],"skippedRows":[...],"notes":[...]}]} (docs/import-claude.md#the-listing);
+// for "gateway" and "myagents" the listings of docs/import-hosts.md#listing-json. Nothing is
+// written anywhere, st's store included. Of opts only LockWait and Now are read. Errors as
+// Import's.
+func (st *Store) ForeignList(kind ImportKind, sourcePath string, opts *ImportOptions) ([]byte, error) {
+	return st.foreign("Store.ForeignList", kind, sourcePath, opts, false)
+}
+
+func (st *Store) foreign(op string, kind ImportKind, sourcePath string, opts *ImportOptions, importing bool) ([]byte, error) {
+	a := newArgs(op)
+	defer a.free()
+	ckind := a.str("kind", string(kind))
+	// "" is passed as such (not NULL): the library refuses an empty path with its own message.
+	cpath := a.str("sourcePath", sourcePath)
+	if a.err != nil {
+		return nil, a.err
+	}
+	o, err := opts.toC(a)
+	if err != nil {
+		return nil, err
+	}
+	return st.h.read(op, func(p *C.xs_store, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
+		if importing {
+			return C.xs_import(p, ckind, cpath, &o, b, c, n)
+		}
+		return C.xs_foreign_list(p, ckind, cpath, &o, b, c, n)
+	})
+}
