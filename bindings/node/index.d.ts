@@ -17,7 +17,7 @@
 // The session library's types (library.d.ts), used by the methods below.
 import type {
   ArchiveOptions, ArchiveReport, CompactionPlan, CompactionPlanOptions, CompactionSettings, FixStatsReport,
-  KeySession, PruneReport, ResetPolicy, ResumeCheck, RetentionOptions, SessionForKeyOptions, SessionStats,
+  ForeignListing, ForeignListOptions, ImportKind, ImportOptions, ImportReport, KeySession, PruneReport, ResetPolicy, ResumeCheck, RetentionOptions, SessionForKeyOptions, SessionStats,
 } from './library';
 export * from './library';
 
@@ -426,6 +426,18 @@ export declare class Store {
   prune(options: RetentionOptions): Promise<PruneReport>;
   pruneSync(options: RetentionOptions & { raw: true }): string;
   pruneSync(options: RetentionOptions): PruneReport;
+  /** Imports the store of `kind` at sourcePath (only ever read) into native sessions and keys of
+   *  this one (docs/import.md); a re-import adds only what is new. Bad rows are in the report,
+   *  never a failure; a missing sourcePath is XS_ENOTFOUND, a file XS_EINVAL. */
+  import(kind: ImportKind, sourcePath: string, options: ImportOptions & { raw: true }): Promise<string>;
+  import(kind: ImportKind, sourcePath: string, options?: ImportOptions): Promise<ImportReport>;
+  importSync(kind: ImportKind, sourcePath: string, options: ImportOptions & { raw: true }): string;
+  importSync(kind: ImportKind, sourcePath: string, options?: ImportOptions): ImportReport;
+  /** What the store of `kind` at sourcePath holds; writes nothing anywhere. */
+  foreignList(kind: ImportKind, sourcePath: string, options: ForeignListOptions & { raw: true }): Promise<string>;
+  foreignList(kind: ImportKind, sourcePath: string, options?: ForeignListOptions): Promise<ForeignListing>;
+  foreignListSync(kind: ImportKind, sourcePath: string, options: ForeignListOptions & { raw: true }): string;
+  foreignListSync(kind: ImportKind, sourcePath: string, options?: ForeignListOptions): ForeignListing;
 }
 
 /** One open transcript (xs_session). Made by Store and by fork/createBranched, never by `new`. */

@@ -1,5 +1,5 @@
 // Type declarations of the session library calls (compaction planning, resume analysis, stats,
-// reset policies, retention): the types their methods in index.d.ts take and give, and the
+// reset policies, retention, import): the types their methods in index.d.ts take and give, and the
 // module's handle-less planning functions. Hand-written, as index.d.ts.
 
 import type { Int64, RawOption, SessionOptions, Session } from './index';
@@ -113,3 +113,87 @@ export interface PruneReport {
   pruned: Array<{ path: string; gzBytes: number; archivedMs: number }>;
 }
 
+
+/** The kinds of store xs_import reads (docs/import.md). Another string is the library's XS_EINVAL. */
+export type ImportKind = 'claude' | 'myagents' | 'gateway';
+/** xs_import_options; a field left out keeps its default (defaultImportOptions). */
+export interface ForeignListOptions extends RawOption {
+  /** How long to wait for a host's index lock before reading the index anyway, with a note
+   *  (default 2000; a negative one is XS_EINVAL); a lock older than 30 s is not waited for. */
+  lockWaitMs?: Int64;
+  /** "Now" for a lock's age; absent or 0: the system clock. */
+  nowMs?: Int64;
+  /** The struct version sent (default: the header's); another one is XS_EVERSION. For tests. */
+  version?: number;
+}
+export interface ImportOptions extends ForeignListOptions {
+  /** Report what would be imported; write nothing, not even the store's directory (XS_IMPORT_DRY_RUN). */
+  dryRun?: boolean;
+  /** 'claude' only: the cwd of every imported session (absolute, no '.' or '..'); absent or
+   *  null: each conversation's own. Another kind with it is XS_EINVAL. */
+  targetCwd?: string | null;
+  /** 'gateway' and 'myagents' only: the cwd of a session its source names none for; absent or
+   *  null: the source directory. */
+  fallbackCwd?: string | null;
+}
+/** What xs_import_options_init fills in. */
+export declare const defaultImportOptions: Readonly<Required<Omit<ImportOptions, 'version' | 'raw'>>>;
+/** XS_IMPORT_OPTIONS_VERSION of the header the addon was built with. */
+export declare const IMPORT_OPTIONS_VERSION: number;
+
+export interface ImportCounts {
+  rowsRead: number;
+  imported: number;
+  keptAsCustom: number;
+  alreadyImported: number;
+  skipped: number;
+}
+export interface SkippedRow {
+  file: string;
+  /** From 1; 0 for the file as a whole. */
+  line: number;
+  reason: string;
+}
+/** docs/import.md#the-report; rowsRead = imported + keptAsCustom + alreadyImported + skipped. */
+export interface ImportReport extends ImportCounts {
+  source: ImportKind;
+  root: string;
+  dryRun: boolean;
+  /** created: a new session (false: a re-import continued it). */
+  sessions: Array<ImportCounts & { sourceFile: string; sessionId: string; sessionFile: string; created: boolean }>;
+  skippedRows: SkippedRow[];
+  notes: string[];
+}
+/** One Claude Code transcript (docs/import-claude.md#the-listing); a text it lacks is ''. */
+export interface ClaudeTranscript {
+  file: string;
+  kind: 'session' | 'agent' | 'subagent';
+  sessionId: string;
+  parentSessionId: string;
+  agentId: string;
+  cwd: string;
+  firstPrompt: string;
+  summary: string;
+  title: string;
+  rows: number;
+  badRows: number;
+  size: number;
+  mtime: number;
+  leafUuid: string;
+  inIndex: boolean;
+}
+export interface ClaudeListing {
+  source: 'claude';
+  root: string;
+  projects: Array<{ dir: string; hasIndex: boolean; originalPath: string; transcripts: ClaudeTranscript[];
+                    skippedRows: SkippedRow[]; notes: string[] }>;
+}
+/** docs/import-hosts.md#listing-json: parsed, not typed field by field. */
+export interface HostListing {
+  source: 'gateway' | 'myagents';
+  root: string;
+  problems: unknown[];
+  notes: string[];
+  [field: string]: unknown;
+}
+export type ForeignListing = ClaudeListing | HostListing;

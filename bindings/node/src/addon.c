@@ -92,5 +92,6 @@ NAPI_MODULE_INIT() {
   };
   XSN_CHECK(env, napi_define_properties(env, exports, sizeof props / sizeof props[0], props), NULL);
   if (!xsn_define_planning(env, exports)) return NULL;
+  if (!xsn_define_import(env, exports)) return NULL;
   return exports;
 }

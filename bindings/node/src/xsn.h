@@ -192,6 +192,7 @@ struct xsn_call {
   xs_gc_options gopts;
   xs_compaction_settings csettings;
   xs_archive_options aopts;
+  xs_import_options iopts; /* its cwds point into s[2] and s[3] */
   xs_reset_policy policy; /* its time_zone points into s[1] */
   int has_policy;
   int64_t n[3]; /* further integer arguments (token counts, times) */
@@ -292,15 +293,19 @@ napi_value xsn_progress_thrown(napi_env env, xsn_call *c);
 /* Frees the state, or releases the threadsafe function, whose finalizer then frees it. */
 void xsn_progress_free(napi_env env, xsn_call *c);
 
+/* ---- import.c: defaultImportOptions and IMPORT_OPTIONS_VERSION, defined on `exports` ---- */
+
+int xsn_define_import(napi_env env, napi_value exports);
+
 /* ---- the rows of each class (store.c, session.c, session_write.c, session_read.c, keys.c) ---- */
 
 #define XSN_SESSION_PTR(c) ((xs_session *)(c)->h->ptr)
 #define XSN_STORE_PTR(c) ((xs_store *)(c)->h->ptr)
 
 extern const xsn_method xsn_store_rows[], xsn_session_life_rows[], xsn_session_write_rows[], xsn_session_read_rows[],
-    xsn_keys_rows[], xsn_retention_rows[], xsn_reset_rows[], xsn_planning_session_rows[], xsn_planning_keys_rows[];
+    xsn_keys_rows[], xsn_retention_rows[], xsn_import_rows[], xsn_reset_rows[], xsn_planning_session_rows[], xsn_planning_keys_rows[];
 extern const size_t xsn_store_row_count, xsn_session_life_row_count, xsn_session_write_row_count,
-    xsn_session_read_row_count, xsn_keys_row_count, xsn_retention_row_count, xsn_reset_row_count,
+    xsn_session_read_row_count, xsn_keys_row_count, xsn_retention_row_count, xsn_import_row_count, xsn_reset_row_count,
     xsn_planning_session_row_count, xsn_planning_keys_row_count;
 
 /* classes.c: a class whose prototype has the rows of `tables`, and close() and `closed` if it is

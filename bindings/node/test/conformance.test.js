@@ -10,6 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { xs } = require('./helpers');
 const { libraryStep, storeOptions, textOf } = require('./conformance_library');
+const { importStep } = require('./conformance_import');
 
 const CASES = process.env.XS_CONFORMANCE_DIR || path.join(__dirname, '..', '..', '..', 'tests', 'conformance', 'cases');
 const caseFiles = fs.readdirSync(CASES).filter((n) => n.endsWith('.json')).sort();
@@ -293,7 +294,7 @@ class CaseRunner {
       }
       case 'check_list': return this.checkList(s);
       default:
-        if (await libraryStep(this, s, expect)) return undefined;
+        if ((await libraryStep(this, s, expect)) || (await importStep(this, s, expect))) return undefined;
         if (!op.startsWith('keys_') && !op.startsWith('check_keys_')) assert.fail(`unknown op ${op}`);
         return this.keysStep(s, expect);
     }
