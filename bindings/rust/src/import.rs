@@ -3,6 +3,7 @@
 
 use std::ffi::CString;
 use std::fmt;
+use std::os::raw::c_char;
 use std::str::FromStr;
 
 use crate::buffer::{c_string, opt_c_string, opt_ptr};
@@ -153,6 +154,17 @@ impl ImportOptions {
     }
 }
 
+/// The signature `xs_import` and `xs_foreign_list` share.
+type ForeignCall = unsafe extern "C" fn(
+    *mut sys::xs_store,
+    *const c_char,
+    *const c_char,
+    *const sys::xs_import_options,
+    *mut c_char,
+    usize,
+    *mut usize,
+) -> sys::xs_status;
+
 impl Store {
     /// Imports the store of `kind` at `source_path` (a directory; relative to the process's
     /// working directory if relative) into this one (`xs_import`): every conversation becomes a
@@ -167,14 +179,7 @@ impl Store {
     /// or a bad option; the store's write errors, after which the sessions written before stay
     /// whole.
     pub fn import(&self, kind: ImportKind, source_path: &str, opts: &ImportOptions) -> Result<String> {
-        let kind = c_string(kind.as_str(), "kind")?;
-        let source = c_string(source_path, "source path")?;
-        let opts = opts.to_raw()?;
-        // SAFETY: live store; `kind`, `source` and `opts` (with the strings it points into)
-        // outlive the call; the buffer triple comes from read_bytes.
-        self.handle.read_string("xs_import", |st, b, c, n| unsafe {
-            sys::xs_import(st, kind.as_ptr(), source.as_ptr(), &opts.raw, b, c, n)
-        })
+        self.read_foreign("xs_import", sys::xs_import, kind, source_path, opts)
     }
 
     /// What the store of `kind` at `source_path` holds, read only, as the library's JSON
@@ -183,13 +188,25 @@ impl Store {
     /// Of `opts`, only [`lock_wait_ms`](ImportOptions::lock_wait_ms) and
     /// [`now_ms`](ImportOptions::now_ms) are read. Errors as [`Store::import`].
     pub fn foreign_list(&self, kind: ImportKind, source_path: &str, opts: &ImportOptions) -> Result<String> {
+        self.read_foreign("xs_foreign_list", sys::xs_foreign_list, kind, source_path, opts)
+    }
+
+    /// `xs_import` or `xs_foreign_list`, which take the same arguments and return JSON.
+    fn read_foreign(
+        &self,
+        what: &str,
+        call: ForeignCall,
+        kind: ImportKind,
+        source_path: &str,
+        opts: &ImportOptions,
+    ) -> Result<String> {
         let kind = c_string(kind.as_str(), "kind")?;
         let source = c_string(source_path, "source path")?;
         let opts = opts.to_raw()?;
-        // SAFETY: as in import.
-        self.handle.read_string("xs_foreign_list", |st, b, c, n| unsafe {
-            sys::xs_foreign_list(st, kind.as_ptr(), source.as_ptr(), &opts.raw, b, c, n)
-        })
+        // SAFETY: live store; `kind`, `source` and `opts` (with the strings it points into)
+        // outlive the call; the buffer triple comes from read_bytes.
+        self.handle
+            .read_string(what, |st, b, c, n| unsafe { call(st, kind.as_ptr(), source.as_ptr(), &opts.raw, b, c, n) })
     }
 }
 
