@@ -14,6 +14,8 @@
 //! - the session library: compaction planning ([`should_compact`], [`Session::compaction_plan`]),
 //!   resume analysis ([`Session::resume_check`]), stats ([`Session::stats`]), reset policies
 //!   ([`Store::session_for_key`]) and retention ([`Store::archive`], [`Store::prune`]);
+//! - import ([`Store::import`], [`Store::foreign_list`]): another agent's store ([`ImportKind`])
+//!   read into native sessions and keys of this one;
 //! - [`Dialect`]: whose forms a session writes, omp's or pi's (docs/dialects.md); chosen per
 //!   store ([`StoreOptions::default_dialect`]) and per session ([`SessionOptions::dialect`]).
 //!
@@ -65,6 +67,7 @@ mod buffer;
 mod dialect;
 mod error;
 mod handle;
+mod import;
 mod info;
 mod json;
 mod keys;
@@ -81,6 +84,7 @@ mod write;
 
 pub use dialect::Dialect;
 pub use error::{status_str, Error, ErrorCode, Result};
+pub use import::{ImportKind, ImportOptions};
 pub use info::{SessionInfo, SessionStats, Usage};
 pub use keys::{KeyRecord, Keys, Update};
 pub use options::{GcOptions, ListOptions, RepairOptions, SessionOptions, StoreOptions};

@@ -312,6 +312,31 @@ pub struct xs_archive_options {
     pub progress_user: *mut c_void,
 }
 
+/// Version of [`xs_import_options`] this crate fills in.
+pub const XS_IMPORT_OPTIONS_VERSION: u32 = 1;
+/// Report what would be imported; write nothing (not even the store's directory).
+pub const XS_IMPORT_DRY_RUN: u32 = 0x1;
+
+/// Options of `xs_import` and `xs_foreign_list` (which reads only `lock_wait_ms` and `now_ms`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct xs_import_options {
+    /// `XS_IMPORT_OPTIONS_VERSION`.
+    pub version: u32,
+    /// `XS_IMPORT_*` flags.
+    pub flags: u32,
+    /// "claude" only: the cwd of every imported session; NULL = each conversation's own.
+    /// Absolute, without "." or ".." components; copied by the call.
+    pub target_cwd: *const c_char,
+    /// "gateway" and "myagents" only: the cwd of a session its source names none for; NULL = the
+    /// source directory. Absolute, as `target_cwd`; copied by the call.
+    pub fallback_cwd: *const c_char,
+    /// How long to wait for a host's index lock before reading the index anyway (default 2000, >= 0).
+    pub lock_wait_ms: i64,
+    /// "Now" for a lock's age; 0 = the system clock.
+    pub now_ms: i64,
+}
+
 /// Version of [`xs_reset_policy`] this crate fills in.
 pub const XS_RESET_POLICY_VERSION: u32 = 1;
 
@@ -501,6 +526,30 @@ extern "C" {
     pub fn xs_store_prune(
         st: *mut xs_store,
         opts: *const xs_archive_options,
+        buf: *mut c_char,
+        cap: usize,
+        out_len: *mut usize,
+    ) -> xs_status;
+
+    // import
+    /// Fills `*o` with the defaults of `version` (`lock_wait_ms` 2000).
+    pub fn xs_import_options_init(o: *mut xs_import_options, version: u32) -> xs_status;
+    /// Imports another agent's store into `st`; the report as JSON.
+    pub fn xs_import(
+        st: *mut xs_store,
+        kind: *const c_char,
+        source_path: *const c_char,
+        opts: *const xs_import_options,
+        buf: *mut c_char,
+        cap: usize,
+        out_len: *mut usize,
+    ) -> xs_status;
+    /// What another agent's store holds, read only; the listing as JSON.
+    pub fn xs_foreign_list(
+        st: *mut xs_store,
+        kind: *const c_char,
+        source_path: *const c_char,
+        opts: *const xs_import_options,
         buf: *mut c_char,
         cap: usize,
         out_len: *mut usize,

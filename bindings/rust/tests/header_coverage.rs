@@ -337,6 +337,7 @@ fn struct_layouts_match_the_c_compiler() {
         xs_session_options { version, flags, max_line_bytes, max_depth, dialect, clock_start_ms, clock_step_ms,
                              id_seed, cwd, session_id, title, parent_session, key }
         xs_archive_options { version, flags, older_than_ms, now_ms, progress, progress_user }
+        xs_import_options { version, flags, target_cwd, fallback_cwd, lock_wait_ms, now_ms }
         xs_reset_policy { version, daily_hour, idle_minutes, time_zone }
         xs_compaction_settings { version, context_window, reserve_tokens, reserve_floor, keep_recent_tokens,
                                  soft_threshold_tokens }
