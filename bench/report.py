@@ -75,6 +75,8 @@ def main():
               f"BM_Baseline_WriteFsyncRename/{keys}", ("<=", 1.5))
     ratio("archive 100 MB session / gzip -1", "BM_Archive100MB/real_time", "BM_Baseline_Gzip1_100MB/real_time",
           ("<=", 1.2))
+    ratio("import Claude transcript ~100 MB / simdjson parse_many", "BM_ImportClaude100MB/real_time",
+          "BM_Baseline_SimdjsonParseMany100MB/real_time", ("<=", 3.0))
 
     ratio("stats of 1,000 sessions: prefix-read listing / keyed store read (new handle)", "BM_StatsFromKeyStore",
           "BM_Baseline_ListByPrefixReads", (">=", 20.0), invert=True)

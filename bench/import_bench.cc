@@ -1,0 +1,128 @@
+// Importing a Claude Code project (docs/import-claude.md): the largest transcript of the Claude
+// corpus (../shared/corpus/claude-code, beside the checkout) repeated to about 100 MB, each copy's
+// uuids made its own, imported into a new store, against simdjson parsing every line of the same
+// bytes (parse_many, in memory): goal <= 3x (bench/README.md). Without the corpus both report an
+// error and nothing runs.
+#include <benchmark/benchmark.h>
+#include <simdjson.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "import/claude/importer.h"
+#include "storage/fs.h"
+#include "store/store.h"
+
+namespace xs::bench {
+namespace {
+
+constexpr size_t kTargetBytes = 100u << 20;
+constexpr const char* kSource = XS_CLAUDE_CORPUS_DIR "/marot-spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl";
+constexpr std::string_view kSessionId = "258c7280-ae70-4798-800f-63464d01a85d";
+
+bool is_uuid_at(const std::string& s, size_t i) {
+  if (i + 36 > s.size()) return false;
+  for (size_t k = 0; k < 36; ++k) {
+    char c = s[i + k];
+    bool dash = k == 8 || k == 13 || k == 18 || k == 23;
+    if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+// The transcript's bytes with every uuid but the session's own ending in the copy's number, so
+// the copies are separate chains of one conversation, as one long session would be.
+std::string copy_of(const std::string& text, unsigned n) {
+  std::string out = text;
+  char tail[5];
+  std::snprintf(tail, sizeof tail, "%04x", n & 0xFFFF);
+  for (size_t i = 0; i + 36 <= out.size(); ++i) {
+    if (!is_uuid_at(out, i) || std::string_view(out).substr(i, 36) == kSessionId) continue;
+    out.replace(i + 32, 4, tail);
+    i += 35;
+  }
+  return out;
+}
+
+// The 100 MB transcript in a project directory under /tmp, removed with the imports at exit.
+struct Project {
+  std::string root, dir, bytes;
+  bool ok = false;
+  ~Project() {
+    if (!root.empty()) std::filesystem::remove_all(root);
+  }
+};
+
+// Made once, in place (a copy's destructor would remove the files).
+void make_project(Project& r) {
+  std::ifstream in(kSource, std::ios::binary);
+  if (!in) return;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string one = ss.str();
+  if (one.empty()) return;
+  for (unsigned n = 0; r.bytes.size() < kTargetBytes; ++n) r.bytes += copy_of(one, n);
+  char tmpl[] = "/tmp/xs-bench-import-XXXXXX";
+  r.root = mkdtemp(tmpl);
+  r.dir = r.root + "/-home-dev-project";
+  std::filesystem::create_directories(r.dir);
+  std::ofstream(r.dir + "/" + std::string(kSessionId) + ".jsonl", std::ios::binary) << r.bytes;
+  r.ok = true;
+}
+
+const Project& project() {
+  static Project p;
+  static const bool made = (make_project(p), true);
+  (void)made;
+  return p;
+}
+
+void BM_ImportClaude100MB(benchmark::State& state) {
+  const Project& p = project();
+  if (!p.ok) {
+    state.SkipWithError("the Claude corpus is not beside the checkout (../shared/corpus/claude-code)");
+    return;
+  }
+  auto fs = storage::make_posix_fs();
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::string target = p.root + "/store";
+    std::filesystem::remove_all(target);
+    auto store = store::Store::open(target);
+    if (!store.ok()) abort();
+    state.ResumeTiming();
+    auto report = import::claude::import_project(**store, fs, p.dir);
+    if (!report.ok() || report->imported() == 0) abort();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * p.bytes.size()));
+}
+
+void BM_Baseline_SimdjsonParseMany100MB(benchmark::State& state) {
+  const Project& p = project();
+  if (!p.ok) {
+    state.SkipWithError("the Claude corpus is not beside the checkout (../shared/corpus/claude-code)");
+    return;
+  }
+  simdjson::padded_string text(p.bytes);
+  simdjson::dom::parser parser;
+  for (auto _ : state) {
+    simdjson::dom::document_stream docs;
+    if (parser.parse_many(text).get(docs)) abort();
+    size_t n = 0;
+    for (auto doc : docs) {
+      if (doc.error()) abort();
+      ++n;
+    }
+    benchmark::DoNotOptimize(n);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * p.bytes.size()));
+}
+
+BENCHMARK(BM_ImportClaude100MB)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Baseline_SimdjsonParseMany100MB)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace xs::bench
