@@ -7,6 +7,7 @@
 #include <simdjson.h>
 #include <stdlib.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
