@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "format/dialect.h"
 #include "import/claude/importer.h"
 #include "storage/fs.h"
 #include "store/store.h"
@@ -24,16 +25,6 @@ constexpr size_t kTargetBytes = 100u << 20;
 constexpr const char* kSource = XS_CLAUDE_CORPUS_DIR "/marot-spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl";
 constexpr std::string_view kSessionId = "258c7280-ae70-4798-800f-63464d01a85d";
 
-bool is_uuid_at(const std::string& s, size_t i) {
-  if (i + 36 > s.size()) return false;
-  for (size_t k = 0; k < 36; ++k) {
-    char c = s[i + k];
-    bool dash = k == 8 || k == 13 || k == 18 || k == 23;
-    if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  }
-  return true;
-}
-
 // The transcript's bytes with every uuid but the session's own ending in the copy's number, so
 // the copies are separate chains of one conversation, as one long session would be.
 std::string copy_of(const std::string& text, unsigned n) {
@@ -41,7 +32,8 @@ std::string copy_of(const std::string& text, unsigned n) {
   char tail[5];
   std::snprintf(tail, sizeof tail, "%04x", n & 0xFFFF);
   for (size_t i = 0; i + 36 <= out.size(); ++i) {
-    if (!is_uuid_at(out, i) || std::string_view(out).substr(i, 36) == kSessionId) continue;
+    std::string_view at = std::string_view(out).substr(i, 36);
+    if (!format::is_uuid_shaped(at) || at == kSessionId) continue;
     out.replace(i + 32, 4, tail);
     i += 35;
   }

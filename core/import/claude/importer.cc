@@ -5,6 +5,7 @@
 
 #include "blobs/blob_store.h"
 #include "format/clock.h"
+#include "format/dialect.h"
 #include "format/ids.h"
 #include "import/claude/plan.h"
 #include "import/claude/reader.h"
@@ -273,13 +274,7 @@ class ProjectImporter {
 
 std::string native_session_id(const std::string& key) {
   std::string stem = file_stem(key);
-  bool uuid = stem.size() == 36;
-  for (size_t i = 0; i < stem.size() && uuid; ++i) {
-    char c = stem[i];
-    bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-    uuid = dash ? c == '-' : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-  }
-  if (uuid && key.find('#') == std::string::npos) return stem;
+  if (format::is_uuid_shaped(stem) && key.find('#') == std::string::npos) return stem;
   return blobs::sha256_hex(key).substr(0, 16);  // the same on every run and machine
 }
 

@@ -86,7 +86,7 @@ TEST(ClaudeReader, EveryProjectUnderARoot) {
                            "\",\"projects\":[{\"dir\":",
                        0),
             0u);
-  EXPECT_EQ(one->find("{\"dir\":", 60), one->find("{\"dir\":"));  // only one
+  EXPECT_EQ(one->find("{\"dir\":", one->find("{\"dir\":") + 1), std::string::npos);  // only one
 }
 
 TEST(ClaudeReader, TheIndexIsCheckedAgainstTheFiles) {
