@@ -7,13 +7,12 @@
 #include <simdjson.h>
 #include <stdlib.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
-#include "format/dialect.h"
+#include "import/claude/corpus_copies.h"
 #include "import/claude/importer.h"
 #include "storage/fs.h"
 #include "store/store.h"
@@ -24,21 +23,6 @@ namespace {
 constexpr size_t kTargetBytes = 100u << 20;
 constexpr const char* kSource = XS_CLAUDE_CORPUS_DIR "/marot-spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl";
 constexpr std::string_view kSessionId = "258c7280-ae70-4798-800f-63464d01a85d";
-
-// The transcript's bytes with every uuid but the session's own ending in the copy's number, so
-// the copies are separate chains of one conversation, as one long session would be.
-std::string copy_of(const std::string& text, unsigned n) {
-  std::string out = text;
-  char tail[5];
-  std::snprintf(tail, sizeof tail, "%04x", n & 0xFFFF);
-  for (size_t i = 0; i + 36 <= out.size(); ++i) {
-    std::string_view at = std::string_view(out).substr(i, 36);
-    if (!format::is_uuid_shaped(at) || at == kSessionId) continue;
-    out.replace(i + 32, 4, tail);
-    i += 35;
-  }
-  return out;
-}
 
 // The 100 MB transcript in a project directory under /tmp, removed with the imports at exit.
 struct Project {
@@ -57,7 +41,7 @@ void make_project(Project& r) {
   ss << in.rdbuf();
   std::string one = ss.str();
   if (one.empty()) return;
-  for (unsigned n = 0; r.bytes.size() < kTargetBytes; ++n) r.bytes += copy_of(one, n);
+  for (unsigned n = 0; r.bytes.size() < kTargetBytes; ++n) r.bytes += import::claude::testing::copy_with_distinct_uuids(one, n, kSessionId);
   char tmpl[] = "/tmp/xs-bench-import-XXXXXX";
   r.root = mkdtemp(tmpl);
   r.dir = r.root + "/-home-dev-project";
