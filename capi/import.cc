@@ -1,6 +1,8 @@
 // Import and foreign listings. Translation only: the kind and path checks, the options, and which
 // core entry point a kind and path go to; the work is in core/import/.
 #include <chrono>
+#include <cstddef>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +38,7 @@ struct Request {
   std::string fallback_cwd;
   int64_t lock_wait_ms = 2000;
   int64_t now_ms = 0;
+  xs::import::ImportProgressFn progress;  // not part of key(): it does not shape the report
 
   // Every argument that shapes the result: a cached result serves only the same request.
   std::string key() const {
@@ -92,13 +95,20 @@ Status translate(const char* kind, const char* source_path, const xs_import_opti
   if (out->path.empty()) return Status::Invalid("source_path is empty");
   while (out->path.size() > 1 && out->path.back() == '/') out->path.pop_back();
   if (!opts) return Status::Ok();
-  XS_RETURN_IF_ERROR(xs::capi::check_struct_version(opts->version, XS_IMPORT_OPTIONS_VERSION, "xs_import_options"));
+  if (opts->version != 1) {
+    XS_RETURN_IF_ERROR(xs::capi::check_struct_version(opts->version, XS_IMPORT_OPTIONS_VERSION, "xs_import_options"));
+  }
   if (opts->lock_wait_ms < 0) return Status::Invalid("xs_import_options.lock_wait_ms is negative");
   out->lock_wait_ms = opts->lock_wait_ms;
   out->now_ms = opts->now_ms;
   if (!importing) return Status::Ok();
   if (opts->flags & ~XS_IMPORT_DRY_RUN) return Status::Invalid("unknown bits in xs_import_options.flags");
   out->dry_run = opts->flags & XS_IMPORT_DRY_RUN;
+  if (opts->version >= 2 && opts->progress) {
+    out->progress = [fn = opts->progress, user = opts->progress_user](uint64_t done, uint64_t total) {
+      fn(done, total, user);
+    };
+  }
   if (opts->target_cwd) {
     if (out->kind != Kind::kClaude) {
       return Status::Invalid("xs_import_options.target_cwd is for \"claude\" (use fallback_cwd)");
@@ -136,12 +146,14 @@ Result<xs::import::ImportReport> run_import(xs::store::Store& store, const std::
     xs::import::claude::ImportOptions o;
     o.dry_run = r.dry_run;
     o.target_cwd = r.target_cwd;
+    o.progress = r.progress;
     return xs::import::claude::import_path(store, source, r.path, o);
   }
   xs::import::ImportOptions o;
   o.dry_run = r.dry_run;
   o.read = r.read_options();
   o.fallback_cwd = r.fallback_cwd;
+  o.progress = r.progress;
   if (r.kind == Kind::kGateway) return xs::import::gateway::import_store(*source, r.path, store, o);
   return xs::import::myagents::import_store(*source, r.path, store, o);
 }
@@ -176,8 +188,9 @@ extern "C" {
 
 xs_status xs_import_options_init(xs_import_options* o, uint32_t version) {
   if (!o) return XS_EINVAL;
-  if (version != XS_IMPORT_OPTIONS_VERSION) return XS_EVERSION;
-  *o = xs_import_options{};
+  if (version != 1 && version != XS_IMPORT_OPTIONS_VERSION) return XS_EVERSION;
+  // A version 1 caller's struct ends before progress: write only what it has.
+  std::memset(o, 0, version == 1 ? offsetof(xs_import_options, progress) : sizeof *o);
   o->version = version;
   o->lock_wait_ms = 2000;
   return XS_OK;

@@ -2,8 +2,7 @@
 // with a summary table (per session: rows read, imported, kept as custom, already imported,
 // skipped; then every skipped row as file:line: reason, and the notes); --dry-run writes nothing.
 // xs ls --foreign KIND [PATH] (cmd_ls.cc) shows what such a store holds without importing it.
-// No progress bar: the library reports an import only when it is done (xs_import has no progress
-// callback), so there is nothing cheap to draw in between.
+// On a terminal a progress bar shows the source's bytes handled (xs_import_options.progress).
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -11,6 +10,7 @@
 
 #include "commands.h"
 #include "json.h"
+#include "progress.h"
 #include "text.h"
 
 namespace xs::cli {
@@ -38,13 +38,22 @@ std::string import_report(const Store& store, const ImportArgs& a) {
   xs_import_options o;
   xs_import_options_init(&o, XS_IMPORT_OPTIONS_VERSION);
   o.flags = a.dry_run ? XS_IMPORT_DRY_RUN : 0;
+  std::unique_ptr<Progress> bar;  // made at the first call, when the total is known
+  o.progress_user = &bar;
+  o.progress = [](uint64_t done, uint64_t total, void* user) {
+    auto& b = *static_cast<std::unique_ptr<Progress>*>(user);
+    if (!b) b = std::make_unique<Progress>("import", total, 1, Progress::Unit::kBytes);
+    b->update(done, "");
+  };
   // --cwd: every session's cwd for Claude (its rows name their own), the cwd of sessions whose
   // source names none for the hosts (their transcripts keep their own headers).
   if (!a.cwd.empty()) (a.kind == "claude" ? o.target_cwd : o.fallback_cwd) = a.cwd.c_str();
   std::string path = a.path.empty() ? default_foreign_path(a.kind) : a.path;
-  return read_text(
+  std::string text = read_text(
       [&](char* b, size_t c, size_t* n) { return xs_import(store.get(), a.kind.c_str(), path.c_str(), &o, b, c, n); },
       [&] { return std::string(xs_store_errmsg(store.get())); });  // it names the path that failed
+  bar.reset();                                                     // erased before the table is printed
+  return text;
 }
 
 void print_import(const std::string& text) {

@@ -25,22 +25,26 @@ size_t terminal_width() {
 
 }  // namespace
 
-Progress::Progress(std::string what, size_t total, size_t min_total)
-    : what_(std::move(what)), total_(total), on_(total >= min_total && isatty(STDERR_FILENO)) {}
+Progress::Progress(std::string what, size_t total, size_t min_total, Unit unit)
+    : what_(std::move(what)), total_(total), unit_(unit), on_(total >= min_total && isatty(STDERR_FILENO)) {}
 
 void Progress::update(size_t done_count, std::string_view item) {
   if (!on_) return;
-  // Redrawing costs a write per step; ten frames a second is smooth enough, and the first and
-  // last steps always show.
+  // Redrawing costs a write per step; ten frames a second is smooth enough, and the first step,
+  // the last one and the end always show.
   int64_t now = monotonic_ms();
-  if (done_count != 0 && done_count + 1 != total_ && now - last_draw_ms_ < 100) return;
+  if (done_count != 0 && done_count + 1 != total_ && done_count != total_ && now - last_draw_ms_ < 100) return;
   last_draw_ms_ = now;
   constexpr size_t kBar = 24;
   size_t filled = total_ ? done_count * kBar / total_ : kBar;
   std::string line = "\r\x1b[2K" + what_ + " [";
   line.append(filled, '#');
   line.append(kBar - filled, '-');
-  line += "] " + std::to_string(done_count) + "/" + std::to_string(total_) + " ";
+  if (unit_ == Unit::kBytes) {
+    line += "] " + human_size(done_count) + "/" + human_size(total_) + " ";
+  } else {
+    line += "] " + std::to_string(done_count) + "/" + std::to_string(total_) + " ";
+  }
   size_t used = display_width(line) - 5;  // "\r" and the erase sequence take no columns
   size_t width = terminal_width();
   // The file's own name says which one; its directory would only push it off the line.

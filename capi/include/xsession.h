@@ -398,9 +398,16 @@ XS_API xs_status xs_store_prune(xs_store *st, const xs_archive_options *opts, ch
 /* the directory holding sessions.json and sessions/. A relative path is relative to the         */
 /* process's working directory ("../x" is fine: the path is only read).                          */
 
-#define XS_IMPORT_OPTIONS_VERSION 1
+#define XS_IMPORT_OPTIONS_VERSION 2 /* 2 added progress; a version 1 struct is still accepted */
 #define XS_IMPORT_DRY_RUN 0x1u /* report what would be imported; write nothing (not even the
                                   store's directory) */
+
+/* Progress of xs_import: `done` of `total` bytes of the source's transcripts handled. Called once
+ * with done 0 when the source has been found, then about once per thousandth of the total, and
+ * once with done == total at the end; on the calling thread, while the store is busy with the call
+ * (so it must not call functions on the same store). The total is the files' sizes when the import
+ * starts. */
+typedef void (*xs_import_progress_fn)(uint64_t done, uint64_t total, void *user);
 
 typedef struct xs_import_options {
   uint32_t version;         /* XS_IMPORT_OPTIONS_VERSION */
@@ -415,10 +422,13 @@ typedef struct xs_import_options {
                                index) before reading the index anyway, with a note; default 2000,
                                >= 0; a lock older than 30 s is stale and not waited for */
   int64_t now_ms;           /* "now" for a lock's age; 0 = the system clock (tests pin it) */
+  /* version 2: */
+  xs_import_progress_fn progress; /* NULL: none; xs_foreign_list does not call it */
+  void *progress_user;            /* passed to progress */
 } xs_import_options;
 
-/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
- *  @thread any thread. */
+/** Fills *o with defaults for `version` (1 or 2; a version 1 struct ends before progress, and only
+ *  its fields are written).  @return XS_OK; XS_EINVAL; XS_EVERSION.  @thread any thread. */
 XS_API xs_status xs_import_options_init(xs_import_options *o, uint32_t version);
 
 /** Imports the store of `kind` at `source_path` into st: every conversation becomes a native

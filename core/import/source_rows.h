@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "import/import_progress.h"
 #include "import/import_report.h"
 #include "json/member_scanner.h"
 #include "storage/buffer.h"
@@ -41,6 +42,7 @@ struct ImportOptions {
   // The cwd of a session its source gives none (a gateway transcript without a header or another
   // generation to take it from, a MyAgents session without agentDir); empty: the source directory.
   std::string fallback_cwd;
+  ImportProgressFn progress;  // may be empty: bytes of the transcripts handled
 };
 
 // An empty report of an import of `kind` from `root`.

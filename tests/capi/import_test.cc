@@ -4,10 +4,13 @@
 // exact statuses and messages, and the source files never written (bytes and mtimes).
 #include <sys/stat.h>
 
+#include <cstddef>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "capi_test_util.h"
 
@@ -135,14 +138,53 @@ class Import : public CapiTest {
 TEST_F(Import, OptionsInit) {
   xs_import_options o;
   EXPECT_EQ(xs_import_options_init(nullptr, XS_IMPORT_OPTIONS_VERSION), XS_EINVAL);
-  EXPECT_EQ(xs_import_options_init(&o, 2), XS_EVERSION);
+  EXPECT_EQ(xs_import_options_init(&o, 0), XS_EVERSION);
+  EXPECT_EQ(xs_import_options_init(&o, 3), XS_EVERSION);
   ASSERT_EQ(xs_import_options_init(&o, XS_IMPORT_OPTIONS_VERSION), XS_OK);
-  EXPECT_EQ(o.version, 1u);
+  EXPECT_EQ(o.version, 2u);
   EXPECT_EQ(o.flags, 0u);
   EXPECT_EQ(o.target_cwd, nullptr);
   EXPECT_EQ(o.fallback_cwd, nullptr);
   EXPECT_EQ(o.lock_wait_ms, 2000);
   EXPECT_EQ(o.now_ms, 0);
+  EXPECT_EQ(o.progress, nullptr);
+  EXPECT_EQ(o.progress_user, nullptr);
+}
+
+// A caller built against version 1 has a 40-byte struct: init writes only that much, and the
+// import reads nothing past it.
+TEST_F(Import, AVersionOneStructIsStillAccepted) {
+  static_assert(offsetof(xs_import_options, progress) == 40, "version 1 ended at 40 bytes");
+  unsigned char raw[sizeof(xs_import_options)];
+  std::memset(raw, 0xAB, sizeof raw);
+  auto* o = reinterpret_cast<xs_import_options*>(raw);
+  ASSERT_EQ(xs_import_options_init(o, 1), XS_OK);
+  EXPECT_EQ(o->version, 1u);
+  EXPECT_EQ(o->lock_wait_ms, 2000);
+  for (size_t i = 40; i < sizeof raw; ++i) EXPECT_EQ(raw[i], 0xAB) << "byte " << i << " written";
+  o->now_ms = xstest::kT0;
+  // The bytes past the version 1 struct are garbage here: a progress pointer read from them would crash.
+  std::string report = Run("claude", src_ / "projects/-tmp-demo", o);
+  EXPECT_NE(report.find(R"("imported":2,)"), std::string::npos) << report;
+}
+
+// Version 2's progress: 0 of the transcripts' bytes first, all of them last, on this thread.
+TEST_F(Import, ProgressCountsTheSourceBytes) {
+  std::string dir = src_ / "projects/-tmp-demo";
+  uint64_t total = ReadFile(dir + "/" + std::string(kClaudeId) + ".jsonl").size();
+  std::vector<std::pair<uint64_t, uint64_t>> calls;
+  xs_import_options o = Opts(XS_IMPORT_DRY_RUN);
+  o.progress_user = &calls;
+  o.progress = [](uint64_t done, uint64_t all, void* user) {
+    static_cast<std::vector<std::pair<uint64_t, uint64_t>>*>(user)->push_back({done, all});
+  };
+  Run("claude", dir, &o);
+  ASSERT_GE(calls.size(), 2u);
+  EXPECT_EQ(calls.front(), std::make_pair(uint64_t{0}, total));
+  EXPECT_EQ(calls.back(), std::make_pair(total, total));
+  calls.clear();
+  Fetch([&](char* b, size_t c, size_t* n) { return xs_foreign_list(store_, "claude", dir.c_str(), &o, b, c, n); });
+  EXPECT_TRUE(calls.empty()) << "a listing does not call progress";
 }
 
 // The report of one session (docs/import.md#the-report), members in the documented order.
@@ -396,8 +438,8 @@ TEST_F(Import, BadInputGivesAStatusAndAMessage) {
   ExpectError(XS_EINVAL, "xs_import_options.lock_wait_ms is negative",
               xs_import(store_, "claude", dir.c_str(), &o, nullptr, 0, &n));
   o = Opts();
-  o.version = 2;
-  ExpectError(XS_EVERSION, "xs_import_options version 2 is not supported",
+  o.version = 3;
+  ExpectError(XS_EVERSION, "xs_import_options version 3 is not supported",
               xs_foreign_list(store_, "claude", dir.c_str(), &o, nullptr, 0, &n));
   EXPECT_EQ(xstest::ListDir(root_.path()), std::vector<std::string>{}) << "a refused call writes nothing";
 }

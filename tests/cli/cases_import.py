@@ -11,7 +11,7 @@ import tempfile
 import unittest
 
 from json_schema_check import problems
-from xs_cli_common import REPO, XS, xs_env
+from xs_cli_common import REPO, XS, in_terminal, xs_env
 
 sys.path.insert(0, os.path.join(REPO, "tests", "conformance", "tools"))
 import import_cases as fx  # noqa: E402
@@ -114,6 +114,17 @@ class XsImportTest(unittest.TestCase):
         listing = json.loads(self.xs("ls", "--foreign", "myagents", os.path.join(self.tmp, "myagents"), "--json").stdout)
         self.assertEqual(listing, json.loads(fx.MA_LISTING.replace("{root}/source", self.tmp)))
         self.assertFalse(os.path.exists(self.store))
+
+    def test_progress_bar_on_a_terminal_only(self):
+        """The source's bytes handled: drawn on stderr when it is a terminal, erased before the table."""
+        src = os.path.join(self.home, ".claude", "projects", "-tmp-demo", fx.CLAUDE_FILE)
+        size = len(fx.CLAUDE_ROWS.encode())
+        self.assertEqual(os.path.getsize(src), size)
+        out = in_terminal("%s --root %s import claude >/dev/null" % (XS, self.store), {"HOME": self.home})
+        self.assertIn("\r\x1b[2Kimport [------------------------] 0B/%dB " % size, out)
+        self.assertIn("\r\x1b[2Kimport [########################] %dB/%dB " % (size, size), out)
+        self.assertTrue(out.endswith("\r\x1b[2K"), repr(out[-80:]))
+        self.assertEqual(self.xs("import", "claude", "--dry-run").stderr, "")  # not a terminal: no bar
 
     def test_bad_kinds_and_paths(self):
         missing = os.path.join(self.tmp, "nowhere")

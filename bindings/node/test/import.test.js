@@ -42,7 +42,7 @@ test('defaultImportOptions is what xs_import_options_init fills in, frozen', () 
   assert.deepEqual({ ...xs.defaultImportOptions },
                    { dryRun: false, targetCwd: null, fallbackCwd: null, lockWaitMs: 2000, nowMs: 0 });
   assert.ok(Object.isFrozen(xs.defaultImportOptions));
-  assert.equal(xs.IMPORT_OPTIONS_VERSION, 1);
+  assert.equal(xs.IMPORT_OPTIONS_VERSION, 2);
 });
 
 test('import: the parsed report is the raw text parsed; a re-import imports nothing', async (t) => {
@@ -135,7 +135,7 @@ test('argument errors: the library statuses, and TypeErrors for the wrong types'
   assert.throws(() => store.importSync('myagents', src(CLAUDE)), code('XS_ENOTFOUND'));
   assert.throws(() => store.importSync('gateway', src(GATEWAY), { lockWaitMs: -1 }), code('XS_EINVAL'));
   // A struct version other than the header's is the library's XS_EVERSION.
-  assert.throws(() => store.importSync('claude', src(CLAUDE), { version: 2 }), code('XS_EVERSION'));
+  assert.throws(() => store.importSync('claude', src(CLAUDE), { version: 3 }), code('XS_EVERSION'));
   await assert.rejects(store.foreignList('claude', src(CLAUDE), { version: 0 }), code('XS_EVERSION'));
   // The binding's own checks: nothing reaches the library.
   assert.throws(() => store.importSync('claude'), typeError('Store.import: sourcePath must be a string (got undefined)'));

@@ -86,8 +86,8 @@ void partition_file(const ProjectScan& scan, size_t f, std::vector<Partition>* o
 
 class ProjectImporter {
  public:
-  ProjectImporter(store::Store& store, const ImportOptions& options, ImportReport* report)
-      : store_(store), options_(options), report_(*report) {}
+  ProjectImporter(store::Store& store, const ImportOptions& options, ProgressMeter& progress, ImportReport* report)
+      : store_(store), options_(options), progress_(progress), report_(*report) {}
 
   Status run(const ProjectScan& scan) {
     scan_ = &scan;
@@ -229,7 +229,7 @@ class ProjectImporter {
     }
     std::map<std::string, std::string> keys;
     if (s) keys = existing_keys(*s);
-    Writer writer(plan, options_.dry_run ? nullptr : s.get(), keys, part.links);
+    Writer writer(plan, options_.dry_run ? nullptr : s.get(), keys, part.links, &progress_);
     XS_RETURN_IF_ERROR(writer.write());
     if (s && !options_.dry_run && !title.empty() && !s->title()) XS_RETURN_IF_ERROR(s->set_title(title));
     std::string path = s ? s->path() : "";
@@ -265,6 +265,7 @@ class ProjectImporter {
 
   store::Store& store_;
   const ImportOptions& options_;
+  ProgressMeter& progress_;
   ImportReport& report_;
   const ProjectScan* scan_ = nullptr;
   std::map<std::pair<std::string, std::string>, size_t> accounts_;
@@ -278,15 +279,39 @@ std::string native_session_id(const std::string& key) {
   return blobs::sha256_hex(key).substr(0, 16);  // the same on every run and machine
 }
 
-Result<ImportReport> import_project(store::Store& store, const std::shared_ptr<storage::Fs>& source_fs,
-                                    const std::string& dir, const ImportOptions& options) {
+namespace {
+
+// The bytes of every transcript under the project directories `dirs`: the progress total.
+uint64_t transcript_bytes(storage::Fs& fs, const std::vector<std::string>& dirs) {
+  uint64_t total = 0;
+  for (const std::string& dir : dirs) {
+    auto files = find_transcripts(fs, dir);
+    if (!files.ok()) continue;
+    for (const TranscriptFile& f : *files) total += f.size;
+  }
+  return total;
+}
+
+Result<ImportReport> import_one(store::Store& store, const std::shared_ptr<storage::Fs>& source_fs,
+                                const std::string& dir, const ImportOptions& options, ProgressMeter& progress) {
   ImportReport report;
   report.source_kind = "claude";
   report.source_root = dir;
   report.dry_run = options.dry_run;
   auto scan = scan_project(source_fs, dir);
   if (!scan.ok()) return scan.status();
-  XS_RETURN_IF_ERROR(ProjectImporter(store, options, &report).run(*scan));
+  XS_RETURN_IF_ERROR(ProjectImporter(store, options, progress, &report).run(*scan));
+  return report;
+}
+
+}  // namespace
+
+Result<ImportReport> import_project(store::Store& store, const std::shared_ptr<storage::Fs>& source_fs,
+                                    const std::string& dir, const ImportOptions& options) {
+  ProgressMeter progress(options.progress);
+  progress.start(transcript_bytes(*source_fs, {dir}));
+  auto report = import_one(store, source_fs, dir, options, progress);
+  if (report.ok()) progress.finish();
   return report;
 }
 
@@ -295,14 +320,21 @@ Result<ImportReport> import_projects(store::Store& store, const std::shared_ptr<
   auto names = source_fs->list_dir(root);
   if (!names.ok()) return names.status();
   std::sort(names->begin(), names->end());
+  std::vector<std::string> projects;
+  for (const std::string& n : *names) {
+    auto st = source_fs->stat(root + "/" + n);
+    if (st.ok() && st->is_dir) projects.push_back(n);
+  }
+  std::vector<std::string> dirs;
+  for (const std::string& n : projects) dirs.push_back(root + "/" + n);
+  ProgressMeter progress(options.progress);
+  progress.start(transcript_bytes(*source_fs, dirs));
   ImportReport all;
   all.source_kind = "claude";
   all.source_root = root;
   all.dry_run = options.dry_run;
-  for (const std::string& n : *names) {
-    auto st = source_fs->stat(root + "/" + n);
-    if (!st.ok() || !st->is_dir) continue;
-    auto one = import_project(store, source_fs, root + "/" + n, options);
+  for (const std::string& n : projects) {
+    auto one = import_one(store, source_fs, root + "/" + n, options, progress);
     if (!one.ok()) return one.status();
     for (ImportedSession& s : one->sessions) {
       s.source_file = n + "/" + s.source_file;
@@ -314,6 +346,7 @@ Result<ImportReport> import_projects(store::Store& store, const std::shared_ptr<
     }
     for (std::string& note : one->notes) all.notes.push_back(n + ": " + note);
   }
+  progress.finish();
   return all;
 }
 

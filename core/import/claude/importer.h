@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "import/import_progress.h"
 #include "import/import_report.h"
 #include "storage/fs.h"
 #include "store/store.h"
@@ -16,6 +17,7 @@ namespace xs::import::claude {
 struct ImportOptions {
   bool dry_run = false;                   // the report only: nothing is written
   std::optional<std::string> target_cwd;  // the native cwd of every session; nullopt: the rows' cwd
+  ImportProgressFn progress;              // may be empty: bytes of the transcripts handled
 };
 
 // One project directory (~/.claude/projects/<encoded cwd>/), read through `source_fs`, into

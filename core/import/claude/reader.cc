@@ -181,33 +181,43 @@ std::optional<size_t> resume_leaf(const std::vector<Row>& rows) {
   return std::nullopt;
 }
 
-Result<ProjectScan> scan_project(const std::shared_ptr<storage::Fs>& fs, const std::string& dir) {
-  auto names = fs->list_dir(dir);
+Result<std::vector<TranscriptFile>> find_transcripts(storage::Fs& fs, const std::string& dir) {
+  auto names = fs.list_dir(dir);
   if (!names.ok()) return names.status();
   std::sort(names->begin(), names->end());
-  ProjectScan scan;
-  scan.dir = dir;
-  read_index(*fs, dir, &scan);
-  std::vector<std::string> sessions, agents, subdirs;
+  std::vector<TranscriptFile> sessions, agents, subagents;
+  std::vector<std::string> subdirs;
   for (const std::string& name : *names) {
-    auto st = fs->stat(dir + "/" + name);
+    auto st = fs.stat(dir + "/" + name);
     if (!st.ok()) continue;
     if (st->is_dir) subdirs.push_back(name);
     if (!st->is_regular || !ends_with(name, ".jsonl")) continue;
-    (name.rfind("agent-", 0) == 0 ? agents : sessions).push_back(name);
+    bool agent = name.rfind("agent-", 0) == 0;
+    (agent ? agents : sessions).push_back({name, agent ? FileKind::kAgent : FileKind::kSession, st->size});
   }
-  for (const std::string& n : sessions) add_file(*fs, dir, n, FileKind::kSession, &scan);
-  for (const std::string& n : agents) add_file(*fs, dir, n, FileKind::kAgent, &scan);
   for (const std::string& d : subdirs) {
-    auto subs = fs->list_dir(dir + "/" + d + "/subagents");
+    auto subs = fs.list_dir(dir + "/" + d + "/subagents");
     if (!subs.ok()) continue;
     std::sort(subs->begin(), subs->end());
     for (const std::string& n : *subs) {
       std::string rel = d + "/subagents/" + n;
-      auto st = fs->stat(dir + "/" + rel);
-      if (st.ok() && st->is_regular && ends_with(n, ".jsonl")) add_file(*fs, dir, rel, FileKind::kSubagent, &scan);
+      auto st = fs.stat(dir + "/" + rel);
+      if (st.ok() && st->is_regular && ends_with(n, ".jsonl"))
+        subagents.push_back({rel, FileKind::kSubagent, st->size});
     }
   }
+  sessions.insert(sessions.end(), agents.begin(), agents.end());
+  sessions.insert(sessions.end(), subagents.begin(), subagents.end());
+  return sessions;
+}
+
+Result<ProjectScan> scan_project(const std::shared_ptr<storage::Fs>& fs, const std::string& dir) {
+  auto files = find_transcripts(*fs, dir);
+  if (!files.ok()) return files.status();
+  ProjectScan scan;
+  scan.dir = dir;
+  read_index(*fs, dir, &scan);
+  for (const TranscriptFile& f : *files) add_file(*fs, dir, f.rel, f.kind, &scan);
   attach_summaries(&scan);
   return scan;
 }

@@ -61,6 +61,16 @@ struct ProjectScan {
   std::vector<std::string> notes;   // index drift, an index that is not an object, ...
 };
 
+// A transcript file of a project directory, found but not read.
+struct TranscriptFile {
+  std::string rel;  // relative to the project directory
+  FileKind kind = FileKind::kSession;
+  uint64_t size = 0;
+};
+// The transcripts of `dir` in the order scan_project reads them: sessions, then agent files, then
+// subagent files, by name within each. kNotFound when `dir` is not a directory.
+Result<std::vector<TranscriptFile>> find_transcripts(storage::Fs& fs, const std::string& dir);
+
 // Reads every transcript and the index of `dir` (never writes). kNotFound when `dir` is not a
 // directory; everything inside is reported, never a failure.
 Result<ProjectScan> scan_project(const std::shared_ptr<storage::Fs>& fs, const std::string& dir);

@@ -44,6 +44,9 @@ bool Writer::row_is_old(size_t i) const {
 Status Writer::write() {
   for (size_t e = 0; e < plan_.entries.size(); ++e) {
     const PlannedEntry& pe = plan_.entries[e];
+    if (progress_) {
+      for (size_t r : pe.rows) progress_->add(plan_.rows[r].row->text.size() + 1);
+    }
     const std::string& ts = plan_.rows[pe.rows.front()].row->timestamp;
     if (!ts.empty()) carried_timestamp_ = ts;
     std::vector<size_t> fresh;

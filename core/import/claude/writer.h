@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "import/claude/plan.h"
+#include "import/import_progress.h"
 #include "session/session.h"
 #include "util/status.h"
 
@@ -28,9 +29,10 @@ std::map<std::string, std::string> existing_keys(const session::Session& s);
 // Writes a plan into `s` (null: a dry run, nothing written).
 class Writer {
  public:
+  // `progress` (may be null) counts each planned row's bytes as its entry is written or passed.
   Writer(const Plan& plan, session::Session* s, const std::map<std::string, std::string>& keys,
-         const std::vector<Link>& links)
-      : plan_(plan), s_(s), keys_(keys), links_(links), native_(plan.entries.size()) {}
+         const std::vector<Link>& links, ProgressMeter* progress = nullptr)
+      : plan_(plan), s_(s), keys_(keys), links_(links), progress_(progress), native_(plan.entries.size()) {}
 
   bool row_is_old(size_t i) const;
   // Why the session refused the entry of row `i` (a line over its limits), or null.
@@ -66,6 +68,7 @@ class Writer {
   session::Session* s_;
   const std::map<std::string, std::string>& keys_;
   const std::vector<Link>& links_;
+  ProgressMeter* progress_;
   std::vector<std::string> native_;
   std::string carried_timestamp_;
   int last_written_ = -1;

@@ -212,6 +212,12 @@ Result<ImportReport> import_store(storage::Fs& source, const std::string& root, 
   auto existing = existing_sessions(target);
   if (!existing.ok()) return existing.status();
   KeyImport keys(target.keys(), options.dry_run, report);
+  ProgressMeter progress(options.progress);
+  uint64_t total = 0;
+  for (const Agent& agent : listing->agents) {
+    for (const Transcript& t : agent.transcripts) total += t.size;
+  }
+  progress.start(total);
   for (const Agent& agent : listing->agents) {
     for (const std::string& n : agent.notes) report.notes.push_back(agent.dir + ": " + n);
     TranscriptImport transcripts(source, agent, target, options, report);
@@ -221,10 +227,12 @@ Result<ImportReport> import_store(storage::Fs& source, const std::string& root, 
       for (size_t i = 0; i < agent.transcripts.size(); ++i) {
         if ((agent.transcripts[i].name.generation == Generation::kLive) != live) continue;
         copies[i] = transcripts.run(agent.transcripts[i], *existing);
+        progress.add(agent.transcripts[i].size);
       }
     }
     if (agent.has_index) keys.run(agent, copies);
   }
+  progress.finish();
   return report;
 }
 

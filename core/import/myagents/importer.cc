@@ -1,6 +1,7 @@
 #include "import/myagents/importer.h"
 
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "format/clock.h"
@@ -218,7 +219,19 @@ Result<ImportReport> import_store(storage::Fs& source, const std::string& root, 
   auto existing = existing_sessions(target);
   if (!existing.ok()) return existing.status();
   SessionImport sessions(source, *listing, target, options, std::move(*existing), report, index);
-  for (const SessionFiles& files : listing->sessions) sessions.run(files);
+  // The total is what the message files hold now: one that changes under us moves the bar only.
+  std::vector<uint64_t> sizes;
+  for (const SessionFiles& files : listing->sessions) {
+    auto info = source.stat(*files.messages_file());
+    sizes.push_back(info.ok() ? info->size : 0);
+  }
+  ProgressMeter progress(options.progress);
+  progress.start(std::accumulate(sizes.begin(), sizes.end(), uint64_t{0}));
+  for (size_t i = 0; i < listing->sessions.size(); ++i) {
+    sessions.run(listing->sessions[i]);
+    progress.add(sizes[i]);
+  }
+  progress.finish();
   if (listing->has_index) report.sessions.push_back(std::move(index));
   return report;
 }

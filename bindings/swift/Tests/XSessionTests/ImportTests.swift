@@ -73,9 +73,10 @@ func gatewayState(_ state: String) throws {
         }
     }
 
-    @Test func defaultOptionsAreTheLibrarysVersionOne() throws {
+    @Test func defaultOptionsAreTheLibrarysCurrentVersion() throws {
         let o = try CArgs.with { try ImportOptions().cStruct($0) }
-        #expect(o.version == 1 && XS_IMPORT_OPTIONS_VERSION == 1)
+        #expect(o.version == 2 && XS_IMPORT_OPTIONS_VERSION == 2)
+        #expect(o.progress == nil && o.progress_user == nil)
         #expect(o.flags == 0)
         #expect(o.target_cwd == nil && o.fallback_cwd == nil)
         #expect(o.lock_wait_ms == 2000 && o.now_ms == 0)
@@ -85,16 +86,18 @@ func gatewayState(_ state: String) throws {
         let options = ImportOptions(dryRun: true, targetCwd: "/w/t", fallbackCwd: "/w/f", lockWaitMs: 0, nowMs: 42)
         try CArgs.with { a in
             let o = try options.cStruct(a)
-            #expect(o.version == 1 && o.flags == UInt32(XS_IMPORT_DRY_RUN))
+            #expect(o.version == 2 && o.flags == UInt32(XS_IMPORT_DRY_RUN))
             #expect(String(cString: o.target_cwd) == "/w/t" && String(cString: o.fallback_cwd) == "/w/f")
             #expect(o.lock_wait_ms == 0 && o.now_ms == 42)
         }
     }
 
-    /// The struct Swift imports from the header is the 40-byte layout of the contract.
+    /// The struct Swift imports from the header is the layout of the contract: version 1's 40
+    /// bytes, then version 2's progress function and its user pointer.
     @Test func optionsLayoutIsTheHeaders() {
         typealias O = xs_import_options
-        #expect(MemoryLayout<O>.size == 40)
+        #expect(MemoryLayout<O>.size == 56)
+        #expect([\O.progress, \O.progress_user].map { MemoryLayout<O>.offset(of: $0) } == [40, 48])
         #expect([\O.version, \O.flags].map { MemoryLayout<O>.offset(of: $0) } == [0, 4])
         #expect([\O.target_cwd, \O.fallback_cwd].map { MemoryLayout<O>.offset(of: $0) } == [8, 16])
         #expect([\O.lock_wait_ms, \O.now_ms].map { MemoryLayout<O>.offset(of: $0) } == [24, 32])
