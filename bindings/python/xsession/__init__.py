@@ -1,0 +1,38 @@
+"""xsession: session storage for coding agents (Python binding of libxsession, through ctypes).
+
+    with xsession.Store(root) as st:
+        with st.create("/my/project") as s:
+            s.append_message({"role": "user", "content": "hi"})
+            ctx = s.build_context()
+
+The library is found through $XSESSION_LIBRARY (a path), then beside this package, then the
+system's (ctypes.util.find_library, "libxsession.so.0").
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+from ._codec import ABSENT, Absent, DecodeError, JsonValue, Results
+from ._lib import LIB
+from .entries import *  # noqa: F401,F403
+from .entries import Entry, GenericEntry, Message, MessageEntry, SessionHeader
+from .errors import *  # noqa: F401,F403
+from .errors import STATUS_CODES, STATUS_NAMES, XsError, error_for, status_str
+from .imports import *  # noqa: F401,F403
+from .imports import ForeignListing, ImportReport
+from .options import CompactionSettings, ImportKind, JsonIn, ReadFlags, ResetPolicy, ResetReason, StrPath
+from .outputs import *  # noqa: F401,F403
+from .outputs import Context, Dialect
+from .session import Session
+from .store import Store, should_compact, should_flush_memory
+
+
+def version() -> tuple[int, int, int]:
+    """The loaded library's version (xs_version)."""
+    major, minor, patch = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+    LIB.xs_version(ctypes.byref(major), ctypes.byref(minor), ctypes.byref(patch))
+    return major.value, minor.value, patch.value
+
+
+__version__ = "0.2.0"
