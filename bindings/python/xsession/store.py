@@ -122,12 +122,14 @@ class Store(Handle):
         self,
         key: str,
         now_ms: int = 0,
+        /,
         *,
         policy: Optional[ResetPolicy] = None,
         force: bool = False,
         **options: Any,
     ) -> tuple[Session, ResetReason]:
-        """The current session of a key (docs/reset-policies.md) and why it is that one."""
+        """The current session of a key (docs/reset-policies.md) and why it is that one; now_ms 0
+        is the system clock. The session options may include their own key (its stats' record)."""
         reason = c_uint32(0)
         p = policy.to_c() if policy is not None else None
         out = c_void_p()
@@ -257,7 +259,7 @@ class Store(Handle):
     ) -> ImportReport:
         """Imports another agent's store ("claude", "myagents", "gateway"; docs/import.md)."""
         o = self._import_options(dry_run, target_cwd, fallback_cwd, lock_wait_ms, now_ms)
-        text = self._read(LIB.xs_import, ImportKind(kind).value.encode(), path_arg(source_path), ctypes.byref(o))
+        text = self._read(LIB.xs_import, _kind_arg(kind), path_arg(source_path), ctypes.byref(o))
         return parse(ImportReport, text)
 
     def foreign_list(
@@ -266,7 +268,7 @@ class Store(Handle):
     ) -> ForeignListing:  # fmt: skip
         """What a foreign store holds, read only."""
         o = self._import_options(False, None, None, lock_wait_ms, now_ms)
-        text = self._read(LIB.xs_foreign_list, ImportKind(kind).value.encode(), path_arg(source_path), ctypes.byref(o))
+        text = self._read(LIB.xs_foreign_list, _kind_arg(kind), path_arg(source_path), ctypes.byref(o))
         listing = decode_listing(loads(text))
         object.__setattr__(listing, "raw", text.decode("utf-8"))
         return listing
@@ -337,6 +339,11 @@ class Store(Handle):
         s = settings.to_c()
         self._call(LIB.xs_keys_claim_memory_flush, text_arg(key), ctypes.byref(s), context_tokens, now_ms, ctypes.byref(run))
         return bool(run.value)
+
+
+def _kind_arg(kind: Union[ImportKind, str]) -> bytes:
+    """The kind as given: an unknown one is the library's to refuse (XS_EINVAL)."""
+    return (kind.value if isinstance(kind, ImportKind) else kind).encode("utf-8")
 
 
 def should_compact(settings: CompactionSettings, context_tokens: int) -> bool:
