@@ -124,7 +124,7 @@ def decode(cls: Type[T], obj: Any, where: str = "") -> T:
     kwargs: Dict[str, Any] = {}
     named = set()
     has_extra = False
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+    for f in dataclasses.fields(typing.cast(Any, cls)):
         if f.metadata.get("internal"):
             continue  # raw and line: parse() or from_json sets them
         if f.metadata.get("extra"):

@@ -205,30 +205,29 @@ class SessionInfoEntry(Entry):
     name: str | None | Absent = opt(default=ABSENT)
 
 
-ENTRY_TYPES: Dict[str, Type[Entry]] = {
-    c.kind: c
-    for c in (
-        MessageEntry,
-        ThinkingLevelChangeEntry,
-        ModelChangeEntry,
-        CompactionEntry,
-        BranchSummaryEntry,
-        CustomEntry,
-        CustomMessageEntry,
-        LabelEntry,
-        TtsrInjectionEntry,
-        SessionInitEntry,
-        ModeChangeEntry,
-        SessionInfoEntry,
-    )
-}
+_TYPED: Tuple[Type[Entry], ...] = (
+    MessageEntry,
+    ThinkingLevelChangeEntry,
+    ModelChangeEntry,
+    CompactionEntry,
+    BranchSummaryEntry,
+    CustomEntry,
+    CustomMessageEntry,
+    LabelEntry,
+    TtsrInjectionEntry,
+    SessionInitEntry,
+    ModeChangeEntry,
+    SessionInfoEntry,
+)
+ENTRY_TYPES: Dict[str, Type[Entry]] = {c.kind: c for c in _TYPED}
 
 
 def decode_entry(obj: Any) -> Entry:
     """An entry object as its typed class (GenericEntry when the type or shape is not ours)."""
     if not isinstance(obj, dict):
         raise DecodeError(f"an entry must be an object, got {obj!r}")
-    cls = ENTRY_TYPES.get(obj.get("type")) if isinstance(obj.get("type"), str) else None
+    t = obj.get("type")
+    cls = ENTRY_TYPES.get(t) if isinstance(t, str) else None
     entry: Entry
     try:
         entry = decode(cls, obj, cls.kind) if cls is not None else _generic(obj)

@@ -161,7 +161,8 @@ _LISTINGS: Dict[str, Any] = {"claude": ClaudeListing, "gateway": GatewayListing,
 
 def decode_listing(obj: Any) -> ForeignListing:
     """A listing as the class its "source" names."""
-    cls = _LISTINGS.get(obj.get("source") if isinstance(obj, dict) else None)
+    source = obj.get("source") if isinstance(obj, dict) else None
+    cls = _LISTINGS.get(source) if isinstance(source, str) else None
     if cls is None:
         raise ValueError(f"unknown listing source in {obj!r}")
     return decode(cls, obj)  # type: ignore[no-any-return]
