@@ -17,6 +17,7 @@ from .errors import MisuseError, error_for
 
 class Handle:
     _errmsg: Callable[[Any], bytes]
+    _errcode: Callable[[Any], int]
     _kind = "handle"
 
     def __init__(self, ptr: Optional[int]) -> None:
@@ -26,6 +27,13 @@ class Handle:
     @property
     def closed(self) -> bool:
         return self._ptr is None
+
+    @property
+    def last_status(self) -> int:
+        """The status of the last call on the handle (xs_*_errcode): 0 after a success. Shared
+        between threads, it belongs to whichever call ran last; exceptions carry their own."""
+        with self._lock:
+            return int(self._errcode(self._live()))
 
     def _live(self) -> int:
         if self._ptr is None:

@@ -320,4 +320,13 @@ def read_buffer(call: Callable[[Any, int, Any], int], first: int = 4096) -> tupl
 
 def text_arg(value: Optional[str]) -> Optional[bytes]:
     """A NUL-terminated text argument (None stays NULL)."""
-    return None if value is None else value.encode("utf-8")
+    return None if value is None else no_nul(value.encode("utf-8"))
+
+
+def no_nul(b: bytes) -> bytes:
+    """C would see a NUL-terminated argument cut at an inner NUL: refuse it instead (XS_EINVAL)."""
+    if b"\0" in b:
+        from .errors import InvalidArgumentError
+
+        raise InvalidArgumentError(-3, "a NUL byte inside a NUL-terminated argument")
+    return b

@@ -50,7 +50,7 @@ def check(rc: int, message: str = "") -> None:
 
 def path_arg(path: Optional[StrPath]) -> Optional[bytes]:
     """A path as the bytes the C API takes (os.fsencode: undecodable names survive)."""
-    return None if path is None else os.fsencode(path)
+    return None if path is None else _lib.no_nul(os.fsencode(path))
 
 
 def json_arg(value: JsonIn) -> bytes:

@@ -43,6 +43,7 @@ class Session(Handle):
     threads (calls are serialised, as the C API does)."""
 
     _errmsg = LIB.xs_session_errmsg
+    _errcode = LIB.xs_session_errcode
     _kind = "session"
 
     def __init__(self, ptr: int) -> None:
@@ -142,7 +143,7 @@ class Session(Handle):
         if short_summary is not None:
             ss = short_summary.encode("utf-8")
             c.short_summary, c.short_summary_len = ss, len(ss)
-        c.first_kept_entry_id = first_kept_entry_id.encode("utf-8")
+        c.first_kept_entry_id = text_arg(first_kept_entry_id)
         c.tokens_before = tokens_before
         c.details_json, c.details_len = opt_json(details, details is not None)
         c.preserve_data_json, c.preserve_data_len = opt_json(preserve_data, preserve_data is not None)
@@ -167,7 +168,7 @@ class Session(Handle):
         m = _lib.CustomMessageC()
         check(LIB.xs_custom_message_init(ctypes.byref(m), 1))
         m.display = int(display)
-        m.custom_type = custom_type.encode("utf-8")
+        m.custom_type = text_arg(custom_type)
         c = json_arg(content)
         m.content_json, m.content_len = c, len(c)
         m.details_json, m.details_len = opt_json(details, details is not None)

@@ -46,6 +46,7 @@ class Store(Handle):
     """The store rooted at ``root`` (None with in_memory=True). ``with Store(root) as st:``."""
 
     _errmsg = LIB.xs_store_errmsg
+    _errcode = LIB.xs_store_errcode
     _kind = "store"
 
     def __init__(
