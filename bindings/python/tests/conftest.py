@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -26,7 +26,7 @@ def round_trip(value: Any, raw: Any = None) -> Any:
 
 
 @pytest.fixture
-def store(tmp_path: pathlib.Path) -> Any:
+def store(tmp_path: pathlib.Path) -> Iterator[Any]:
     import xsession
 
     with xsession.Store(tmp_path / "store") as st:
