@@ -26,10 +26,11 @@ def main(root: str) -> int:
 
             context = s.build_context()
             for message in context.messages:
-                print(f"{message.role}: {message.text or message.extra.get('summary', '')}")
+                print(f"{message.role}: {message.text}")
             print(f"leaf {context.leaf_id}, thinking level {context.thinking_level}")
             assert [m.role for m in context.messages] == ["user", "branchSummary"]
             assert context.messages[0].text == "Why does the build fail?"
+            assert context.messages[1].text == "Tried the missing-include theory."
             assert s.labels()[0].label == "diagnosis" and s.labels()[0].target_id == answer
     return 0
 

@@ -4,17 +4,14 @@ every JSON output decoded through its typed value and re-encoded (conftest.round
 
 from __future__ import annotations
 
-import glob
-import json
 import os
 import re
 from typing import Any, Callable, Dict, Optional
 
 import xsession
-from xsession import CompactionSettings, Dialect, ResetPolicy, XsError
+from xsession import Dialect, ResetPolicy, XsError
 from xsession.errors import STATUS_CODES
 
-from conftest import round_trip
 
 Step = Dict[str, Any]
 
@@ -218,4 +215,3 @@ def register_appends() -> None:
 register_appends()
 import steps  # noqa: E402,F401  (registers the other operations)
 
-_ = (json, glob, CompactionSettings)

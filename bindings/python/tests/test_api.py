@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
-from typing import Any
+
 
 import pytest
 
@@ -226,5 +226,16 @@ def test_fork_branch_move_and_reload(tmp_path: pathlib.Path, store: xsession.Sto
     assert xsession.version() >= (0, 2, 0)
 
 
-def _unused(*_: Any) -> None:
-    pass
+
+
+def test_a_dropped_session_releases_its_lock(store: xsession.Store) -> None:
+    import gc
+
+    s = store.create("/p", no_defer=True)
+    path = s.info().path
+    with pytest.raises(xsession.LockedError):
+        store.open(path)
+    del s
+    gc.collect()
+    with store.open(path) as again:
+        assert again.info().read_only is False

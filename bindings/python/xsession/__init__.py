@@ -15,15 +15,12 @@ import ctypes
 
 from ._codec import ABSENT, Absent, DecodeError, JsonValue, Results
 from ._lib import LIB
+from . import aio, entries, errors, imports, outputs
 from .entries import *  # noqa: F401,F403
-from .entries import Entry, GenericEntry, Message, MessageEntry, SessionHeader
 from .errors import *  # noqa: F401,F403
-from .errors import STATUS_CODES, STATUS_NAMES, XsError, error_for, status_str
 from .imports import *  # noqa: F401,F403
-from .imports import ForeignListing, ImportReport
 from .options import CompactionSettings, ImportKind, JsonIn, ReadFlags, ResetPolicy, ResetReason, StrPath
 from .outputs import *  # noqa: F401,F403
-from .outputs import Context, Dialect
 from .session import Session
 from .store import Store, should_compact, should_flush_memory
 
@@ -36,3 +33,28 @@ def version() -> tuple[int, int, int]:
 
 
 __version__ = "0.2.0"
+
+__all__ = [
+    "ABSENT",
+    "Absent",
+    "DecodeError",
+    "JsonValue",
+    "Results",
+    "CompactionSettings",
+    "ImportKind",
+    "JsonIn",
+    "ReadFlags",
+    "ResetPolicy",
+    "ResetReason",
+    "StrPath",
+    "Session",
+    "Store",
+    "should_compact",
+    "should_flush_memory",
+    "version",
+    "aio",
+]
+__all__ += entries.__all__
+__all__ += errors.__all__
+__all__ += imports.__all__
+__all__ += outputs.__all__

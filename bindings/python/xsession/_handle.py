@@ -9,20 +9,39 @@ library (which refuses with XS_EMISUSE) instead of deadlocking.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, TypeVar
 
 from ._lib import read_buffer
 from .errors import MisuseError, error_for
 
 
+H = TypeVar("H", bound="Handle")
+
+
 class Handle:
     _errmsg: Callable[[Any], bytes]
     _errcode: Callable[[Any], int]
+    _free: Callable[[Any], None]  # releases the handle without reporting (xs_*_free / _close)
     _kind = "handle"
 
     def __init__(self, ptr: Optional[int]) -> None:
         self._ptr: Optional[int] = ptr
         self._lock = threading.RLock()
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self: H) -> H:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # A handle dropped without close(): released, errors unreported (close() reports them).
+        ptr, self._ptr = getattr(self, "_ptr", None), None
+        if ptr is not None:
+            self._free(ptr)
 
     @property
     def closed(self) -> bool:

@@ -45,8 +45,11 @@ class Message:
 
     @property
     def text(self) -> str:
-        """The message's text: a string content, or its "text" blocks joined."""
+        """The message's text: a string content, or its "text" blocks joined; for the summaries a
+        context constructs (branchSummary, compactionSummary: no content), the summary."""
         c = self.content
+        if c is ABSENT and isinstance(self.extra.get("summary"), str):
+            return str(self.extra["summary"])
         if isinstance(c, str):
             return c
         if isinstance(c, list):
@@ -265,6 +268,25 @@ class SessionHeader:
         return encode(self)
 
 
-__all__ = ["ABSENT", "Absent"] + [
-    n for n in dir() if n.endswith("Entry") or n in ("Message", "SessionHeader", "ENTRY_TYPES", "decode_entry")
+__all__ = [
+    "ABSENT",
+    "Absent",
+    "Message",
+    "Entry",
+    "GenericEntry",
+    "MessageEntry",
+    "ThinkingLevelChangeEntry",
+    "ModelChangeEntry",
+    "CompactionEntry",
+    "BranchSummaryEntry",
+    "CustomEntry",
+    "CustomMessageEntry",
+    "LabelEntry",
+    "TtsrInjectionEntry",
+    "SessionInitEntry",
+    "ModeChangeEntry",
+    "SessionInfoEntry",
+    "SessionHeader",
+    "ENTRY_TYPES",
+    "decode_entry",
 ]

@@ -134,3 +134,31 @@ def error_for(code: int, message: str = "") -> XsError:
 def status_str(code: int) -> str:
     """The library's English name of a status code (xs_status_str)."""
     return str(LIB.xs_status_str(code).decode("utf-8", "replace"))
+
+
+__all__ = [
+    "XsError",
+    "OutOfMemoryError",
+    "InvalidArgumentError",
+    "MisuseError",
+    "NotFoundError",
+    "ExistsError",
+    "BufferTooSmallError",
+    "CorruptError",
+    "IOFailureError",
+    "LockedError",
+    "VersionError",
+    "NoSpaceError",
+    "ReadOnlyError",
+    "ConflictError",
+    "LimitError",
+    "NoHeaderError",
+    "PoisonedError",
+    "AmbiguousError",
+    "DialectError",
+    "InternalError",
+    "STATUS_CODES",
+    "STATUS_NAMES",
+    "error_for",
+    "status_str",
+]

@@ -166,3 +166,21 @@ def decode_listing(obj: Any) -> ForeignListing:
     if cls is None:
         raise ValueError(f"unknown listing source in {obj!r}")
     return decode(cls, obj)  # type: ignore[no-any-return]
+
+
+__all__ = [
+    "SkippedRow",
+    "ImportedSession",
+    "ImportReport",
+    "ClaudeTranscript",
+    "ClaudeProject",
+    "ClaudeListing",
+    "GatewayKey",
+    "GatewayTranscript",
+    "GatewayAgent",
+    "GatewayListing",
+    "MyAgentsSession",
+    "MyAgentsListing",
+    "ForeignListing",
+    "decode_listing",
+]

@@ -6,12 +6,11 @@ JSON data back (the binding's tests check that it equals what the library return
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from dataclasses import dataclass
 from typing import Dict, Tuple
 
-from ._codec import ABSENT, Absent, JsonResult, JsonValue, extra_field, named, opt, raw_field
+from ._codec import ABSENT, Absent, JsonResult, JsonValue, extra_field, opt, raw_field
 from .entries import Entry, Message
 
 
@@ -351,7 +350,36 @@ class FixStatsReport(JsonResult):
     raw: str = _raw()
 
 
-__all__ = [n for n, v in dict(globals()).items() if isinstance(v, type) and v.__module__ == __name__] + [
-    "ABSENT",
-    "named",
+__all__ = [
+    "Dialect",
+    "Context",
+    "TreeNode",
+    "Label",
+    "Diagnostic",
+    "SessionInfo",
+    "Usage",
+    "Stats",
+    "Problem",
+    "VerifyReport",
+    "Quarantine",
+    "RepairReport",
+    "Orphan",
+    "PendingToolCall",
+    "ResumeCheck",
+    "CompactionPlan",
+    "SessionListing",
+    "BlobInfo",
+    "FileInfo",
+    "BlobList",
+    "GcReport",
+    "Archived",
+    "ArchiveSkip",
+    "ArchiveReport",
+    "Pruned",
+    "PruneReport",
+    "KeyRecord",
+    "KeyEntry",
+    "StatsFix",
+    "KeySkip",
+    "FixStatsReport",
 ]

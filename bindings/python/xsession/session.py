@@ -46,19 +46,10 @@ class Session(Handle):
     _errcode = LIB.xs_session_errcode
     _kind = "session"
 
+    _free = LIB.xs_session_close
+
     def __init__(self, ptr: int) -> None:
         super().__init__(ptr)
-
-    def __enter__(self) -> "Session":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        ptr, self._ptr = getattr(self, "_ptr", None), None
-        if ptr is not None:
-            LIB.xs_session_close(ptr)
 
     def close(self) -> None:
         """Flushes, releases the writer lock and frees the handle. Idempotent; raises the final

@@ -74,22 +74,13 @@ class Store(Handle):
             self.close()
             raise
 
-    def __enter__(self) -> "Store":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        ptr, self._ptr = getattr(self, "_ptr", None), None
-        if ptr is not None:
-            LIB.xs_store_free(ptr)
+    _free = LIB.xs_store_free
 
     def close(self) -> None:
         """Releases the handle (idempotent). Sessions opened from it stay usable."""
         with self._lock:
             if self._ptr is not None:
-                LIB.xs_store_free(self._ptr)
+                self._free(self._ptr)
                 self._ptr = None
 
     # --- sessions --------------------------------------------------------------------------
