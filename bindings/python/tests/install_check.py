@@ -18,13 +18,15 @@ def main(package: str, work: str, library: str) -> None:
     os.makedirs(work)
     # Build from a copy: setuptools writes build/ and *.egg-info beside the sources.
     src = os.path.join(work, "src")
-    shutil.copytree(package, src, ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info", ".mypy_cache"))
+    skip = shutil.ignore_patterns("__pycache__", "build", "*.egg-info", ".mypy_cache")
+    shutil.copytree(package, src, ignore=skip)
     env_dir = os.path.join(work, "venv")
     venv.EnvBuilder(system_site_packages=True, with_pip=True).create(env_dir)
     python = os.path.join(env_dir, "bin", "python")
     env = dict(os.environ, PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1", PYTHONDONTWRITEBYTECODE="1")
     env.pop("PYTHONPATH", None)
-    subprocess.run([python, "-m", "pip", "install", "-q", "--no-index", "--no-build-isolation", src], check=True, env=env)
+    pip = [python, "-m", "pip", "install", "-q", "--no-index", "--no-build-isolation", src]
+    subprocess.run(pip, check=True, env=env)
     empty = os.path.join(work, "empty")
     os.makedirs(empty)
     env["XSESSION_LIBRARY"] = library

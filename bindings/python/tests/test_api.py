@@ -14,8 +14,11 @@ from xsession import ABSENT, Dialect, ResetReason
 from conftest import round_trip
 
 USER = {"role": "user", "content": "hi"}
-REPLY = {"role": "assistant", "content": [{"type": "text", "text": "hello"}, {"type": "toolCall", "id": "t1", "name": "bash"}],
-         "usage": {"input": 10, "output": 5, "cacheRead": 1, "cacheWrite": 2, "cost": {"total": 0.25}}}  # fmt: skip
+REPLY = {
+    "role": "assistant",
+    "content": [{"type": "text", "text": "hello"}, {"type": "toolCall", "id": "t1", "name": "bash"}],
+    "usage": {"input": 10, "output": 5, "cacheRead": 1, "cacheWrite": 2, "cost": {"total": 0.25}},
+}
 FIXED = dict(clock_start_ms=1767225600000, clock_step_ms=1000, id_seed=7)
 
 

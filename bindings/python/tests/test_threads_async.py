@@ -67,6 +67,12 @@ def test_errors_stay_with_their_call_across_threads(store: xsession.Store) -> No
         assert all(m and m != "no error" for m in messages), messages
 
 
+def count(record: str | None) -> int:
+    import json
+
+    return int(json.loads(record or "{}")["n"])
+
+
 def test_keyed_store_from_threads_and_handles(tmp_path: pathlib.Path) -> None:
     root = tmp_path / "st"
     stores = [xsession.Store(root) for _ in range(3)]
@@ -76,7 +82,7 @@ def test_keyed_store_from_threads_and_handles(tmp_path: pathlib.Path) -> None:
         import json
 
         for _ in range(10):
-            stores[i % 3].keys_update("k", lambda cur: json.dumps({**json.loads(cur or "{}"), "n": json.loads(cur or "{}")["n"] + 1}))
+            stores[i % 3].keys_update("k", lambda cur: json.dumps({**json.loads(cur or "{}"), "n": count(cur) + 1}))
 
     with ThreadPoolExecutor(6) as pool:
         list(pool.map(bump, range(6)))

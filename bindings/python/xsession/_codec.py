@@ -148,18 +148,7 @@ def encode(value: Any) -> Any:
         custom = getattr(value, "to_json", None)
         if custom is not None and getattr(type(value), "_custom_to_json", False):
             return custom()
-        out: Dict[str, Any] = {}
-        for f in dataclasses.fields(value):
-            if f.metadata.get("internal"):
-                continue
-            v = getattr(value, f.name)
-            if f.metadata.get("extra"):
-                out.update(v)
-                continue
-            if f.metadata.get("omit") and (v is ABSENT or (v is None and f.default is None)):
-                continue
-            out[json_name(f)] = encode(v)
-        return out
+        return encode_fields(value)
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, (tuple, list)):
@@ -170,6 +159,22 @@ def encode(value: Any) -> Any:
 
 
 INTERNAL = {"internal": True}
+
+
+def encode_fields(value: Any) -> Dict[str, Any]:
+    """A dataclass's members as a JSON object: absent ones left out, ``extra`` merged in."""
+    out: Dict[str, Any] = {}
+    for f in dataclasses.fields(value):
+        if f.metadata.get("internal"):
+            continue
+        v = getattr(value, f.name)
+        if f.metadata.get("extra"):
+            out.update(v)
+            continue
+        if f.metadata.get("omit") and (v is ABSENT or (v is None and f.default is None)):
+            continue
+        out[json_name(f)] = encode(v)
+    return out
 
 
 def opt(json: str = "", default: Any = None) -> Any:

@@ -13,7 +13,19 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar, Dict, Tuple, Type
 
-from ._codec import ABSENT, INTERNAL, Absent, DecodeError, JsonValue, decode, encode, extra_field, opt, raw_field
+from ._codec import (
+    ABSENT,
+    INTERNAL,
+    Absent,
+    DecodeError,
+    JsonValue,
+    decode,
+    encode,
+    encode_fields,
+    extra_field,
+    opt,
+    raw_field,
+)
 
 
 def _raw() -> Any:
@@ -73,31 +85,13 @@ class Entry:
     kind: ClassVar[str] = ""
 
     def to_json(self) -> Dict[str, Any]:
-        return dict(self.raw) if isinstance(self, GenericEntry) else _encode_entry(self)
+        return dict(self.raw) if isinstance(self, GenericEntry) else encode_fields(self)
 
     _custom_to_json: ClassVar[bool] = True
 
     @staticmethod
     def from_json(obj: Any) -> "Entry":
         return decode_entry(obj)
-
-
-def _encode_entry(e: Entry) -> Dict[str, Any]:
-    out: Dict[str, Any] = {}
-    for f in dataclasses.fields(e):
-        if f.metadata.get("internal") or f.metadata.get("extra"):
-            continue
-        v = getattr(e, f.name)
-        if f.metadata.get("omit") and (v is ABSENT or (v is None and f.default is None)):
-            continue
-        out[f.metadata.get("json", _camel(f.name))] = encode(v)
-    out.update(e.extra)
-    return out
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(p[:1].upper() + p[1:] for p in rest)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -102,7 +102,8 @@ class CompactionSettings:
         s = _lib.CompactionSettingsC()
         check(LIB.xs_compaction_settings_init(ctypes.byref(s), 1))
         s.version = self.version
-        for name in ("context_window", "reserve_tokens", "reserve_floor", "keep_recent_tokens", "soft_threshold_tokens"):
+        names = ("context_window", "reserve_tokens", "reserve_floor", "keep_recent_tokens", "soft_threshold_tokens")
+        for name in names:
             v = getattr(self, name)
             if v is not None:
                 setattr(s, name, v)

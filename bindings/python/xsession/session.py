@@ -11,7 +11,17 @@ from ._codec import Results, decode, loads, parse, parse_list
 from ._handle import Handle
 from ._lib import LIB, text_arg
 from .entries import Entry, SessionHeader, decode_entry
-from .options import CompactionSettings, JsonIn, ReadFlags, StrPath, check, json_arg, opt_json, path_arg, session_options
+from .options import (
+    CompactionSettings,
+    JsonIn,
+    ReadFlags,
+    StrPath,
+    check,
+    json_arg,
+    opt_json,
+    path_arg,
+    session_options,
+)
 from .outputs import (
     CompactionPlan,
     Context,

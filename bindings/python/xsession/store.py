@@ -101,14 +101,12 @@ class Store(Handle):
         return self._session(LIB.xs_session_open, path_arg(path_or_id), ctypes.byref(session_options(**options)))
 
     def continue_recent(self, cwd: StrPath, terminal_id: Optional[str] = None, **options: Any) -> Session:
-        return self._session(
-            LIB.xs_session_continue_recent, path_arg(cwd), text_arg(terminal_id), ctypes.byref(session_options(**options))
-        )
+        o = session_options(**options)
+        return self._session(LIB.xs_session_continue_recent, path_arg(cwd), text_arg(terminal_id), ctypes.byref(o))
 
     def fork_from(self, source_path: StrPath, target_cwd: StrPath, **options: Any) -> Session:
-        return self._session(
-            LIB.xs_session_fork_from, path_arg(source_path), path_arg(target_cwd), ctypes.byref(session_options(**options))
-        )
+        o = session_options(**options)
+        return self._session(LIB.xs_session_fork_from, path_arg(source_path), path_arg(target_cwd), ctypes.byref(o))
 
     def session_for_key(
         self,
@@ -329,7 +327,9 @@ class Store(Handle):
         """Whether to run the memory flush now, claimed under the document's lock."""
         run = c_int(0)
         s = settings.to_c()
-        self._call(LIB.xs_keys_claim_memory_flush, text_arg(key), ctypes.byref(s), context_tokens, now_ms, ctypes.byref(run))
+        self._call(
+            LIB.xs_keys_claim_memory_flush, text_arg(key), ctypes.byref(s), context_tokens, now_ms, ctypes.byref(run)
+        )
         return bool(run.value)
 
 
