@@ -101,7 +101,13 @@ def test_asyncio_agent_loop(tmp_path: pathlib.Path) -> None:
                 ctx = await s.build_context()
                 assert await s.leaf() == ctx.leaf_id
                 listed = await st.list()
-                assert len(listed) == 1
-                return [m.role for m in ctx.messages]
+                assert len(listed) == 1 and await s.dialect() is xsession.Dialect.OMP
+                async with await s.fork() as f:
+                    assert len(await f.entries()) == 3
+                path = (await s.info()).path
+            async with await st.open(path, read_only=True) as again:
+                assert [type(e).__name__ for e in await again.entries()][-1] == "BranchSummaryEntry"
+            assert again.closed
+            return [m.role for m in ctx.messages]
 
     assert asyncio.run(main()) == ["user", "branchSummary"]
