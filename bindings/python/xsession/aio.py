@@ -1,0 +1,165 @@
+"""asyncio wrappers: each blocking call runs in a worker thread (asyncio.to_thread), so the event
+loop keeps running while the library does I/O; ctypes releases the GIL for the call.
+
+    async with aio.AsyncStore(root) as st:
+        async with await st.create("/p") as s:
+            await s.append_message({"role": "user", "content": "hi"})
+
+Each method has the signature of the Session or Store method it wraps (``.sync`` is that
+object), and returns an awaitable of its result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from typing import Any, Callable, Concatenate, Coroutine, Optional, ParamSpec, TypeVar
+
+from .options import StrPath
+from .outputs import Dialect
+from .session import Session
+from .store import Store
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+Co = Coroutine[Any, Any, R]
+
+
+def _session(method: Callable[Concatenate[Session, P], R]) -> Callable[Concatenate["AsyncSession", P], Co[R]]:
+    async def run(self: AsyncSession, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await asyncio.to_thread(functools.partial(method, self.sync, *args, **kwargs))
+
+    return run
+
+
+def _store(method: Callable[Concatenate[Store, P], R]) -> Callable[Concatenate["AsyncStore", P], Co[R]]:
+    async def run(self: AsyncStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await asyncio.to_thread(functools.partial(method, self.sync, *args, **kwargs))
+
+    return run
+
+
+async def _made(fn: Callable[..., Session], *args: Any, **kwargs: Any) -> "AsyncSession":
+    return AsyncSession(await asyncio.to_thread(functools.partial(fn, *args, **kwargs)))
+
+
+class AsyncSession:
+    """A Session whose calls are coroutines."""
+
+    def __init__(self, session: Session) -> None:
+        self.sync = session
+
+    async def __aenter__(self) -> "AsyncSession":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    @property
+    def closed(self) -> bool:
+        return self.sync.closed
+
+    async def leaf(self) -> Optional[str]:
+        return await asyncio.to_thread(lambda: self.sync.leaf)
+
+    async def dialect(self) -> Dialect:
+        return await asyncio.to_thread(lambda: self.sync.dialect)
+
+    close = _session(Session.close)
+    flush = _session(Session.flush)
+    persist = _session(Session.persist)
+    reload = _session(Session.reload)
+
+    async def fork(self, **options: Any) -> "AsyncSession":
+        return await _made(self.sync.fork, **options)
+
+    async def create_branched(self, leaf_id: Optional[str] = None, **options: Any) -> "AsyncSession":
+        return await _made(self.sync.create_branched, leaf_id, **options)
+
+    move_to = _session(Session.move_to)
+    append = _session(Session.append)
+    append_message = _session(Session.append_message)
+    append_thinking_level = _session(Session.append_thinking_level)
+    append_model_change = _session(Session.append_model_change)
+    append_compaction = _session(Session.append_compaction)
+    append_custom = _session(Session.append_custom)
+    append_custom_message = _session(Session.append_custom_message)
+    append_label = _session(Session.append_label)
+    append_ttsr_injection = _session(Session.append_ttsr_injection)
+    append_session_init = _session(Session.append_session_init)
+    append_mode_change = _session(Session.append_mode_change)
+    append_session_info = _session(Session.append_session_info)
+    branch_with_summary = _session(Session.branch_with_summary)
+    set_leaf = _session(Session.set_leaf)
+    set_title = _session(Session.set_title)
+    build_context = _session(Session.build_context)
+    header = _session(Session.header)
+    entries = _session(Session.entries)
+    entry = _session(Session.entry)
+    path = _session(Session.path)
+    children = _session(Session.children)
+    tree = _session(Session.tree)
+    labels = _session(Session.labels)
+    diagnostics = _session(Session.diagnostics)
+    info = _session(Session.info)
+    usage = _session(Session.usage)
+    stats = _session(Session.stats)
+    verify = _session(Session.verify)
+    repair = _session(Session.repair)
+    resume_check = _session(Session.resume_check)
+    compaction_plan = _session(Session.compaction_plan)
+
+
+class AsyncStore:
+    """A Store whose calls are coroutines; the calls that make sessions give AsyncSessions."""
+
+    def __init__(self, root: Optional[StrPath], **options: Any) -> None:
+        self.sync = Store(root, **options)
+
+    async def __aenter__(self) -> "AsyncStore":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        self.sync.close()
+
+    def close(self) -> None:
+        self.sync.close()
+
+    async def session_for_key(self, key: str, now_ms: int = 0, /, **kwargs: Any) -> tuple[AsyncSession, Any]:
+        s, reason = await asyncio.to_thread(self.sync.session_for_key, key, now_ms, **kwargs)
+        return AsyncSession(s), reason
+
+    async def create(self, cwd: StrPath, **options: Any) -> AsyncSession:
+        return await _made(self.sync.create, cwd, **options)
+
+    async def open(self, path_or_id: StrPath, **options: Any) -> AsyncSession:
+        return await _made(self.sync.open, path_or_id, **options)
+
+    async def continue_recent(self, cwd: StrPath, terminal_id: Optional[str] = None, **options: Any) -> AsyncSession:
+        return await _made(self.sync.continue_recent, cwd, terminal_id, **options)
+
+    async def fork_from(self, source_path: StrPath, target_cwd: StrPath, **options: Any) -> AsyncSession:
+        return await _made(self.sync.fork_from, source_path, target_cwd, **options)
+
+    session_dir = _store(Store.session_dir)
+    list = _store(Store.list)
+    resolve = _store(Store.resolve)
+    write_breadcrumb = _store(Store.write_breadcrumb)
+    blob_put = _store(Store.blob_put)
+    blob_get = _store(Store.blob_get)
+    blob_list = _store(Store.blob_list)
+    blob_gc = _store(Store.blob_gc)
+    archive = _store(Store.archive)
+    prune = _store(Store.prune)
+    import_store = _store(Store.import_store)
+    foreign_list = _store(Store.foreign_list)
+    keys_get = _store(Store.keys_get)
+    keys_list = _store(Store.keys_list)
+    keys_put = _store(Store.keys_put)
+    keys_patch = _store(Store.keys_patch)
+    keys_delete = _store(Store.keys_delete)
+    keys_update = _store(Store.keys_update)
+    keys_fix_stats = _store(Store.keys_fix_stats)
+    keys_claim_memory_flush = _store(Store.keys_claim_memory_flush)
