@@ -219,10 +219,11 @@ Result<ImportReport> import_store(storage::Fs& source, const std::string& root, 
   auto existing = existing_sessions(target);
   if (!existing.ok()) return existing.status();
   SessionImport sessions(source, *listing, target, options, std::move(*existing), report, index);
-  // The total is what the message files hold now: one that changes under us moves the bar only.
+  // The total is what the message files hold now (an index entry without one counts 0): a file that
+  // changes under us moves the bar only.
   std::vector<uint64_t> sizes;
   for (const SessionFiles& files : listing->sessions) {
-    auto info = source.stat(*files.messages_file());
+    auto info = files.messages_file() ? source.stat(*files.messages_file()) : Status::NotFound("no messages file");
     sizes.push_back(info.ok() ? info->size : 0);
   }
   ProgressMeter progress(options.progress);
