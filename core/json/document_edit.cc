@@ -93,8 +93,8 @@ Result<std::string> merge_patch(std::string_view target, std::string_view patch)
   return result;
 }
 
-Result<std::vector<std::pair<std::string_view, std::string_view>>> split_minified_object(std::string_view object) {
-  std::vector<std::pair<std::string_view, std::string_view>> out;
+Result<std::vector<Member>> split_minified_object(std::string_view object) {
+  std::vector<Member> out;
   if (object == "{}") return out;
   auto broken = [](simdjson::error_code e) {
     if (e == simdjson::MEMALLOC) throw std::bad_alloc();
@@ -114,18 +114,28 @@ Result<std::vector<std::pair<std::string_view, std::string_view>>> split_minifie
     simdjson::ondemand::value& value = field.value();
     if ((e = value.type().get(type))) return broken(e);
     std::string_view text;
+    Kind kind = Kind::kNull;
     if (type == simdjson::ondemand::json_type::object) {
       simdjson::ondemand::object inner;
       if (!(e = value.get_object().get(inner))) e = inner.raw_json().get(text);
+      kind = Kind::kObject;
     } else if (type == simdjson::ondemand::json_type::array) {
       simdjson::ondemand::array inner;
       if (!(e = value.get_array().get(inner))) e = inner.raw_json().get(text);
+      kind = Kind::kArray;
     } else {
       text = value.raw_json_token();  // minified: nothing trails the token
+      switch (text.empty() ? 'n' : text.front()) {
+        case '"': kind = Kind::kString; break;
+        case 't': kind = Kind::kTrue; break;
+        case 'f': kind = Kind::kFalse; break;
+        case 'n': kind = Kind::kNull; break;
+        default: kind = Kind::kNumber; break;
+      }
     }
     if (e) return broken(e);
     // Minified: the key token ends at the ':' just before its value.
-    out.emplace_back(std::string_view(key_start, static_cast<size_t>(text.data() - 1 - key_start)), text);
+    out.push_back({std::string_view(key_start, static_cast<size_t>(text.data() - 1 - key_start)), text, kind});
   }
   return out;
 }

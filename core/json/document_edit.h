@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "json/member_scanner.h"
 #include "util/status.h"
 
 namespace xs::json {
@@ -19,15 +20,16 @@ namespace xs::json {
 // untouched token keeps its bytes. Both texts must be valid, minified JSON.
 Result<std::string> merge_patch(std::string_view target, std::string_view patch);
 
-// The top-level members of a minified object text that was validated before, as (key token,
-// value) spans: what a large document is split into its records with (json::members_of validates
+// The top-level members of a minified object text that was validated before, as Members (key
+// token, value span, kind): what a large document is split into its records with, and an appended
+// entry into its members (json::members_of validates
 // again, which a 1,000-record document cannot afford on every read). simdjson's On Demand finds the
 // spans from its vectorised structural index, so strings are never walked byte by byte; it
 // parses no string or number, so the lenient texts validation accepts (lone surrogate escapes,
 // numbers out of double's range) split like any other. `object` must be followed by kPadding
 // readable bytes (json/limits.h). Errors: kInternal if the text is not a minified object after
 // all (a caller's bug). Empty for "{}".
-Result<std::vector<std::pair<std::string_view, std::string_view>>> split_minified_object(std::string_view object);
+Result<std::vector<Member>> split_minified_object(std::string_view object);
 
 // `minified` laid out as JSON.stringify(value, null, 2) lays it out: one member or element per
 // line, two spaces per level, ": " after keys, empty containers as {} and []. Tokens keep their

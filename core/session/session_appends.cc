@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "format/envelope.h"
+#include "json/document_edit.h"
 #include "json/json_string.h"
 #include "json/member_scanner.h"
 #include "model/dialect_detect.h"
@@ -137,9 +138,14 @@ Status Session::append_entry(std::string_view entry_json, std::string* id_out) {
   Kind kind;
   XS_RETURN_IF_ERROR(entry_input_.prepare(entry_json, &text, &kind));
   if (kind != Kind::kObject) return Status::Invalid("an entry must be a JSON object");
-  std::vector<json::Member> m;
-  bool is_object = false;
-  XS_RETURN_IF_ERROR(json::scan_members(text, json::internal_limits(), &m, &is_object));
+  // Validated and minified by prepare (within the session's limits): the members are split on
+  // simdjson's structural index rather than validated a second time. The split reads kPadding
+  // bytes past the object; the spans below point into `text`, which is not changed again.
+  size_t object_size = text.size();
+  text.append(json::kPadding, '\0');
+  auto split = json::split_minified_object(std::string_view(text.data(), object_size));
+  if (!split.ok()) return split.status();
+  const std::vector<json::Member>& m = *split;
 
   // Everything is checked before an id or a timestamp is taken, so a refused entry leaves no trace.
   const json::Member* type_m = json::find_member(m, "type");
@@ -168,7 +174,11 @@ Status Session::append_entry(std::string_view entry_json, std::string* id_out) {
   const json::Member* message_m = type == EntryType::kMessage ? json::find_member(m, "message") : nullptr;
   if (message_m) {
     std::vector<json::Member> inner;
-    XS_RETURN_IF_ERROR(json::scan_members(message_m->value, json::internal_limits(), &inner, &is_object));
+    if (message_m->kind == Kind::kObject) {
+      auto members = json::split_minified_object(message_m->value);  // the rest of `text` pads it
+      if (!members.ok()) return members.status();
+      inner = std::move(*members);
+    }
     const json::Member* role_m = json::find_member(inner, "role");
     if (!role_m || role_m->kind != Kind::kString) return Status::Invalid("a message needs a string \"role\"");
     role = json::string_value(role_m).value_or("");

@@ -160,13 +160,13 @@ Result<KeyStore::Document*> KeyStore::document(storage::Expected* seen) const {
   auto doc = std::make_unique<Document>();
   doc->members.reserve(members->size());
   doc->index.reserve(members->size());
-  for (const auto& [key_token, value] : *members) {
+  for (const json::Member& m : *members) {
     std::string key;
-    json::decode_string_token(key_token, key);
+    json::decode_string_token(m.key, key);
     if (Document::Member* earlier = doc->find(key)) {
-      doc->set(earlier, std::string(value));  // JSON.parse: the last value, at the first place
+      doc->set(earlier, std::string(m.value));  // JSON.parse: the last value, at the first place
     } else {
-      doc->add({std::move(key), std::string(key_token), std::string(value), {}});
+      doc->add({std::move(key), std::string(m.key), std::string(m.value), {}});
     }
   }
   doc->text = std::move(bytes);

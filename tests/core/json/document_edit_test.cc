@@ -59,7 +59,7 @@ std::vector<std::pair<std::string, std::string>> split(std::string_view text) {
   EXPECT_TRUE(spans.ok()) << spans.status().message();
   std::vector<std::pair<std::string, std::string>> out;
   if (spans.ok()) {
-    for (const auto& [key, value] : *spans) out.emplace_back(key, value);
+    for (const Member& m : *spans) out.emplace_back(m.key, m.value);
   }
   return out;
 }
@@ -90,6 +90,17 @@ TEST(SplitMinifiedObject, LenientTokensSplitAsTheyAre) {
   EXPECT_EQ(m[1].second, "1e400");
   EXPECT_EQ(m[2].first, R"("k\udc00")");
   EXPECT_EQ(m[2].second, "[18446744073709551616]");
+}
+
+TEST(SplitMinifiedObject, KindsAreTheValuesKinds) {
+  std::string text = R"({"o":{},"a":[1],"s":"x","n":-0.5,"t":true,"f":false,"z":null})";
+  std::string padded = text + std::string(kPadding, '\0');
+  auto m = split_minified_object(std::string_view(padded.data(), text.size()));
+  ASSERT_TRUE(m.ok());
+  std::vector<Kind> kinds;
+  for (const Member& x : *m) kinds.push_back(x.kind);
+  EXPECT_EQ(kinds, (std::vector<Kind>{Kind::kObject, Kind::kArray, Kind::kString, Kind::kNumber, Kind::kTrue,
+                                      Kind::kFalse, Kind::kNull}));
 }
 
 // Not a minified object after all (a caller's bug): kInternal, never a guess.
