@@ -8,6 +8,7 @@ the names the conformance runner uses, and is checked to be what these calls mus
 import ctypes
 import json
 import os
+import sys
 from ctypes import POINTER, Structure, byref, c_char_p, c_int64, c_size_t, c_uint32, c_void_p, create_string_buffer
 
 XS_OK, XS_EBUFS = 0, -7
@@ -134,3 +135,7 @@ class Driver:
         finally:
             self.lib.xs_store_free(st)
         return self.n
+
+
+if __name__ == "__main__":  # upkeep_outputs.py LIB OUT_DIR STORE_ROOT (validate_outputs.py runs it so)
+    print("%d outputs" % Driver(*sys.argv[1:4]).run())
