@@ -118,8 +118,8 @@ DOCTORED = [
     ("xs_session_entry", ENTRY, dict(ENTRY, id=7)),                        # an id that is not a string
 ]
 INFO = {"id": "0123456789abcdef", "path": "/s/x.jsonl", "cwd": "/s", "timestamp": "2026-02-16T10:20:30.000Z",
-        "version": 3, "dialect": "omp", "entryCount": 1, "leafId": "a1b2c3d4", "persisted": True, "readOnly": False,
-        "archived": False, "diagnostics": 0, "entryTypes": {"message": 1}}
+        "title": None, "parentSession": None, "version": 3, "dialect": "omp", "entryCount": 1, "leafId": "a1b2c3d4",
+        "persisted": True, "readOnly": False, "archived": False, "diagnostics": 0, "entryTypes": {"message": 1}}
 DOCTORED += [("xs_session_info", INFO, dict(INFO, dialect="claude")),          # outside an enum
              ("xs_session_info", INFO, dict(INFO, entryTypes={"messages": 1}))]  # a type name we never write
 
