@@ -53,6 +53,25 @@ def schema_errors(schemas):
     return out
 
 
+def referrers(schemas):
+    """{file: sorted names of the schemas whose $refs name it}."""
+    out = {}
+
+    def walk(name, node):
+        if isinstance(node, dict):
+            target = node.get("$ref")
+            if isinstance(target, str) and target.split("#")[0] not in ("", name):
+                out.setdefault(target.split("#")[0], set()).add(name)
+            for v in node.values():
+                walk(name, v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(name, v)
+    for name, schema in schemas.items():
+        walk(name, schema)
+    return {k: sorted(v) for k, v in out.items()}
+
+
 def table(schema_dir=SCHEMA_DIR):
     """{C API function: schema file} from the rows "| `xs_...` | [file](file) ... |" of README.md."""
     rows = {}

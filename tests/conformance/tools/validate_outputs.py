@@ -68,6 +68,16 @@ def driver_env(lib):
     return env
 
 
+def coverage_failures(schemas, rows, seen):
+    """A function of the table no output exercised, and a schema file that is neither in the table
+    nor referenced by another (nothing would ever check it)."""
+    out = ["%s: in the table, but no output exercised it" % f for f in sorted(set(rows) - set(seen))]
+    by = capi_schemas.referrers(schemas)
+    out += ["%s: neither in the table of README.md nor referenced by another schema" % name
+            for name in sorted(set(schemas) - set(rows.values()) - set(by))]
+    return out
+
+
 def static_failures(schemas, rows):
     out = capi_schemas.schema_errors(schemas)
     out += ["README.md: %s maps to %s, which is not in capi/schema" % (f, s) for f, s in rows.items()
@@ -93,12 +103,12 @@ def run(args):
             failures.append("the ctypes driver failed:\n" + driver.stdout[-4000:])
         found, seen = check_dir(out_dir, schemas, rows)
         failures += found
-    never = sorted(set(rows) - set(seen))
-    failures += ["%s: in the table, but no output exercised it" % f for f in never]
+    failures += coverage_failures(schemas, rows, seen)
     for function in sorted(seen):
         print("%-26s %4d outputs valid against %s" % (function, seen[function], rows[function]))
-    unused = sorted(set(schemas) - set(rows.values()))
-    print("schemas only referenced by others: %s" % ", ".join(unused))
+    by = capi_schemas.referrers(schemas)
+    for name in sorted(set(schemas) - set(rows.values())):
+        print("%-26s      no function of its own; referenced by %d schemas" % (name, len(by.get(name, []))))
     for f in failures:
         print("FAIL " + f)
     print("%d outputs of %d functions checked, %d failures" % (sum(seen.values()), len(seen), len(failures)))
@@ -148,9 +158,17 @@ def self_test(schema_dir):
             f.write("{}")
         if not check_dir(d, schemas, rows)[0]:
             failures.append("an output of a function without a schema passed")
+    all_seen = {f: 1 for f in rows}
+    if coverage_failures(schemas, rows, all_seen):
+        failures.append("coverage: %s" % coverage_failures(schemas, rows, all_seen))
+    if not coverage_failures(schemas, rows, {f: 1 for f in rows if f != "xs_session_usage"}):
+        failures.append("a function of the table that no output exercised passed")
+    stray = dict(schemas, **{"stray.schema.json": {"$id": "stray.schema.json", "type": "object"}})
+    if not coverage_failures(stray, rows, all_seen):
+        failures.append("a schema file nothing uses passed")
     for f in failures:
         print("FAIL " + f)
-    print("self-test: %d doctored outputs, %d failures" % (len(DOCTORED) + 1, len(failures)))
+    print("self-test: %d doctored outputs and 3 coverage checks, %d failures" % (len(DOCTORED) + 1, len(failures)))
     return 1 if failures else 0
 
 
