@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Every JSON output of the C API against its schema in capi/schema (CTest conformance.schema).
 
-    validate_outputs.py --runner XS_CONFORMANCE --lib LIBXSESSION [--schemas DIR]
+    validate_outputs.py --runner XS_CONFORMANCE --lib LIBXSESSION [--corpus DIR] [--schemas DIR]
     validate_outputs.py --self-test
 
 Replays every conformance case with XS_CONFORMANCE_OUTPUTS set, so the runner writes each JSON
-output to <tmp>/<case>.<step>.<function>.json; makes the outputs the cases do not reach through
-ctypes (upkeep_outputs.py); then validates each file with jsonschema's Draft202012Validator
-against the schema capi/schema/README.md maps its function to. Fails on: a schema file that is
+output to <tmp>/<case>.<step>.<function>.json; makes through ctypes the outputs the cases do not
+reach, and those of every reading call on the session files of --corpus (ctypes_outputs.py); then
+validates each file with jsonschema's Draft202012Validator against the schema
+capi/schema/README.md maps its function to. Fails on: a schema file that is
 not a valid schema, an output that does not match, an output of a function the table lacks, and
 a function of the table that no output exercised. --self-test proves the check fails on doctored
 outputs (a member of the wrong type, an unknown member of a report, a broken entry behind a $ref)
@@ -22,7 +23,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import capi_schemas  # noqa: E402
-import upkeep_outputs  # noqa: E402
+import ctypes_outputs  # noqa: E402
 
 NAME = re.compile(r"^(?P<case>.+)\.(?P<step>\d+(?:-\d+)?)\.(?P<function>xs_\w+)\.json$")
 
@@ -96,7 +97,8 @@ def run(args):
                                 stderr=subprocess.STDOUT, universal_newlines=True)
         if replay.returncode != 0:
             failures.append("the conformance runner failed:\n" + replay.stdout[-4000:])
-        driver = subprocess.run([sys.executable, upkeep_outputs.__file__, args.lib, out_dir, root],
+        driver = subprocess.run([sys.executable, ctypes_outputs.__file__, args.lib, out_dir, root] +
+                                ([args.corpus] if args.corpus else []),
                                 env=driver_env(args.lib), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 universal_newlines=True)
         if driver.returncode != 0:
@@ -176,6 +178,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runner", help="the xs_conformance executable")
     ap.add_argument("--lib", help="libxsession.so, for the outputs no case reaches")
+    ap.add_argument("--corpus", help="a directory of another agent's *.jsonl sessions, read through every reader")
     ap.add_argument("--schemas", default=capi_schemas.SCHEMA_DIR)
     ap.add_argument("--self-test", action="store_true")
     args = ap.parse_args()
