@@ -23,7 +23,8 @@
  *    returns XS_EBUFS and writes nothing; (NULL, 0) is a pure size query. The result is kept on
  *    the handle, so the retry with a larger buffer copies it without recomputing, as long as
  *    nothing changed the handle in between (if something did, it is recomputed, and may need
- *    XS_EBUFS again: loop).
+ *    XS_EBUFS again: loop). Every JSON output has a JSON Schema (draft 2020-12) in capi/schema/,
+ *    named beside its function (capi/schema/README.md maps each function to its file).
  *  - New entry ids: functions that append take `char *id_out`: NULL, or a buffer of
  *    XS_ID_BUFSIZE bytes that receives the new entry's id, NUL-terminated. Ids the library
  *    generates are 8 (rarely 16) lowercase hex chars; ids callers choose are 1-64 chars of
@@ -243,10 +244,10 @@ XS_API xs_status xs_blob_get(xs_store *st, const char *hash, void *buf, size_t c
 
 #define XS_BLOB_LIST_VERIFY 0x1u /* read and hash every blob (xs_blob_list) */
 
-/** The blob directory as JSON: {"count","bytes","blobs":[{"hash","size","mtimeMs"}],
- *  "others":[{"name","size","mtimeMs"}]}: blobs sorted by hash, "others" the files there that are
- *  not named by a hash (temp files of interrupted puts, strays). With XS_BLOB_LIST_VERIFY each blob
- *  is read and hashed and carries "problem": null, or why its content does not match its name.
+/** The blob directory as JSON (capi/schema/blob-list.schema.json): blobs sorted by hash, "others"
+ *  the files there that are not named by a hash (temp files of interrupted puts, strays). With
+ *  XS_BLOB_LIST_VERIFY each blob is read and hashed and carries "problem": null, or why its content
+ *  does not match its name.
  *  A store without a blob directory gives count 0. Nothing is changed.
  *  @param flags  0 or XS_BLOB_LIST_VERIFY.
  *  @return XS_OK; XS_EBUFS (the retry right after copies the same result); XS_EINVAL (unknown
@@ -271,9 +272,10 @@ XS_API xs_status xs_gc_options_init(xs_gc_options *o, uint32_t version);
  *  their .corrupt-* copies and backups; the blob directory excepted) is read and every
  *  "blob:sha256:<hex>" it mentions is kept. Sweep: unreferenced blobs, and temp files of
  *  interrupted puts, older than the grace period are deleted. If any file cannot be read during
- *  the mark, nothing is deleted and the error names the file. Report, as JSON:
- *  {"dryRun","filesScanned","referenced","bytesFreed","deleted":[{"name","size","mtimeMs"}],
- *   "young":[...unreferenced, kept for the grace period],"missing":[hashes referenced, not stored]}.
+ *  the mark, nothing is deleted and the error names the file. Report, as JSON
+ *  (capi/schema/gc-report.schema.json): "deleted" the files removed (on a dry run: that would be),
+ *  "young" those unreferenced but kept for the grace period, "missing" the hashes referenced but
+ *  not stored.
  *  @param opts  NULL for the defaults.
  *  @return XS_OK; XS_EBUFS (the retry right after copies the report; the collection is not run
  *          twice); XS_EINVAL (negative grace, unknown flags); XS_EVERSION; XS_EIO; XS_ELIMIT
@@ -299,12 +301,11 @@ typedef struct xs_list_options {
  *  @thread any thread. */
 XS_API xs_status xs_list_options_init(xs_list_options *o, uint32_t version);
 
-/** The store's sessions, newest (file mtime) first, as a JSON array of
- *  {"path","id","cwd","timestamp","modified"(ms),"size","title","parentSession","version",
- *   "needsMigration","corruptCopies","archived","firstMessage","firstPrompt"[,"messageCount",
- *   "entryCount","diagnostics"]}; firstMessage is pi's (the first user text), firstPrompt what a
- *  listing should show: the first user text an agent did not inject (command wrappers, hook
- *  output, system reminders), cut to 200 characters + "…" (docs/format.md#finding-sessions).
+/** The store's sessions, newest (file mtime) first, as a JSON array
+ *  (capi/schema/listing.schema.json; messageCount, entryCount and diagnostics only with
+ *  XS_LIST_FULL); firstMessage is pi's (the first user text), firstPrompt what a listing should
+ *  show: the first user text an agent did not inject (command wrappers, hook output, system
+ *  reminders), cut to 200 characters + "…" (docs/format.md#finding-sessions).
  *  corruptCopies counts the "<file>.corrupt-*" copies a writable open kept beside the file;
  *  archived is true for an archive ("<file>.jsonl.gz": modified and size are the archive's).
  *  Output is always UTF-8: a byte of a file name that is not UTF-8 shows as U+FFFD in "path"
@@ -365,12 +366,11 @@ XS_API xs_status xs_archive_options_init(xs_archive_options *o, uint32_t version
  *  is archived under its writer lock; one another process holds open for writing is skipped. A
  *  failure with one session skips it and goes on. A crash at any point leaves the original, or
  *  the original and a whole archive beside it (hidden from listings; the next run replaces it).
- *  Report, as JSON: {"dryRun","archived":[{"path","bytes","gzBytes"}],
- *  "skipped":[{"path","reason","detail"}]}, both in path order; gzBytes is 0 on a dry run;
- *  reason: "writer" (open for writing elsewhere), "too-large" (over 1 GiB), "archive-exists"
- *  (a "<file>.jsonl.gz" with other content is there, left as it is), "changed" (written to while
- *  archived), "error" (detail says what failed). A dry run reports exactly what a real run at
- *  that moment would.
+ *  Report, as JSON (capi/schema/archive-report.schema.json): "archived" and "skipped", both in path
+ *  order; gzBytes is 0 on a dry run; a skipped session's reason: "writer" (open for writing
+ *  elsewhere), "too-large" (over 1 GiB), "archive-exists" (a "<file>.jsonl.gz" with other content
+ *  is there, left as it is), "changed" (written to while archived), "error" (detail says what
+ *  failed). A dry run reports exactly what a real run at that moment would.
  *  @return XS_OK; XS_EBUFS (the retry right after copies the report; nothing is archived twice);
  *          XS_EINVAL (opts NULL, older_than_ms negative, unknown flags); XS_EVERSION;
  *          XS_EMISUSE (store not open).  @thread serialised per store. */
@@ -378,8 +378,8 @@ XS_API xs_status xs_store_archive(xs_store *st, const xs_archive_options *opts, 
                                   size_t *out_len);
 
 /** Deletes the archives ("*.jsonl.gz" the listing shows) whose file was last modified (when it was
- *  archived) more than opts->older_than_ms before now; never a live session. Report, as JSON:
- *  {"dryRun","pruned":[{"path","gzBytes","archivedMs"}]} in path order; with XS_ARCHIVE_DRY_RUN,
+ *  archived) more than opts->older_than_ms before now; never a live session. Report, as JSON
+ *  (capi/schema/prune-report.schema.json): "pruned" in path order; with XS_ARCHIVE_DRY_RUN,
  *  exactly the list a real run at that moment deletes, and nothing is deleted.
  *  @return XS_OK; XS_EBUFS (as above); XS_EINVAL; XS_EVERSION; XS_EIO (a removal failed: the
  *          message says how many went before it); XS_EMISUSE.  @thread serialised per store. */
@@ -433,14 +433,11 @@ XS_API xs_status xs_import_options_init(xs_import_options *o, uint32_t version);
 
 /** Imports the store of `kind` at `source_path` into st: every conversation becomes a native
  *  session (created, or continued by a re-import, which adds only what is new: importing twice
- *  imports nothing the second time), every host index key a key of the keyed store. Report, as
- *  JSON (docs/import.md#the-report): {"source","root","dryRun","rowsRead","imported",
- *  "keptAsCustom","alreadyImported","skipped","sessions":[{"sourceFile","sessionId",
- *  "sessionFile","created","rowsRead","imported","keptAsCustom","alreadyImported","skipped"}],
- *  "skippedRows":[{"file","line","reason"}],"notes":[...]}; for each session rowsRead =
- *  imported + keptAsCustom + alreadyImported + skipped. Bad rows and files inside the source
- *  (not JSON, binary, an index of the wrong shape) are in the report, never a failure. A failed
- *  write to the store is returned; the sessions written before it stay whole.
+ *  imports nothing the second time), every host index key a key of the keyed store. Report, as JSON
+ *  (capi/schema/import-report.schema.json, docs/import.md#the-report); for each session rowsRead =
+ *  imported + keptAsCustom + alreadyImported + skipped. Bad rows and files inside the source (not
+ *  JSON, binary, an index of the wrong shape) are in the report, never a failure. A failed write to
+ *  the store is returned; the sessions written before it stay whole.
  *  @param kind         "claude", "myagents" or "gateway".
  *  @param source_path  a directory (see the section's comment).
  *  @param opts         NULL for the defaults.
@@ -454,13 +451,11 @@ XS_API xs_status xs_import_options_init(xs_import_options *o, uint32_t version);
 XS_API xs_status xs_import(xs_store *st, const char *kind, const char *source_path, const xs_import_options *opts,
                            char *buf, size_t cap, size_t *out_len);
 
-/** What the store of `kind` at `source_path` holds, read only, as JSON:
- *  "claude": {"source":"claude","root","projects":[{"dir","hasIndex","originalPath",
- *  "transcripts":[{"file","kind","sessionId","parentSessionId","agentId","cwd","firstPrompt",
- *  "summary","title","rows","badRows","size","mtime","leafUuid","inIndex"}],
- *  "skippedRows":[{"file","line","reason"}],"notes":[...]}]} (docs/import-claude.md#the-listing;
- *  a project directory gives one project); "gateway" and "myagents": the listings of
- *  docs/import-hosts.md#listing-json. Nothing is written anywhere, st's store included.
+/** What the store of `kind` at `source_path` holds, read only, as JSON
+ *  (capi/schema/foreign-list.schema.json, one shape per kind, told by "source"): "claude": its
+ *  projects and their transcripts (docs/import-claude.md#the-listing; a project directory gives one
+ *  project); "gateway" and "myagents": the listings of docs/import-hosts.md#listing-json. Nothing
+ *  is written anywhere, st's store included.
  *  @param st    any store handle, open or not: it holds the error text and the retry's result.
  *  @param opts  NULL for the defaults; only lock_wait_ms and now_ms are read.
  *  @return XS_OK; XS_EBUFS (the retry right after copies the same listing); XS_EINVAL and
@@ -487,12 +482,13 @@ XS_API xs_status xs_foreign_list(xs_store *st, const char *kind, const char *sou
 /* 10 s), XS_EIO, XS_ENOSPC, XS_EMISUSE (store not open). A refused change leaves the document    */
 /* byte for byte as it was.                                                                       */
 
-/** The record of `key` as minified JSON (tokens as stored).
+/** The record of `key` as minified JSON (tokens as stored; capi/schema/key-record.schema.json).
  *  @return also XS_ENOTFOUND (no record), XS_EBUFS.  @thread serialised per store. */
 XS_API xs_status xs_keys_get(xs_store *st, const char *key, char *buf, size_t cap, size_t *out_len);
 
-/** [{"key","record"}...] for every key starting with `prefix` (NULL or "": all), in the
- *  document's order.  @return also XS_EBUFS.  @thread serialised per store. */
+/** The records of every key starting with `prefix` (NULL or "": all), in the document's order
+ *  (capi/schema/keys-listing.schema.json).  @return also XS_EBUFS.
+ *  @thread serialised per store. */
 XS_API xs_status xs_keys_list(xs_store *st, const char *prefix, char *buf, size_t cap, size_t *out_len);
 
 /** Replaces the record of `key` (a new key goes last).  @thread serialised per store. */
@@ -810,10 +806,10 @@ XS_API xs_status xs_should_flush_memory(const xs_compaction_settings *s, int64_t
                                         int64_t compaction_count, int64_t last_flush_compaction_count, int *out);
 
 /** Where a compaction at `leaf_id` (NULL = the session's leaf) should cut, keeping at least
- *  keep_recent_tokens of the newest path entries and never a tool result without its call:
- *  {"needed":bool,"firstKeptEntryId":id|null,"toSummarise":[ids],"tokensBefore":N,
- *   "keptTokens":N}. Token estimates: an assistant message's usage.output when reported, else the
- *  line's bytes / 4 rounded up (docs/compaction-planning.md#token-estimates).
+ *  keep_recent_tokens of the newest path entries and never a tool result without its call
+ *  (capi/schema/compaction-plan.schema.json). Token estimates: an assistant message's usage.output
+ *  when reported, else the line's bytes / 4 rounded up
+ *  (docs/compaction-planning.md#token-estimates).
  *  @return XS_OK; XS_EBUFS; XS_ENOTFOUND (no such entry); XS_EINVAL (settings NULL, a negative
  *  keep_recent_tokens); XS_EVERSION.  @thread serialised per handle. */
 XS_API xs_status xs_compaction_plan(xs_session *s, const char *leaf_id, const xs_compaction_settings *settings,
@@ -929,11 +925,9 @@ XS_API xs_status xs_session_dialect(xs_session *s, uint32_t *dialect);
 /* Reading. All return JSON (or an id) through (buf, cap, out_len); see "Text out" above.       */
 /* Common errors: XS_EBUFS; XS_EINVAL (out_len NULL, or buf NULL with cap > 0).                  */
 
-/** The context the model sees for the path ending at leaf_id (NULL: the current leaf):
- *  {"leafId","messages":[...],"thinkingLevel","models":{role:"provider/id"},
- *   "injectedTtsrRules":[...],"mode","modeData"?,"serviceTier"?,"selectedMCPToolNames"?,
- *   "hasPersistedMCPToolSelection"?}; the pi dialect adds pi's "model":{"provider","modelId"}
- *   or null after "thinkingLevel". Stored messages are copied byte for byte. pi's
+/** The context the model sees for the path ending at leaf_id (NULL: the current leaf), as JSON
+ *  (capi/schema/context.schema.json, docs/context.md#output); the pi dialect adds pi's "model"
+ *  after "thinkingLevel". Stored messages are copied byte for byte. pi's
  *   buildSessionContext(entries, null), the empty context: set the leaf to none first
  *   (xs_session_set_leaf(s, NULL)).
  *  @return also XS_ENOTFOUND for an unknown leaf_id.  @thread serialised per handle. */
@@ -943,63 +937,63 @@ XS_API xs_status xs_build_context(xs_session *s, const char *leaf_id, char *buf,
 #define XS_READ_RESOLVE_BLOBS 0x1u /* blob refs replaced by the blobs' content (as contexts show them);
                                       by default entries come as stored, refs in place */
 
-/** The header line, as stored.  @thread serialised per handle. */
+/** The header line, as stored (capi/schema/header.schema.json).  @thread serialised per handle. */
 XS_API xs_status xs_session_header(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
-/** All entries in file order, as a JSON array of the stored lines.
+/** All entries in file order, as a JSON array of the stored lines
+ *  (capi/schema/entries.schema.json).
  *  @param flags  XS_READ_* (0: as stored).  @thread serialised per handle. */
 XS_API xs_status xs_session_entries(xs_session *s, uint32_t flags, char *buf, size_t cap, size_t *out_len);
 
-/** One entry, as stored.  @param flags XS_READ_*.  @return also XS_ENOTFOUND.
- *  @thread serialised per handle. */
+/** One entry, as stored (capi/schema/entry.schema.json).  @param flags XS_READ_*.
+ *  @return also XS_ENOTFOUND.  @thread serialised per handle. */
 XS_API xs_status xs_session_entry(xs_session *s, const char *id, uint32_t flags, char *buf, size_t cap,
                                   size_t *out_len);
 
-/** The entries from the root down to `id` (NULL: the leaf; an empty array when the leaf is none).
+/** The entries from the root down to `id` (NULL: the leaf; an empty array when the leaf is none;
+ *  capi/schema/entries.schema.json).
  *  @param flags XS_READ_*.  @return also XS_ENOTFOUND.  @thread serialised per handle. */
 XS_API xs_status xs_session_path(xs_session *s, const char *id, uint32_t flags, char *buf, size_t cap,
                                  size_t *out_len);
 
-/** The direct children of `id` in file order, as a JSON array of entries.
+/** The direct children of `id` in file order, as a JSON array of entries
+ *  (capi/schema/entries.schema.json).
  *  @param flags XS_READ_*.  @return also XS_ENOTFOUND.  @thread serialised per handle. */
 XS_API xs_status xs_session_children(xs_session *s, const char *id, uint32_t flags, char *buf, size_t cap,
                                      size_t *out_len);
 
-/** The whole tree, flat, in depth-first pre-order (children oldest first):
- *  [{"id","parentId"(null for roots and orphans),"depth","children":[ids],"label"?,
- *    "labelTimestamp"?,"entry":{...}}].  @param flags XS_READ_*.  @thread serialised per handle. */
+/** The whole tree, flat, in depth-first pre-order (children oldest first), one node per entry
+ *  (capi/schema/tree.schema.json): parentId is null for roots and orphans; label and labelTimestamp
+ *  only for a labelled entry.  @param flags XS_READ_*.  @thread serialised per handle. */
 XS_API xs_status xs_session_tree(xs_session *s, uint32_t flags, char *buf, size_t cap, size_t *out_len);
 
-/** Live labels in the order they were first set: [{"targetId","label","timestamp"}].
+/** Live labels in the order they were first set (capi/schema/labels.schema.json).
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_labels(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
 /** The leaf's id (out_len 0 when the leaf is none).  @thread serialised per handle. */
 XS_API xs_status xs_session_leaf(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
-/** What the loader skipped or noticed: [{"line","offset","length","code","reason"}], codes such
- *  as "invalid_json", "invalid_utf8", "nul_byte", "too_long", "too_deep", "not_object",
- *  "no_type", "no_id", "before_header", "incomplete_tail", "extra_header", "duplicate_id",
- *  "parent_cycle", "corrupt_file_preserved".  @thread serialised per handle. */
+/** What the loader skipped or noticed (capi/schema/diagnostics.schema.json; the codes:
+ *  docs/format.md#diagnostic-codes).  @thread serialised per handle. */
 XS_API xs_status xs_session_diagnostics(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
-/** {"id","path","cwd","timestamp","title","parentSession","version","dialect","entryCount",
- *   "leafId","persisted","readOnly","archived","diagnostics","entryTypes":{type: count}}; dialect is
- *   "omp" or "pi"; archived: opened from an archive (docs/retention.md, read-only); title is the header's or pi's last session_info name; entryTypes lists the types
- *   present in the engine's type order, "unknown" (types it does not know) last.
+/** Facts about the session (capi/schema/info.schema.json): archived: opened from an archive
+ *  (docs/retention.md, read-only); title is the header's or pi's last session_info name;
+ *  entryTypes counts the types present in the engine's type order, "unknown" (types it does not
+ *  know) last.
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_info(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
-/** Token and cost totals over every assistant message in the file, every branch included:
- *  {"input","output","cacheRead","cacheWrite","premiumRequests","cost","assistantMessages"}, the
- *  sums of each message's usage.input, .output, .cacheRead, .cacheWrite, .premiumRequests and
- *  .cost.total (a member that is missing or not a number counts 0).
+/** Token and cost totals over every assistant message in the file, every branch included
+ *  (capi/schema/usage.schema.json): the sums of each message's usage.input, .output,
+ *  .cacheRead, .cacheWrite, .premiumRequests and .cost.total (a member that is missing or not a
+ *  number counts 0).
  *  @thread serialised per handle. */
 XS_API xs_status xs_session_usage(xs_session *s, char *buf, size_t cap, size_t *out_len);
 
-/** The session's counters, kept current by every append (never by reading the file again):
- *  {"inputTokens","outputTokens","cacheRead","cacheWrite","totalTokens","contextTokens","cost",
- *   "compactionCount","messageCounts":{role: n},"toolCalls"}. Over the whole file (every branch):
+/** The session's counters, kept current by every append (never by reading the file again;
+ *  capi/schema/stats.schema.json). Over the whole file (every branch):
  *  token and cost sums as xs_session_usage counts them, totalTokens their four-way sum, message
  *  entries by role ("custom" for custom messages; roles in the order they first occur),
  *  "toolCall" blocks of assistant messages, compaction entries. contextTokens: the last reply on
@@ -1015,10 +1009,10 @@ XS_API xs_status xs_session_stats(xs_session *s, char *buf, size_t cap, size_t *
 /** Repairs the stats of the keyed records whose key starts with key_prefix (NULL or "": all):
  *  recounts each record's session (its sessionFile, else its sessionId resolved in the store;
  *  opened read-only) and rewrites, under the document's lock, only the stat fields of the records
- *  that differ from the recount. A report of what changed:
- *  {"checked":N,"fixed":[{"key","sessionId","before":{field: old or null},"after":{field: new}}],
- *   "skipped":[{"key","reason"}]}, listing only the fields that differ; a record whose session
- *  cannot be found or read is skipped, not an error.
+ *  that differ from the recount. A report of what changed
+ *  (capi/schema/fix-stats-report.schema.json): each fixed record lists only the fields that differ,
+ *  before (old value or null) and after; a record whose session cannot be found or read is skipped,
+ *  not an error.
  *  @return XS_OK; XS_EBUFS (the retry right after copies the same report; nothing is redone);
  *          XS_ECORRUPT (a damaged document); XS_ELOCKED; XS_EIO; XS_EMISUSE (store not open).
  *  @thread serialised per store. */
@@ -1027,9 +1021,8 @@ XS_API xs_status xs_keys_fix_stats(xs_store *st, const char *key_prefix, char *b
 /* ------------------------------------------------------------------------------------------ */
 /* Upkeep: verify and repair (the CLI's `xs verify` and `xs repair`).                          */
 
-/** Everything wrong with the session's file as loaded, as JSON:
- *  {"path","id","fileVersion","needsMigration","lines","entries","blobRefs",
- *   "problems":[{"line","offset","length","code","reason","fixable"}]}, problems sorted by line
+/** Everything wrong with the session's file as loaded, as JSON
+ *  (capi/schema/verify-report.schema.json), problems sorted by line
  *  (0 for the file as a whole). Codes: those of xs_session_diagnostics, plus "missing_newline"
  *  (a valid last line without its '\n'), "orphan" (a parentId naming no entry), "missing_blob",
  *  "corrupt_blob" and "unreadable_blob" (each referenced blob is read and hashed once),
@@ -1071,7 +1064,7 @@ XS_API xs_status xs_session_verify(xs_session *s, char *buf, size_t cap, size_t 
  *  leaves every byte on disk (between the two steps, the moved lines are in both files). With
  *  nothing to move it does what flags 0 does.
  *
- *  The report: {"path","done":[{"line","offset","length","code","reason"}]}, and with
+ *  The report (capi/schema/repair-report.schema.json): "path" and "done", and with
  *  XS_REPAIR_QUARANTINE also "quarantine": null (nothing moved) or {"path","lines","bytes"} (the
  *  quarantine file, how many lines moved to it, and how many bytes, newlines included, left the
  *  session file). "done" lists what this handle's open already did: "migrated" (a v1/v2 file
@@ -1096,11 +1089,10 @@ XS_API xs_status xs_session_verify(xs_session *s, char *buf, size_t cap, size_t 
 XS_API xs_status xs_session_repair(xs_session *s, uint32_t flags, char *buf, size_t cap, size_t *out_len);
 
 /** What an agent must know before it continues from `leaf_id` (NULL = the session's leaf;
- *  docs/context.md#resume-analysis): {"leafId":id|null,
- *  "orphans":[{"id","parentId","line"}] (every entry whose parentId names no entry: it reads as
- *  a root; file order, 1-based line numbers), "pendingToolCalls":[{"entryId","toolCallId","name"}]
- *  (toolCall blocks of assistant messages on the path that no toolResult on the path answers, in
- *  path order)}. Reads only what is loaded.
+ *  docs/context.md#resume-analysis; capi/schema/resume-report.schema.json): "leafId", "orphans"
+ *  (every entry whose parentId names no entry: it reads as a root; file order, 1-based line
+ *  numbers), "pendingToolCalls" (toolCall blocks of assistant messages on the path that no
+ *  toolResult on the path answers, in path order). Reads only what is loaded.
  *  @return XS_OK; XS_EBUFS; XS_ENOTFOUND (no such entry).  @thread serialised per handle. */
 XS_API xs_status xs_session_resume_check(xs_session *s, const char *leaf_id, char *buf, size_t cap, size_t *out_len);
 

@@ -2,6 +2,7 @@
 import json
 import os
 
+from json_schema_check import problems
 from xs_cli_common import COMMITTED, LS_ALL, StoreTest, write_session
 
 
@@ -189,6 +190,7 @@ class XsReadTest(StoreTest):
 
     def test_tree_json_is_the_librarys_tree(self):
         tree = json.loads(self.out("tree", "5e55", "--json"))
+        self.assertEqual(problems(tree, "tree.schema.json"), [])
         self.assertEqual([n["id"] for n in tree][:4], ["a0000001", "a0000002", "a0000003", "a0000004"])
         self.assertEqual(tree[2]["children"], ["a0000004", "b0000001"])
         self.assertEqual(tree[5]["label"], "diagnosis")
@@ -252,6 +254,7 @@ class XsReadTest(StoreTest):
 
     def test_context_json_resolves_the_blob(self):
         ctx = json.loads(self.out("context", "1ma9", "--json"))
+        self.assertEqual(problems(ctx, "context.schema.json"), [])
         image = ctx["messages"][0]["content"][1]
         self.assertEqual(image["mimeType"], "image/png")
         self.assertTrue(image["data"].startswith("iVBORw0KGgo"), image["data"][:20])

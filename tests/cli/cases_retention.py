@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import tempfile
 
+from json_schema_check import problems
 from xs_cli_common import XS, NOW_MS, StoreTest, in_terminal, make_store
 
 PARSER = "sessions/--home-dev-projects-parser--/"
@@ -55,6 +56,7 @@ class XsRetentionTest(StoreTest):
 
     def test_archive_json_report(self):
         report = json.loads(self.run_xs("archive", "--older", "60d", "--json").stdout)
+        self.assertEqual(problems(report, "archive-report.schema.json"), [])
         self.assertEqual(report["dryRun"], False)
         self.assertEqual([a["path"] for a in report["archived"]], [self.file(OLD1)])
         self.assertEqual(report["archived"][0]["bytes"], len(gzip.decompress(self.read(OLD1 + ".gz"))))
@@ -92,6 +94,7 @@ class XsRetentionTest(StoreTest):
                          "would delete %s.gz (N)\nwould delete %s.gz (N)\nwould delete 2 archives, N\n" % (OLD1, OLD2))
         self.assertTrue(os.path.exists(self.file(OLD1 + ".gz")))
         self.assertIn('"dryRun":true', dry.stdout)
+        self.assertEqual(problems(json.loads(dry.stdout), "prune-report.schema.json"), [])
         p = subprocess.run([XS, "--root", self.store, "prune", "--older", "1d", "--json"], capture_output=True,
                            text=True, env=now_env)
         self.assertEqual([x["path"] for x in json.loads(p.stdout)["pruned"]], [self.file(OLD1 + ".gz"),

@@ -9,6 +9,7 @@ import sys
 import tempfile
 import unittest
 
+from json_schema_check import problems
 from xs_cli_common import XS, make_store, xs_env
 
 PARSER = "sessions/--home-dev-projects-parser--/"
@@ -317,7 +318,9 @@ class XsWriteTest(unittest.TestCase):
             f.write(b"X")
         self.assertEqual(self.xs("blobs", "verify", code=1),
                          "damaged: blob %s does not match its hash\n1 blob: 0 ok, 1 damaged\n" % self.BLOB)
-        self.assertEqual(json.loads(self.xs("blobs", "ls", "--json"))["count"], 1)
+        listing = json.loads(self.xs("blobs", "ls", "--json"))
+        self.assertEqual(listing["count"], 1)
+        self.assertEqual(problems(listing, "blob-list.schema.json"), [])
 
     def test_blobs_gc_respects_references_and_the_grace_period(self):
         old = self.put_blob(b"unused and old", 1773000000000 - 7200 * 1000)
@@ -336,5 +339,6 @@ class XsWriteTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.root, "blobs", old)))
         self.assertTrue(os.path.exists(os.path.join(self.root, "blobs", self.BLOB)), "referenced: kept")
         report = json.loads(self.xs("blobs", "gc", "--grace", "0", "--json"))
+        self.assertEqual(problems(report, "gc-report.schema.json"), [])
         self.assertEqual([d["name"] for d in report["deleted"]], [young])
         self.assertEqual(self.xs("context", "1ma9", "--json").count("iVBORw0KGgo"), 1, "the image still resolves")

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "output_dump.h"
+
 using namespace case_json;
 
 namespace {
@@ -43,7 +45,8 @@ bool run_archive_step(xs_store* store, const std::string& root, std::string_view
   if (flag(s, "dry_run")) o.flags |= XS_ARCHIVE_DRY_RUN;
   std::string got;
   bool archive = op == "archive";
-  xs_status rc = read_text(
+  xs_status rc = read_json(
+      archive ? "xs_store_archive" : "xs_store_prune",
       [&](char* b, size_t c, size_t* n) {
         return archive ? xs_store_archive(store, &o, b, c, n) : xs_store_prune(store, &o, b, c, n);
       },

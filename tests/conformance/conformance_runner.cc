@@ -18,13 +18,14 @@
 #include <string_view>
 #include <vector>
 
-#include "case_json.h"
-#include "library_steps.h"
 #include "archive_steps.h"
+#include "case_json.h"
 #include "import_steps.h"
 #include "keys_steps.h"
-#include "stats_steps.h"
+#include "library_steps.h"
+#include "output_dump.h"
 #include "reset_steps.h"
+#include "stats_steps.h"
 #include "xsession.h"
 
 namespace {
@@ -81,6 +82,7 @@ class CaseRunner {
     }
     size_t i = 0;
     for (element step_json : array_of(at(doc_, "steps"))) {
+      output_dump::begin_step(name_.substr(0, name_.size() - 5), i);  // the case file's name without ".json"
       SCOPED_TRACE(name_ + " step " + std::to_string(i++) + " (" + c_str(step_json, "op") + ")");
       step(step_json);
       if (::testing::Test::HasFailure()) return;
@@ -133,7 +135,8 @@ class CaseRunner {
   }
   std::string session_path() {
     std::string info;
-    EXPECT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_session_info(session_, b, c, n); }, &info), XS_OK);
+    auto call = [&](char* b, size_t c, size_t* n) { return xs_session_info(session_, b, c, n); };
+    EXPECT_EQ(read_json("xs_session_info", call, &info), XS_OK);
     simdjson::dom::parser parser;
     return std::string(view(parse(parser, info), "path"));
   }
@@ -156,10 +159,11 @@ class CaseRunner {
     if (rc == XS_OK) path_ = path;
   }
 
-  void check_text(element s, xs_status expect, const char* key,
+  // `function` names the xs_* call whose JSON output `call` reads (output_dump.h).
+  void check_text(element s, xs_status expect, const char* key, const char* function,
                   const std::function<xs_status(char*, size_t, size_t*)>& call) {
     std::string got;
-    xs_status rc = read_text(call, &got);
+    xs_status rc = read_json(function, call, &got);
     ASSERT_EQ(rc, expect) << xs_session_errmsg(session_);
     if (rc != XS_OK) return;
     EXPECT_EQ(got, text(s, key));
@@ -319,7 +323,8 @@ class CaseRunner {
       }
     } else if (op == "check_context") {
       const char* leaf = str(s, "leaf");
-      check_text(s, expect, "context", [&](char* b, size_t c, size_t* n) { return xs_build_context(session_, leaf, b, c, n); });
+      check_text(s, expect, "context", "xs_build_context",
+                 [&](char* b, size_t c, size_t* n) { return xs_build_context(session_, leaf, b, c, n); });
     } else if (op == "check_dialect") {
       uint32_t got = XS_DIALECT_AUTO;
       ASSERT_EQ(xs_session_dialect(session_, &got), XS_OK) << xs_session_errmsg(session_);
@@ -329,32 +334,42 @@ class CaseRunner {
       ASSERT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_session_leaf(session_, b, c, n); }, &got), XS_OK);
       EXPECT_EQ(got, at(s, "id").is_null() ? std::string() : text(s, "id"));
     } else if (op == "check_header") {
-      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_header(session_, b, c, n); });
+      check_text(s, expect, "json", "xs_session_header",
+                 [&](char* b, size_t c, size_t* n) { return xs_session_header(session_, b, c, n); });
     } else if (op == "check_entries") {
-      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_entries(session_, rflags, b, c, n); });
+      check_text(s, expect, "json", "xs_session_entries",
+                 [&](char* b, size_t c, size_t* n) { return xs_session_entries(session_, rflags, b, c, n); });
     } else if (op == "check_entry") {
       const char* eid = c_str(s, "id");
-      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_entry(session_, eid, rflags, b, c, n); });
+      check_text(s, expect, "json", "xs_session_entry",
+                 [&](char* b, size_t c, size_t* n) { return xs_session_entry(session_, eid, rflags, b, c, n); });
     } else if (op == "check_path") {
       const char* bid = str(s, "id");
-      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_path(session_, bid, rflags, b, c, n); });
+      check_text(s, expect, "json", "xs_session_path",
+                 [&](char* b, size_t c, size_t* n) { return xs_session_path(session_, bid, rflags, b, c, n); });
     } else if (op == "check_children") {
       const char* cid = c_str(s, "id");
-      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_children(session_, cid, rflags, b, c, n); });
+      check_text(s, expect, "json", "xs_session_children",
+                 [&](char* b, size_t c, size_t* n) { return xs_session_children(session_, cid, rflags, b, c, n); });
     } else if (op == "check_tree") {
-      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_tree(session_, rflags, b, c, n); });
+      check_text(s, expect, "json", "xs_session_tree",
+                 [&](char* b, size_t c, size_t* n) { return xs_session_tree(session_, rflags, b, c, n); });
     } else if (op == "check_labels") {
-      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_labels(session_, b, c, n); });
+      check_text(s, expect, "json", "xs_session_labels",
+                 [&](char* b, size_t c, size_t* n) { return xs_session_labels(session_, b, c, n); });
     } else if (op == "check_usage") {
-      check_text(s, expect, "json", [&](char* b, size_t c, size_t* n) { return xs_session_usage(session_, b, c, n); });
+      check_text(s, expect, "json", "xs_session_usage",
+                 [&](char* b, size_t c, size_t* n) { return xs_session_usage(session_, b, c, n); });
     } else if (op == "check_info") {
       std::string info;
-      ASSERT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_session_info(session_, b, c, n); }, &info), XS_OK);
+      auto call = [&](char* b, size_t c, size_t* n) { return xs_session_info(session_, b, c, n); };
+      ASSERT_EQ(read_json("xs_session_info", call, &info), XS_OK);
       simdjson::dom::parser parser;
       expect_members(parse(parser, info), at(s, "fields"), info);
     } else if (op == "check_diagnostics") {
       std::string diags;
-      ASSERT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_session_diagnostics(session_, b, c, n); }, &diags), XS_OK);
+      auto call = [&](char* b, size_t c, size_t* n) { return xs_session_diagnostics(session_, b, c, n); };
+      ASSERT_EQ(read_json("xs_session_diagnostics", call, &diags), XS_OK);
       simdjson::dom::parser parser;
       std::vector<element> got = elements(parse(parser, diags)), want = elements(at(s, "expected"));
       ASSERT_EQ(got.size(), want.size()) << diags;
@@ -445,8 +460,8 @@ class CaseRunner {
       if (has(s, "full") && flag(s, "full")) lo.flags |= XS_LIST_FULL;
       if (has(s, "limit")) lo.limit = uint64(s, "limit");
       std::string got;
-      ASSERT_EQ(read_text([&](char* b, size_t c, size_t* n) { return xs_store_list(store_, &lo, b, c, n); }, &got), XS_OK)
-          << xs_store_errmsg(store_);
+      auto call = [&](char* b, size_t c, size_t* n) { return xs_store_list(store_, &lo, b, c, n); };
+      ASSERT_EQ(read_json("xs_store_list", call, &got), XS_OK) << xs_store_errmsg(store_);
       simdjson::dom::parser parser;
       std::vector<element> items = elements(parse(parser, got)), want = elements(at(s, "expected"));
       ASSERT_EQ(items.size(), want.size()) << got;

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "output_dump.h"
+
 using namespace case_json;
 
 namespace {
@@ -48,7 +50,8 @@ bool run_import_step(xs_store* store, const std::string& root, std::string_view 
   const char* kind = c_str(s, "kind");
   std::string got;
   bool importing = op == "import";
-  xs_status rc = read_text(
+  xs_status rc = read_json(
+      importing ? "xs_import" : "xs_foreign_list",
       [&](char* b, size_t c, size_t* n) {
         return importing ? xs_import(store, kind, source.c_str(), &o, b, c, n)
                          : xs_foreign_list(store, kind, source.c_str(), &o, b, c, n);

@@ -3,6 +3,8 @@
 #include <optional>
 #include <vector>
 
+#include "output_dump.h"
+
 using namespace case_json;
 
 namespace {
@@ -54,7 +56,8 @@ bool run_keys_step(xs_store* store, const std::string& root, std::string_view op
   } else if (op == "check_keys_get") {
     std::string got;
     const char* key = c_str(s, "key");
-    xs_status rc = read_text([&](char* b, size_t c, size_t* n) { return xs_keys_get(store, key, b, c, n); }, &got);
+    xs_status rc = read_json(
+        "xs_keys_get", [&](char* b, size_t c, size_t* n) { return xs_keys_get(store, key, b, c, n); }, &got);
     EXPECT_EQ(rc, expect) << xs_store_errmsg(store);
     if (rc == XS_OK) {
       EXPECT_EQ(got, text(s, "json"));
@@ -62,8 +65,8 @@ bool run_keys_step(xs_store* store, const std::string& root, std::string_view op
   } else if (op == "check_keys_list") {
     std::string got;
     const char* prefix = str(s, "prefix");
-    xs_status rc =
-        read_text([&](char* b, size_t c, size_t* n) { return xs_keys_list(store, prefix, b, c, n); }, &got);
+    xs_status rc = read_json(
+        "xs_keys_list", [&](char* b, size_t c, size_t* n) { return xs_keys_list(store, prefix, b, c, n); }, &got);
     EXPECT_EQ(rc, expect) << xs_store_errmsg(store);
     if (rc == XS_OK) {
       EXPECT_EQ(got, text(s, "json"));

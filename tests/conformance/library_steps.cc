@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "output_dump.h"
+
 using namespace case_json;
 
 namespace {
@@ -37,7 +39,8 @@ bool run_library_step(xs_store* store, xs_session* session, std::string_view op,
   if (op == "compaction_plan") {
     std::string leaf = has(s, "leaf") ? std::string(view(s, "leaf")) : std::string();
     std::string plan;
-    xs_status rc = read_text(
+    xs_status rc = read_json(
+        "xs_compaction_plan",
         [&](char* b, size_t c, size_t* n) {
           return xs_compaction_plan(session, has(s, "leaf") ? leaf.c_str() : nullptr, &settings, b, c, n);
         },
@@ -49,7 +52,8 @@ bool run_library_step(xs_store* store, xs_session* session, std::string_view op,
   } else if (op == "check_resume") {
     std::string leaf = has(s, "leaf") ? std::string(view(s, "leaf")) : std::string();
     std::string report;
-    xs_status rc = read_text(
+    xs_status rc = read_json(
+        "xs_session_resume_check",
         [&](char* b, size_t c, size_t* n) {
           return xs_session_resume_check(session, has(s, "leaf") ? leaf.c_str() : nullptr, b, c, n);
         },

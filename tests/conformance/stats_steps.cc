@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "output_dump.h"
+
 using namespace case_json;
 
 namespace {
@@ -23,7 +25,8 @@ bool run_stats_step(xs_store* store, xs_session* session, const std::string& roo
                     xs_status expect) {
   if (op == "check_stats") {
     std::string got;
-    xs_status rc = read_text([&](char* b, size_t c, size_t* n) { return xs_session_stats(session, b, c, n); }, &got);
+    xs_status rc = read_json(
+        "xs_session_stats", [&](char* b, size_t c, size_t* n) { return xs_session_stats(session, b, c, n); }, &got);
     EXPECT_EQ(rc, expect) << xs_session_errmsg(session);
     if (rc == XS_OK) {
       EXPECT_EQ(got, text(s, "json"));
@@ -31,8 +34,9 @@ bool run_stats_step(xs_store* store, xs_session* session, const std::string& roo
   } else if (op == "keys_fix_stats") {
     std::string got;
     const char* prefix = str(s, "prefix");
-    xs_status rc =
-        read_text([&](char* b, size_t c, size_t* n) { return xs_keys_fix_stats(store, prefix, b, c, n); }, &got);
+    xs_status rc = read_json(
+        "xs_keys_fix_stats", [&](char* b, size_t c, size_t* n) { return xs_keys_fix_stats(store, prefix, b, c, n); },
+        &got);
     EXPECT_EQ(rc, expect) << xs_store_errmsg(store);
     if (rc == XS_OK && has(s, "json")) {
       EXPECT_EQ(got, rooted(text(s, "json"), root));

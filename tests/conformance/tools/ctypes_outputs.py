@@ -1,0 +1,194 @@
+"""JSON outputs made through ctypes for the schema check (validate_outputs.py): those no
+conformance case reaches, and those of real session files of other agents.
+
+- xs_blob_list (plain and verified, with a stray file and a damaged blob), xs_blob_gc (a dry run
+  and a real one), xs_session_verify of a file with every kind of problem it reports, and
+  xs_session_repair without and with XS_REPAIR_QUARANTINE (lines moved, then nothing to move) and
+  after the migration of a v1 file; each checked to be what these calls must return at all
+  (status XS_OK, the problems and moves the files were built to have).
+- Every reading call on each *.jsonl of a corpus directory (pi's own files, ../shared/corpus/pi),
+  opened read-only: files another agent wrote, whose members our schemas must allow.
+
+Each output goes to <dir>/<source>.<n>.<function>.json, the names the conformance runner uses."""
+import ctypes
+import json
+import os
+import sys
+from ctypes import (POINTER, Structure, byref, c_char_p, c_int64, c_size_t, c_uint32, c_uint64, c_void_p,
+                    create_string_buffer)
+
+XS_OK, XS_EBUFS = 0, -7
+XS_BLOB_LIST_VERIFY = 0x1
+XS_GC_OPTIONS_VERSION, XS_GC_DRY_RUN = 1, 0x1
+XS_REPAIR_QUARANTINE = 0x1
+HASH = "%064x" % 0xdead  # a blob referenced by a session and never stored
+TS = "2026-02-16T10:20:30.000Z"
+
+
+XS_SESSION_OPTIONS_V1, XS_SESSION_READ_ONLY = 1, 0x1
+XS_READ_RESOLVE_BLOBS = 0x1
+# The reading calls of a session that take only the handle.
+READERS = ("xs_session_header", "xs_session_labels", "xs_session_diagnostics", "xs_session_info", "xs_session_usage",
+           "xs_session_stats", "xs_session_verify")
+
+
+class GcOptions(Structure):
+    _fields_ = [("version", c_uint32), ("flags", c_uint32), ("grace_ms", c_int64), ("now_ms", c_int64)]
+
+
+class SessionOptionsV1(Structure):  # xs_session_options as of version 1 (a version 1 struct is still accepted)
+    _fields_ = [("version", c_uint32), ("flags", c_uint32), ("max_line_bytes", c_uint64), ("max_depth", c_uint32),
+                ("dialect", c_uint32), ("clock_start_ms", c_int64), ("clock_step_ms", c_int64), ("id_seed", c_uint64),
+                ("cwd", c_char_p), ("session_id", c_char_p), ("title", c_char_p), ("parent_session", c_char_p)]
+
+
+def _declare(lib):
+    lib.xs_store_new.restype = c_void_p
+    lib.xs_store_open.argtypes = [c_void_p, c_char_p, c_void_p]
+    lib.xs_store_free.argtypes = [c_void_p]
+    lib.xs_store_errmsg.argtypes = [c_void_p]
+    lib.xs_store_errmsg.restype = c_char_p
+    lib.xs_session_errmsg.argtypes = [c_void_p]
+    lib.xs_session_errmsg.restype = c_char_p
+    lib.xs_blob_put.argtypes = [c_void_p, c_char_p, c_size_t, c_char_p]
+    lib.xs_blob_list.argtypes = [c_void_p, c_uint32, c_char_p, c_size_t, POINTER(c_size_t)]
+    lib.xs_gc_options_init.argtypes = [POINTER(GcOptions), c_uint32]
+    lib.xs_blob_gc.argtypes = [c_void_p, POINTER(GcOptions), c_char_p, c_size_t, POINTER(c_size_t)]
+    lib.xs_session_open.argtypes = [c_void_p, c_char_p, c_void_p, POINTER(c_void_p)]
+    lib.xs_session_close.argtypes = [c_void_p]
+    lib.xs_session_verify.argtypes = [c_void_p, c_char_p, c_size_t, POINTER(c_size_t)]
+    lib.xs_session_repair.argtypes = [c_void_p, c_uint32, c_char_p, c_size_t, POINTER(c_size_t)]
+    lib.xs_session_options_init.argtypes = [POINTER(SessionOptionsV1), c_uint32]
+    for name in READERS:
+        getattr(lib, name).argtypes = [c_void_p, c_char_p, c_size_t, POINTER(c_size_t)]
+    for name in ("xs_build_context", "xs_session_resume_check"):
+        getattr(lib, name).argtypes = [c_void_p, c_char_p, c_char_p, c_size_t, POINTER(c_size_t)]
+    for name in ("xs_session_entries", "xs_session_tree"):
+        getattr(lib, name).argtypes = [c_void_p, c_uint32, c_char_p, c_size_t, POINTER(c_size_t)]
+
+
+class Driver:
+    def __init__(self, lib_path, out_dir, root, corpus=None):
+        self.lib = ctypes.CDLL(lib_path)
+        _declare(self.lib)
+        self.out_dir, self.root, self.corpus, self.n = out_dir, root, corpus, 0
+        self.source = "upkeep"  # the <source> part of the output files' names
+
+    def _json(self, function, call, errmsg):
+        """Size query, then fill, as a binding reads; the output is dumped and returned decoded."""
+        n = c_size_t(0)
+        rc = call(None, 0, byref(n))
+        if rc not in (XS_OK, XS_EBUFS):
+            raise AssertionError("%s: status %d: %s" % (function, rc, errmsg()))
+        buf = create_string_buffer(max(n.value, 1))
+        rc = call(buf, n.value, byref(n))
+        if rc != XS_OK:
+            raise AssertionError("%s: status %d: %s" % (function, rc, errmsg()))
+        text = buf.raw[:n.value]
+        self.n += 1
+        with open(os.path.join(self.out_dir, "%s.%d.%s.json" % (self.source, self.n, function)), "wb") as f:
+            f.write(text)
+        return json.loads(text)
+
+    def blobs(self, st):
+        lib = self.lib
+        err = lambda: lib.xs_store_errmsg(st).decode()  # noqa: E731
+        hash_out = create_string_buffer(65)
+        assert lib.xs_blob_put(st, b"kept", 4, hash_out) == XS_OK, err()
+        blob_dir = os.path.join(self.root, "blobs")
+        with open(os.path.join(blob_dir, "stray.txt"), "wb") as f:
+            f.write(b"not a blob")
+        with open(os.path.join(blob_dir, "%064x" % 1), "wb") as f:  # content that does not match its name
+            f.write(b"damaged")
+        listing = self._json("xs_blob_list", lambda b, c, n: lib.xs_blob_list(st, 0, b, c, n), err)
+        assert listing["count"] == 2 and len(listing["others"]) == 1, listing
+        verified = self._json("xs_blob_list", lambda b, c, n: lib.xs_blob_list(st, XS_BLOB_LIST_VERIFY, b, c, n), err)
+        assert [b["problem"] is None for b in verified["blobs"]].count(False) == 1, verified
+        o = GcOptions()
+        assert lib.xs_gc_options_init(byref(o), XS_GC_OPTIONS_VERSION) == XS_OK
+        o.grace_ms, o.now_ms, o.flags = 0, 4102444800000, XS_GC_DRY_RUN  # 2100: every file is old enough
+        dry = self._json("xs_blob_gc", lambda b, c, n: lib.xs_blob_gc(st, byref(o), b, c, n), err)
+        assert dry["dryRun"] and dry["missing"] == [HASH] and dry["referenced"] == 0, dry
+        o.flags = 0
+        real = self._json("xs_blob_gc", lambda b, c, n: lib.xs_blob_gc(st, byref(o), b, c, n), err)
+        assert len(real["deleted"]) == 2 and real["bytesFreed"] == 11, real
+
+    def session_file(self, name, lines, tail=b""):
+        path = os.path.join(self.root, "sessions", "--w--", name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(b"".join(line + b"\n" for line in lines) + tail)
+        return path
+
+    def upkeep(self, st):
+        lib = self.lib
+        header = ('{"type":"session","version":3,"id":"up","timestamp":"%s","cwd":"/w"}' % TS).encode()
+        entry = lambda i, p, extra="": ('{"type":"message","id":"%s","parentId":%s,"timestamp":"%s","message":'  # noqa
+                                        '{"role":"user","content":[%s]}}' % (i, p, TS, extra)).encode()
+        image = '{"type":"image","mimeType":"image/png","data":"blob:sha256:%s"}' % HASH
+        path = self.session_file("up.jsonl", [header, entry("a1", "null"), b"not json", b"\x00",
+                                              entry("b1", '"gone"', image)], tail=b'{"type":"mess')
+        s = c_void_p()
+        assert lib.xs_session_open(st, path.encode(), None, byref(s)) == XS_OK, lib.xs_store_errmsg(st)
+        err = lambda: lib.xs_session_errmsg(s).decode()  # noqa: E731
+        report = self._json("xs_session_verify", lambda b, c, n: lib.xs_session_verify(s, b, c, n), err)
+        codes = [p["code"] for p in report["problems"]]
+        assert {"invalid_json", "nul_byte", "orphan", "missing_blob", "incomplete_tail"} <= set(codes), report
+        fixed = self._json("xs_session_repair", lambda b, c, n: lib.xs_session_repair(s, 0, b, c, n), err)
+        assert [d["code"] for d in fixed["done"]] == ["newline_written"] and "quarantine" not in fixed, fixed
+        moved = self._json("xs_session_repair",
+                           lambda b, c, n: lib.xs_session_repair(s, XS_REPAIR_QUARANTINE, b, c, n), err)
+        assert moved["quarantine"]["lines"] == 3 and moved["done"][0]["code"] == "quarantined", moved
+        again = self._json("xs_session_repair",
+                           lambda b, c, n: lib.xs_session_repair(s, XS_REPAIR_QUARANTINE, b, c, n), err)
+        assert again["quarantine"] is None and again["done"] == [], again
+        lib.xs_session_close(s)
+        old = self.session_file("v1.jsonl", [b'{"type":"session","id":"v1","timestamp":"%s","cwd":"/w"}' % TS.encode(),
+                                             b'{"type":"message","timestamp":"%s","message":{"role":"user",'
+                                             b'"content":"hi"}}' % TS.encode()])
+        s = c_void_p()
+        assert lib.xs_session_open(st, old.encode(), None, byref(s)) == XS_OK, lib.xs_store_errmsg(st)
+        migrated = self._json("xs_session_repair", lambda b, c, n: lib.xs_session_repair(s, 0, b, c, n), err)
+        assert [d["code"] for d in migrated["done"]] == ["migrated"], migrated
+        self._json("xs_session_verify", lambda b, c, n: lib.xs_session_verify(s, b, c, n), err)
+        lib.xs_session_close(s)
+
+    def corpus_file(self, st, path):
+        """Every reading call on another agent's file, opened read-only (nothing is written)."""
+        lib = self.lib
+        o = SessionOptionsV1()
+        assert lib.xs_session_options_init(byref(o), XS_SESSION_OPTIONS_V1) == XS_OK
+        o.flags = XS_SESSION_READ_ONLY
+        s = c_void_p()
+        assert lib.xs_session_open(st, path.encode(), byref(o), byref(s)) == XS_OK, lib.xs_store_errmsg(st)
+        err = lambda: lib.xs_session_errmsg(s).decode()  # noqa: E731
+        try:
+            for name in READERS:
+                self._json(name, lambda b, c, n: getattr(lib, name)(s, b, c, n), err)
+            for flags in (0, XS_READ_RESOLVE_BLOBS):
+                self._json("xs_session_entries", lambda b, c, n: lib.xs_session_entries(s, flags, b, c, n), err)
+            self._json("xs_session_tree", lambda b, c, n: lib.xs_session_tree(s, 0, b, c, n), err)
+            self._json("xs_build_context", lambda b, c, n: lib.xs_build_context(s, None, b, c, n), err)
+            self._json("xs_session_resume_check", lambda b, c, n: lib.xs_session_resume_check(s, None, b, c, n), err)
+        finally:
+            lib.xs_session_close(s)
+
+    def run(self):
+        st = self.lib.xs_store_new()
+        try:
+            assert self.lib.xs_store_open(st, self.root.encode(), None) == XS_OK, self.lib.xs_store_errmsg(st)
+            self.upkeep(st)  # first: the sessions hold the blob refs the collector marks
+            self.blobs(st)
+            names = sorted(n for n in os.listdir(self.corpus) if n.endswith(".jsonl")) if self.corpus else []
+            if self.corpus and not names:
+                raise AssertionError("no *.jsonl in " + self.corpus)
+            for name in names:
+                self.source = "corpus-" + name[:-len(".jsonl")]
+                self.corpus_file(st, os.path.join(self.corpus, name))
+        finally:
+            self.lib.xs_store_free(st)
+        return self.n
+
+
+if __name__ == "__main__":  # ctypes_outputs.py LIB OUT_DIR STORE_ROOT [CORPUS_DIR], as validate_outputs.py runs it
+    print("%d outputs" % Driver(*sys.argv[1:5]).run())
