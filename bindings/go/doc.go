@@ -12,7 +12,7 @@
 //	store, err := xsession.OpenStore(root, nil)
 //	s, err := store.Create(cwd, nil)
 //	id, err := s.AppendMessage([]byte(`{"role":"user","content":"hi"}`))
-//	ctx, err := s.BuildContext("") // the JSON the model sees
+//	mc, err := s.BuildContext("") // what the model sees: mc.Messages[i].Role, .Text()
 //	err = s.Close()
 //
 // # Text in and out
@@ -25,8 +25,17 @@
 // are two methods (AppendLabel / ClearLabel, SetTitle / RemoveTitle, ...), and so there are for
 // moving the leaf: SetLeaf(id) to an entry ("" is an unknown id: ErrNotFound) and ClearLeaf() to
 // none.
-// Readers return the library's JSON as []byte, exactly as produced, and ids and paths as
-// strings.
+// Readers return typed values (see [Entry], [ModelContext], [SessionInfo] and the reports),
+// ids and paths as strings. Object results keep the library's exact JSON in Raw, and each reader
+// of an array has a ...JSON twin returning it; caller-owned JSON (message content, entry data)
+// stays [encoding/json.RawMessage], and members a type does not know stay in Extra.
+//
+// # Contexts
+//
+// The calls that can take long or wait have context.Context variants named as database/sql
+// names its own ([Store.OpenContext], [Session.BuildContextContext], ...). The C call cannot be
+// interrupted: a variant returns ctx.Err() as soon as ctx is done and lets the call finish on
+// its own goroutine; see ctx.go.
 //
 // # Errors
 //
