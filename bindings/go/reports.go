@@ -62,30 +62,41 @@ type Quarantine struct {
 type repairReportFields RepairReport
 
 // UnmarshalJSON decodes a repair report, noting whether it has "quarantine".
-func (r *RepairReport) UnmarshalJSON(raw []byte) error {
-	if err := json.Unmarshal(raw, (*repairReportFields)(r)); err != nil {
-		return err
-	}
-	var q struct {
-		Quarantine json.RawMessage `json:"quarantine"`
-	}
-	if err := json.Unmarshal(raw, &q); err != nil {
-		return err
-	}
-	r.HasQuarantine, r.Quarantine = q.Quarantine != nil, nil
-	if r.HasQuarantine {
-		return json.Unmarshal(q.Quarantine, &r.Quarantine)
-	}
-	return nil
+func (r *RepairReport) UnmarshalJSON(raw []byte) (err error) {
+	r.HasQuarantine, err = decodeWithOptional(raw, (*repairReportFields)(r), "quarantine", &r.Quarantine)
+	return err
 }
 
 // MarshalJSON encodes the report, with "quarantine" when HasQuarantine.
 func (r RepairReport) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(repairReportFields(r))
-	if err != nil || !r.HasQuarantine {
+	return encodeWithOptional(repairReportFields(r), r.HasQuarantine, "quarantine", r.Quarantine)
+}
+
+// decodeWithOptional decodes the object raw into fields, then its member name, which may be
+// absent, null or a value, into *dst (nil for null), and says whether the object has it.
+func decodeWithOptional[F, T any](raw []byte, fields *F, name string, dst **T) (bool, error) {
+	if err := json.Unmarshal(raw, fields); err != nil {
+		return false, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &all); err != nil {
+		return false, err
+	}
+	*dst = nil
+	v, ok := all[name]
+	if !ok {
+		return false, nil
+	}
+	return true, json.Unmarshal(v, dst)
+}
+
+// encodeWithOptional encodes fields, then "name": v when has.
+func encodeWithOptional[F any](fields F, has bool, name string, v any) ([]byte, error) {
+	b, err := json.Marshal(fields)
+	if err != nil || !has {
 		return b, err
 	}
-	return appendMember(b, "quarantine", r.Quarantine)
+	return appendMember(b, name, v)
 }
 
 // appendMember adds "name": v at the end of the JSON object b.
@@ -128,30 +139,14 @@ type BlobFile struct {
 type blobFileFields BlobFile
 
 // UnmarshalJSON decodes a blob directory file, noting whether it has "problem".
-func (f *BlobFile) UnmarshalJSON(raw []byte) error {
-	if err := json.Unmarshal(raw, (*blobFileFields)(f)); err != nil {
-		return err
-	}
-	var p struct {
-		Problem json.RawMessage `json:"problem"`
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return err
-	}
-	f.HasProblem, f.Problem = p.Problem != nil, nil
-	if f.HasProblem {
-		return json.Unmarshal(p.Problem, &f.Problem)
-	}
-	return nil
+func (f *BlobFile) UnmarshalJSON(raw []byte) (err error) {
+	f.HasProblem, err = decodeWithOptional(raw, (*blobFileFields)(f), "problem", &f.Problem)
+	return err
 }
 
 // MarshalJSON encodes the file, with "problem" when HasProblem.
 func (f BlobFile) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(blobFileFields(f))
-	if err != nil || !f.HasProblem {
-		return b, err
-	}
-	return appendMember(b, "problem", f.Problem)
+	return encodeWithOptional(blobFileFields(f), f.HasProblem, "problem", f.Problem)
 }
 
 // GCReport is what Store.BlobGC deleted (or, on a dry run, would delete).

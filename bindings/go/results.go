@@ -1,9 +1,6 @@
 package xsession
 
-import (
-	"bytes"
-	"encoding/json"
-)
+import "encoding/json"
 
 // The typed results of the session readers. Each decodes the library's JSON as documented in
 // capi/include/xsession.h and docs/; encoding one with encoding/json gives the same JSON value
@@ -101,36 +98,14 @@ type PiModel struct {
 type modelContextFields ModelContext // without the methods
 
 // UnmarshalJSON decodes a context, noting whether it has pi's "model".
-func (c *ModelContext) UnmarshalJSON(raw []byte) error {
-	var model struct {
-		Model json.RawMessage `json:"model"`
-	}
-	if err := json.Unmarshal(raw, (*modelContextFields)(c)); err != nil {
-		return err
-	}
-	if err := json.Unmarshal(raw, &model); err != nil {
-		return err
-	}
-	c.HasModel = model.Model != nil
-	c.Model = nil
-	if c.HasModel {
-		return json.Unmarshal(model.Model, &c.Model)
-	}
-	return nil
+func (c *ModelContext) UnmarshalJSON(raw []byte) (err error) {
+	c.HasModel, err = decodeWithOptional(raw, (*modelContextFields)(c), "model", &c.Model)
+	return err
 }
 
 // MarshalJSON encodes the context from its fields, with "model" when HasModel.
 func (c ModelContext) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(modelContextFields(c))
-	if err != nil || !c.HasModel {
-		return b, err
-	}
-	m, err := json.Marshal(c.Model)
-	if err != nil {
-		return nil, err
-	}
-	b = bytes.TrimSuffix(b, []byte("}"))
-	return append(append(append(b, `,"model":`...), m...), '}'), nil
+	return encodeWithOptional(modelContextFields(c), c.HasModel, "model", c.Model)
 }
 
 // TreeNode is one node of Session.Tree, in depth-first pre-order.
