@@ -8,8 +8,9 @@ import (
 // Entry is one line of a session (docs/format.md#entries) as the readers return it: the envelope
 // every entry has, the members of its type in Body, and whatever else the line holds in Extra.
 // An entry of a type this binding does not know (a caller's own, or another agent's) still
-// decodes: its Body is *UnknownBody and all its members are in Extra. So is an entry of a known
-// type whose members do not have the documented types. Raw is the line's exact bytes.
+// decodes: its Body is *UnknownBody and all its members are in Extra. A member whose value does
+// not have the documented type (a foreign file's) stays in Extra too, its field left zero. Raw is
+// the line's exact bytes.
 type Entry struct {
 	Type      string    // entry type
 	ID        string    // "" when the line has none
@@ -19,6 +20,8 @@ type Entry struct {
 	// Members neither the envelope nor Body knows, as stored (fields of newer or other agents).
 	Extra map[string]json.RawMessage
 	Raw   json.RawMessage // the entry as the library returned it
+
+	noParentID bool // the line has no "parentId" at all (ParentID nil is then not written as null)
 }
 
 // EntryBody is the type-specific part of an Entry: one of *MessageBody, *ThinkingLevelBody,
@@ -191,24 +194,22 @@ func newBody(typ string) EntryBody {
 }
 
 func (e *Entry) envelope() []member {
-	return []member{{"type", &e.Type, false}, {"id", &e.ID, true}, {"parentId", &e.ParentID, false},
+	return []member{{"type", &e.Type, false}, {"id", &e.ID, true}, {"parentId", &e.ParentID, e.noParentID},
 		{"timestamp", &e.Timestamp, true}}
 }
 
 // UnmarshalJSON decodes an entry; see Entry.
 func (e *Entry) UnmarshalJSON(raw []byte) error {
 	*e = Entry{Raw: rawCopy(raw)}
-	rest, err := decodeMembers(raw, e.envelope())
-	if err != nil {
-		return err
+	var head struct {
+		Type     string          `json:"type"`
+		ParentID json.RawMessage `json:"parentId"`
 	}
-	e.Body = newBody(e.Type)
+	json.Unmarshal(raw, &head) // a type that is not a string: an unknown type
+	e.Body, e.noParentID = newBody(head.Type), head.ParentID == nil
 	extra, err := decodeMembers(raw, append(e.envelope(), e.Body.members()...))
-	if err != nil { // a known type with members of other types: keep them all, untyped
-		e.Body, extra = &UnknownBody{}, rest
-	}
 	e.Extra = extra
-	return nil
+	return err
 }
 
 func (e *Entry) setRaw(b []byte) { e.Raw = b }

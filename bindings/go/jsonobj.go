@@ -10,7 +10,9 @@ import (
 // Objects whose members are not all ours: entries, headers and messages. Files written by other
 // agents (and callers' own entry types) carry members this binding does not know, so each such
 // type decodes the members it knows into typed fields and keeps every other member, as stored, in
-// Extra; encoding writes both back. A field whose value has the wrong type is a decode error.
+// Extra; encoding writes both back. A known member whose value does not have its field's type
+// stays in Extra as well (the field is left zero): such a file still reads whole, and the
+// library's own lines never have one (typed_test.go checks that they leave Extra empty).
 
 // member is one known member of an object: its JSON name, a pointer to the Go field, and whether
 // it may be absent (an absent optional member is a nil field, or an empty string, and is not
@@ -36,7 +38,8 @@ func decodeMembers(raw []byte, known []member) (map[string]json.RawMessage, erro
 			continue
 		}
 		if err := json.Unmarshal(v, m.field); err != nil {
-			return nil, err
+			reflect.ValueOf(m.field).Elem().Set(reflect.Zero(reflect.TypeOf(m.field).Elem()))
+			continue
 		}
 		delete(all, m.name)
 	}

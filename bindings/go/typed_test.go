@@ -156,16 +156,33 @@ func TestAppendsReadBackAsTypedBodies(t *testing.T) {
 	}
 }
 
-// An entry of a known type whose members do not have the documented types still reads: as an
-// UnknownBody keeping them all.
-func TestAKnownTypeWithForeignMemberTypesStillDecodes(t *testing.T) {
-	var e Entry
-	raw := `{"type":"compaction","id":"c","parentId":null,"timestamp":"t","summary":"s","tokensBefore":1.5}`
-	if err := json.Unmarshal([]byte(raw), &e); err != nil {
-		t.Fatal(err)
+// An entry whose members do not have the documented types still reads whole: those members stay
+// in Extra, the others are typed.
+func TestMembersOfForeignTypesStayInExtra(t *testing.T) {
+	for _, raw := range []string{
+		`{"type":"compaction","id":"c","parentId":5,"timestamp":"t","summary":"s","tokensBefore":1.5}`,
+		`{"type":"message","id":"m","parentId":"p","timestamp":"t","message":{"role":7,"content":"x"}}`,
+		`{"type":["odd"],"id":"o"}`,
+	} {
+		var e Entry
+		if err := json.Unmarshal([]byte(raw), &e); err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		sameValue(t, "entry", e, []byte(raw))
+		switch b := e.Body.(type) {
+		case *CompactionBody:
+			if b.Summary != "s" || b.TokensBefore != 0 || string(e.Extra["tokensBefore"]) != "1.5" ||
+				e.ParentID != nil || string(e.Extra["parentId"]) != "5" {
+				t.Errorf("compaction %+v %+v", e, b)
+			}
+		case *MessageBody:
+			if b.Message.Role != "" || string(b.Message.Extra["role"]) != "7" || b.Message.Text() != "x" || *e.ParentID != "p" {
+				t.Errorf("message %+v", b.Message)
+			}
+		case *UnknownBody:
+			if e.Type != "" || e.ID != "o" || string(e.Extra["type"]) != `["odd"]` {
+				t.Errorf("entry %+v", e)
+			}
+		}
 	}
-	if _, ok := e.Body.(*UnknownBody); !ok || e.ID != "c" || string(e.Extra["tokensBefore"]) != "1.5" {
-		t.Errorf("entry %+v", e)
-	}
-	sameValue(t, "entry", e, []byte(raw))
 }
