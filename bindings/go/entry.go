@@ -26,8 +26,8 @@ type Entry struct {
 
 // EntryBody is the type-specific part of an Entry: one of *MessageBody, *ThinkingLevelBody,
 // *ModelChangeBody, *CompactionBody, *BranchSummaryBody, *CustomBody, *CustomMessageBody,
-// *LabelBody, *TTSRInjectionBody, *SessionInitBody, *ModeChangeBody, *SessionInfoBody or
-// *UnknownBody.
+// *LabelBody, *TTSRInjectionBody, *SessionInitBody, *ModeChangeBody, *SessionInfoBody,
+// *ServiceTierChangeBody, *MCPToolSelectionBody or *UnknownBody.
 type EntryBody interface {
 	members() []member
 }
@@ -82,7 +82,7 @@ type CustomBody struct {
 type CustomMessageBody struct {
 	CustomType  string          // the extension's type name
 	Content     json.RawMessage // a string or an array of content blocks
-	Display     bool            // shown to the user
+	Display     *bool           // nil = absent            // shown to the user
 	Details     json.RawMessage // caller JSON; nil = absent
 	Attribution string          // omp; "" = absent
 }
@@ -110,6 +110,16 @@ type SessionInitBody struct {
 type ModeChangeBody struct {
 	Mode string          // mode name
 	Data json.RawMessage // caller JSON; nil = absent
+}
+
+// ServiceTierChangeBody is oh-my-pi's "service_tier_change" entry.
+type ServiceTierChangeBody struct {
+	ServiceTier json.RawMessage // as stored; nil = absent
+}
+
+// MCPToolSelectionBody is oh-my-pi's "mcp_tool_selection" entry.
+type MCPToolSelectionBody struct {
+	SelectedToolNames *[]string // nil = absent
 }
 
 // SessionInfoBody is pi's "session_info" entry: the session's title.
@@ -144,7 +154,7 @@ func (b *CustomBody) members() []member {
 }
 func (b *CustomMessageBody) members() []member {
 	return []member{{"customType", &b.CustomType, false}, {"content", &b.Content, false},
-		{"display", &b.Display, false}, {"details", &b.Details, true}, {"attribution", &b.Attribution, true}}
+		{"display", &b.Display, true}, {"details", &b.Details, true}, {"attribution", &b.Attribution, true}}
 }
 func (b *LabelBody) members() []member {
 	return []member{{"targetId", &b.TargetID, false}, {"label", &b.Label, true}}
@@ -160,7 +170,13 @@ func (b *ModeChangeBody) members() []member {
 	return []member{{"mode", &b.Mode, false}, {"data", &b.Data, true}}
 }
 func (b *SessionInfoBody) members() []member { return []member{{"name", &b.Name, true}} }
-func (b *UnknownBody) members() []member     { return nil }
+func (b *ServiceTierChangeBody) members() []member {
+	return []member{{"serviceTier", &b.ServiceTier, true}}
+}
+func (b *MCPToolSelectionBody) members() []member {
+	return []member{{"selectedToolNames", &b.SelectedToolNames, true}}
+}
+func (b *UnknownBody) members() []member { return nil }
 
 // newBody is an empty body for an entry type.
 func newBody(typ string) EntryBody {
@@ -189,6 +205,10 @@ func newBody(typ string) EntryBody {
 		return &ModeChangeBody{}
 	case "session_info":
 		return &SessionInfoBody{}
+	case "service_tier_change":
+		return &ServiceTierChangeBody{}
+	case "mcp_tool_selection":
+		return &MCPToolSelectionBody{}
 	}
 	return &UnknownBody{}
 }
@@ -229,14 +249,14 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 // "branchSummary", docs/context.md#constructed-messages), and every other member (timestamp,
 // usage, model, ...) as stored in Extra.
 type Message struct {
-	Role    string                     // message role ("user", "assistant", ...)
+	Role    string                     // "" = absent                     // message role ("user", "assistant", ...)
 	Content json.RawMessage            // nil = absent
 	Summary *string                    // nil = absent
 	Extra   map[string]json.RawMessage // other members, as stored
 }
 
 func (m *Message) members() []member {
-	return []member{{"role", &m.Role, false}, {"content", &m.Content, true}, {"summary", &m.Summary, true}}
+	return []member{{"role", &m.Role, true}, {"content", &m.Content, true}, {"summary", &m.Summary, true}}
 }
 
 // UnmarshalJSON decodes a message; see Message.

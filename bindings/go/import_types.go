@@ -188,7 +188,7 @@ type MyAgentsSession struct {
 	LegacyFile   *string         `json:"legacyFile"`   // legacy file; nil: none
 	LegacyBeside bool            `json:"legacyBeside"` // a legacy file is beside the migrated one
 	InIndex      bool            `json:"inIndex"`      // the index lists it
-	Line         int64           `json:"line"`         // line of the index, from 1 (0: not in it)
+	Line         *int64          `json:"line"`         // line of the index, from 1; nil: not in it
 	Title        *string         `json:"title"`        // title; nil: none
 	AgentDir     *string         `json:"agentDir"`     // agent directory; nil: none
 	CreatedAt    *string         `json:"createdAt"`    // creation time; nil: none

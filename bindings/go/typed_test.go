@@ -94,10 +94,12 @@ func TestAppendsReadBackAsTypedBodies(t *testing.T) {
 	must(s.AppendSessionInit(SessionInitEntry{SystemPrompt: "sys", Task: "task", Tools: []byte(`["read"]`)}))(t)
 	must(s.AppendModeChange("plan", nil))(t)
 	must(s.BranchWithSummary(BranchSummary{FromID: user, Summary: "gone"}))(t)
+	must(s.Append([]byte(`{"type":"service_tier_change","serviceTier":"priority"}`)))(t)
+	must(s.Append([]byte(`{"type":"mcp_tool_selection","selectedToolNames":["a"]}`)))(t)
 	must(s.Append([]byte(`{"type":"my_own","value":[1,2]}`)))(t)
 
 	entries := must(s.Entries(ReadAsStored))(t)
-	if len(entries) != 12 {
+	if len(entries) != 14 {
 		t.Fatalf("%d entries", len(entries))
 	}
 	for i, e := range entries {
@@ -124,7 +126,7 @@ func TestAppendsReadBackAsTypedBodies(t *testing.T) {
 	if b := entries[4].Body.(*CustomBody); b.CustomType != "ext" || string(b.Data) != `{"k":"v"}` {
 		t.Errorf("custom %+v", b)
 	}
-	if b := entries[5].Body.(*CustomMessageBody); b.CustomType != "note" || string(b.Content) != `"shown"` || b.Display || b.Attribution != "agent" {
+	if b := entries[5].Body.(*CustomMessageBody); b.CustomType != "note" || string(b.Content) != `"shown"` || b.Display == nil || *b.Display || b.Attribution != "agent" {
 		t.Errorf("custom message %+v", b)
 	}
 	if b := entries[6].Body.(*LabelBody); b.TargetID != user || b.Label == nil || *b.Label != "start" {
@@ -142,8 +144,14 @@ func TestAppendsReadBackAsTypedBodies(t *testing.T) {
 	if b := entries[10].Body.(*BranchSummaryBody); b.FromID != user || b.Summary != "gone" || *entries[10].ParentID != user {
 		t.Errorf("branch summary %+v", b)
 	}
-	if _, ok := entries[11].Body.(*UnknownBody); !ok || string(entries[11].Extra["value"]) != "[1,2]" {
-		t.Errorf("unknown entry %+v", entries[11])
+	if b := entries[11].Body.(*ServiceTierChangeBody); string(b.ServiceTier) != `"priority"` {
+		t.Errorf("service tier %+v", b)
+	}
+	if b := entries[12].Body.(*MCPToolSelectionBody); b.SelectedToolNames == nil || strings.Join(*b.SelectedToolNames, ",") != "a" {
+		t.Errorf("mcp tool selection %+v", b)
+	}
+	if _, ok := entries[13].Body.(*UnknownBody); !ok || string(entries[13].Extra["value"]) != "[1,2]" {
+		t.Errorf("unknown entry %+v", entries[13])
 	}
 
 	ctx := must(s.BuildContext(""))(t)
