@@ -5,18 +5,7 @@ import (
 	"sync"
 )
 
-// context.Context variants of the calls that can take long or wait: opening a session, building
-// a context, listing, verifying, collecting blobs, importing and listing a foreign store (which
-// wait for a host's index lock up to ImportOptions.LockWait). They are named as database/sql
-// names its own, the method's name plus "Context" (so BuildContext's is BuildContextContext),
-// and take the context first.
-//
-// The C library cannot be interrupted: a variant runs the call on its own goroutine and returns
-// ctx.Err() as soon as ctx is done, while the call goes on to its end. What it then does stays
-// done (a collection deletes what it deletes, an import writes what it imports) and its result is
-// dropped; a session opened after the caller gave up is closed at once, releasing its writer
-// lock. The handle stays consistent: its next call waits for the abandoned one to finish, as it
-// would wait for any other goroutine's call. A context that is already done runs nothing.
+// The context.Context variants; their behaviour is in the package documentation ("Contexts").
 
 // withContext runs call, returning ctx.Err() as soon as ctx is done. A result that arrives after
 // that is given to discard (nil: dropped).
@@ -68,7 +57,8 @@ type ctxResult[T any] struct {
 // discardSession closes a session opened after its caller gave up (a variable for the tests).
 var discardSession = func(s *Session) { s.Close() }
 
-// OpenContext is Open with a context; see the package's context variants above.
+// OpenContext is Open with a context (see "Contexts" in the package documentation). A session
+// opened after ctx is done is closed.
 func (st *Store) OpenContext(ctx context.Context, pathOrID string, opts *SessionOptions) (*Session, error) {
 	return withContext(ctx, func() (*Session, error) { return st.Open(pathOrID, opts) }, discardSession)
 }

@@ -32,10 +32,16 @@
 //
 // # Contexts
 //
-// The calls that can take long or wait have context.Context variants named as database/sql
-// names its own ([Store.OpenContext], [Session.BuildContextContext], ...). The C call cannot be
-// interrupted: a variant returns ctx.Err() as soon as ctx is done and lets the call finish on
-// its own goroutine; see ctx.go.
+// The calls that can take long or wait have context.Context variants, named as database/sql
+// names its own: the method's name plus "Context", the context first ([Store.OpenContext],
+// [Store.ListContext], [Store.BlobGCContext], [Store.ImportContext], [Store.ForeignListContext],
+// [Session.BuildContextContext], [Session.VerifyContext]). The C library cannot be interrupted:
+// a variant runs the call on its own goroutine and returns ctx.Err() as soon as ctx is done,
+// while the call goes on to its end. What it then does stays done (a collection deletes what it
+// deletes, an import writes what it imports) and its result is dropped; a session opened after
+// the caller gave up is closed at once, releasing its writer lock. The handle stays consistent:
+// its next call waits for the abandoned one to finish, as for any other goroutine's call. A
+// context that is already done runs nothing.
 //
 // # Errors
 //
