@@ -110,20 +110,20 @@ func TestTreeReaders(t *testing.T) {
 		}
 		return ids
 	}
-	if got := idsOf(must(s.Children(root, 0))(t)); strings.Join(got, ",") != left+","+right {
+	if got := idsOf(must(s.ChildrenJSON(root, 0))(t)); strings.Join(got, ",") != left+","+right {
 		t.Errorf("children %v", got)
 	}
-	if got := idsOf(must(s.Path(left, 0))(t)); strings.Join(got, ",") != root+","+left {
+	if got := idsOf(must(s.PathJSON(left, 0))(t)); strings.Join(got, ",") != root+","+left {
 		t.Errorf("path %v", got)
 	}
-	if got := idsOf(must(s.Tree(0))(t)); len(got) != 4 || got[0] != root {
+	if got := idsOf(must(s.TreeJSON(0))(t)); len(got) != 4 || got[0] != root {
 		t.Errorf("tree %v", got)
 	}
 	var labels []struct {
 		TargetID string `json:"targetId"`
 		Label    string `json:"label"`
 	}
-	readJSON(t, must(s.Labels())(t), &labels)
+	readJSON(t, must(s.LabelsJSON())(t), &labels)
 	if len(labels) != 1 || labels[0].TargetID != left || labels[0].Label != "the other way" {
 		t.Errorf("labels %+v", labels)
 	}
@@ -133,12 +133,12 @@ func TestTreeReaders(t *testing.T) {
 	if leaf := must(s.Leaf())(t); leaf != "" {
 		t.Errorf("leaf after ClearLeaf %q", leaf)
 	}
-	if got := string(must(s.Path("", 0))(t)); got != "[]" {
+	if got := string(must(s.PathJSON("", 0))(t)); got != "[]" {
 		t.Errorf("path of no leaf %s", got)
 	}
 	ctx := must(s.BuildContext(left))(t)
-	if !bytes.HasPrefix(ctx, []byte(`{"leafId":"`+left+`","messages":[{"role":"user","content":"q"},{"role":"assistant","content":[]}]`)) {
-		t.Errorf("context at %s: %s", left, ctx)
+	if !bytes.HasPrefix(ctx.Raw, []byte(`{"leafId":"`+left+`","messages":[{"role":"user","content":"q"},{"role":"assistant","content":[]}]`)) {
+		t.Errorf("context at %s: %s", left, ctx.Raw)
 	}
 	_, err := s.BuildContext("nope")
 	wantErr(t, err, ErrNotFound)
@@ -156,12 +156,12 @@ func TestDiscoveryForksAndMoves(t *testing.T) {
 		FirstMessage string `json:"firstMessage"`
 		EntryCount   *int   `json:"entryCount"`
 	}
-	readJSON(t, must(st.List(&ListOptions{Cwd: "/proj", Full: true}))(t), &listed)
+	readJSON(t, must(st.ListJSON(&ListOptions{Cwd: "/proj", Full: true}))(t), &listed)
 	if len(listed) != 1 || listed[0].ID != "aaaa1111" || listed[0].FirstMessage != "hello" ||
 		listed[0].EntryCount == nil || *listed[0].EntryCount != 1 {
 		t.Errorf("list of /proj: %+v", listed)
 	}
-	readJSON(t, must(st.List(&ListOptions{Limit: 1}))(t), &listed)
+	readJSON(t, must(st.ListJSON(&ListOptions{Limit: 1}))(t), &listed)
 	if len(listed) != 1 {
 		t.Errorf("limit 1 listed %d", len(listed))
 	}
@@ -181,19 +181,19 @@ func TestDiscoveryForksAndMoves(t *testing.T) {
 		ParentSession string `json:"parentSession"`
 		Cwd           string `json:"cwd"`
 	}
-	readJSON(t, must(f.Header())(t), &hdr)
+	readJSON(t, must(f.Header())(t).Raw, &hdr)
 	if hdr.ID != "ffff0000" || hdr.ParentSession != "aaaa1111" || hdr.Title != "first" {
 		t.Errorf("fork header %+v", hdr)
 	}
 	b := must(a.CreateBranched("", nil))(t)
 	defer b.Close()
-	readJSON(t, must(b.Header())(t), &hdr)
+	readJSON(t, must(b.Header())(t).Raw, &hdr)
 	if hdr.ParentSession != pathA {
 		t.Errorf("branched session's parent %q, want %q", hdr.ParentSession, pathA)
 	}
 	ff := must(st.ForkFrom(pathA, "/elsewhere", nil))(t)
 	defer ff.Close()
-	readJSON(t, must(ff.Header())(t), &hdr)
+	readJSON(t, must(ff.Header())(t).Raw, &hdr)
 	if hdr.Cwd != "/elsewhere" || hdr.ParentSession != "aaaa1111" {
 		t.Errorf("forkFrom header %+v", hdr)
 	}
@@ -234,7 +234,7 @@ func TestVerifyAndRepairATornTail(t *testing.T) {
 			Fixable bool   `json:"fixable"`
 		} `json:"problems"`
 	}
-	readJSON(t, must(s.Verify())(t), &verify)
+	readJSON(t, must(s.Verify())(t).Raw, &verify)
 	if len(verify.Problems) != 1 || verify.Problems[0].Code != "incomplete_tail" || verify.Problems[0].Line != 3 ||
 		!verify.Problems[0].Fixable {
 		t.Fatalf("verify problems %+v", verify.Problems)
@@ -244,7 +244,7 @@ func TestVerifyAndRepairATornTail(t *testing.T) {
 			Code string `json:"code"`
 		} `json:"done"`
 	}
-	readJSON(t, must(s.Repair(RepairKeepLines))(t), &repair)
+	readJSON(t, must(s.Repair(RepairKeepLines))(t).Raw, &repair)
 	if len(repair.Done) != 1 || repair.Done[0].Code != "newline_written" {
 		t.Fatalf("repair did %+v", repair.Done)
 	}
@@ -256,7 +256,7 @@ func TestVerifyAndRepairATornTail(t *testing.T) {
 		Code string `json:"code"`
 		Line int    `json:"line"`
 	}
-	readJSON(t, must(s.Diagnostics())(t), &diags)
+	readJSON(t, must(s.DiagnosticsJSON())(t), &diags)
 	if len(diags) != 1 || diags[0].Code != "invalid_json" || diags[0].Line != 3 {
 		t.Errorf("diagnostics %+v", diags)
 	}
@@ -276,7 +276,7 @@ func TestBlobListVerifiesContent(t *testing.T) {
 			Problem *string `json:"problem"`
 		} `json:"blobs"`
 	}
-	readJSON(t, must(st.BlobList(BlobListVerify))(t), &list)
+	readJSON(t, must(st.BlobList(BlobListVerify))(t).Raw, &list)
 	if list.Count != 2 {
 		t.Fatalf("%d blobs listed", list.Count)
 	}

@@ -34,12 +34,12 @@ func TestLargeContextIsExact(t *testing.T) {
 	id := must(s.AppendMessage(msg))(t)
 	ctx := must(s.BuildContext(""))(t)
 	want := `{"leafId":"` + id + `","messages":[` + string(msg) + `]`
-	if !strings.HasPrefix(string(ctx), want) {
-		t.Errorf("context starts %q", ctx[:80])
+	if !strings.HasPrefix(string(ctx.Raw), want) {
+		t.Errorf("context starts %q", ctx.Raw[:80])
 	}
 	entry := must(s.Entry(id, 0))(t)
-	if !bytes.Contains(entry, msg) || len(entry) < len(msg) {
-		t.Errorf("entry of %d bytes does not hold the %d-byte message", len(entry), len(msg))
+	if !bytes.Contains(entry.Raw, msg) || len(entry.Raw) < len(msg) {
+		t.Errorf("entry.Raw of %d bytes does not hold the %d-byte message", len(entry.Raw), len(msg))
 	}
 }
 
@@ -65,31 +65,31 @@ func TestGCReportIsCopiedNotRecomputed(t *testing.T) {
 		Young []json.RawMessage `json:"young"`
 	}
 	raw := must(st.BlobGC(&dry))(t)
-	if len(raw) <= scratchSize {
-		t.Fatalf("report of %d bytes fits the first buffer: the test would prove nothing", len(raw))
+	if len(raw.Raw) <= scratchSize {
+		t.Fatalf("report of %d bytes fits the first buffer: the test would prove nothing", len(raw.Raw))
 	}
-	readJSON(t, raw, &report)
+	readJSON(t, raw.Raw, &report)
 	if !report.DryRun || len(report.Deleted) != blobs {
 		t.Fatalf("dry run listed %d blobs (dryRun %v), want %d", len(report.Deleted), report.DryRun, blobs)
 	}
 
 	// Within the default grace period (an hour) nothing may go.
 	report.Deleted = nil
-	readJSON(t, must(st.BlobGC(nil))(t), &report)
+	readJSON(t, must(st.BlobGC(nil))(t).Raw, &report)
 	if len(report.Deleted) != 0 || len(report.Young) != blobs {
 		t.Fatalf("default GC deleted %d, kept %d young", len(report.Deleted), len(report.Young))
 	}
 
 	real := DefaultGCOptions()
 	real.Now = later
-	readJSON(t, must(st.BlobGC(&real))(t), &report)
+	readJSON(t, must(st.BlobGC(&real))(t).Raw, &report)
 	if report.DryRun || len(report.Deleted) != blobs {
 		t.Fatalf("GC reported %d deleted blobs, want %d", len(report.Deleted), blobs)
 	}
 	var list struct {
 		Count int `json:"count"`
 	}
-	readJSON(t, must(st.BlobList(0))(t), &list)
+	readJSON(t, must(st.BlobList(0))(t).Raw, &list)
 	if list.Count != 0 {
 		t.Errorf("%d blobs left after GC", list.Count)
 	}
@@ -101,5 +101,43 @@ func TestDefaultGCOptionsAreTheLibrarys(t *testing.T) {
 	}
 	st, _ := openTestStore(t)
 	_, err := st.BlobGC(&GCOptions{Grace: -time.Second})
+	wantErr(t, err, ErrInvalid)
+}
+
+// Regression: GCOptions{} used to send a zero grace period, so a collection with the options'
+// zero value deleted a blob another process had just stored and not referenced yet. An unset
+// Grace is the library's default (an hour), as nil is; NoGrace is how to ask for none.
+func TestZeroGCOptionsKeepAJustStoredBlob(t *testing.T) {
+	st, _ := openTestStore(t)
+	hash := must(st.BlobPut([]byte("stored, not referenced yet")))(t)
+	var report struct {
+		Deleted []struct {
+			Name string `json:"name"`
+		} `json:"deleted"`
+		Young []struct {
+			Name string `json:"name"`
+		} `json:"young"`
+	}
+	// A minute later: inside the default grace period, outside a zero one.
+	minuteLater := time.Now().Add(time.Minute)
+	readJSON(t, must(st.BlobGC(&GCOptions{Now: minuteLater}))(t).Raw, &report)
+	if len(report.Deleted) != 0 || len(report.Young) != 1 || report.Young[0].Name != hash {
+		t.Fatalf("GCOptions{} deleted %+v, kept young %+v; want the blob kept as young", report.Deleted, report.Young)
+	}
+	if got := must(st.BlobGet(hash))(t); string(got) != "stored, not referenced yet" {
+		t.Fatalf("blob now holds %q", got)
+	}
+
+	report.Deleted, report.Young = nil, nil
+	readJSON(t, must(st.BlobGC(&GCOptions{NoGrace: true, Now: minuteLater}))(t).Raw, &report)
+	if len(report.Deleted) != 1 || report.Deleted[0].Name != hash || len(report.Young) != 0 {
+		t.Fatalf("NoGrace deleted %+v, kept young %+v; want the blob deleted", report.Deleted, report.Young)
+	}
+	_, err := st.BlobGet(hash)
+	wantErr(t, err, ErrNotFound)
+
+	_, err = st.BlobGC(&GCOptions{NoGrace: true, Grace: time.Minute})
+	wantErr(t, err, ErrInvalid)
+	_, err = st.BlobGC(&GCOptions{Grace: -time.Microsecond}) // not rounded to 0 (no grace)
 	wantErr(t, err, ErrInvalid)
 }

@@ -49,7 +49,7 @@ func TestGoroutinesHammerSharedSessions(t *testing.T) {
 		var entries []struct {
 			ID string `json:"id"`
 		}
-		readJSON(t, must(s.Entries(0))(t), &entries)
+		readJSON(t, must(s.EntriesJSON(0))(t), &entries)
 		want := goroutines / sessions * rounds
 		if len(entries) != want {
 			t.Errorf("session %d has %d entries, want %d", i, len(entries), want)
@@ -81,8 +81,8 @@ func hammer(st *Store, s *Session, g, rounds int, record func(string)) error {
 				Content string `json:"content"`
 			} `json:"message"`
 		}
-		if err := json.Unmarshal(entry, &e); err != nil || e.Message.Content != text {
-			return fmt.Errorf("goroutine %d: entry %s is %s", g, id, entry)
+		if err := json.Unmarshal(entry.Raw, &e); err != nil || e.Message.Content != text {
+			return fmt.Errorf("goroutine %d: entry %s is %s", g, id, entry.Raw)
 		}
 		// A failing call's message names its own argument, never another goroutine's.
 		missing := fmt.Sprintf("missing-%d-%d", g, i)

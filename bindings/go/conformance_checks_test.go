@@ -66,7 +66,11 @@ var checkOps = map[string]caseOp{
 	},
 	"check_context": func(r *caseRunner, s step, expect Code) bool {
 		got, err := r.s.BuildContext(s.str(r.t, "leaf"))
-		return r.checkText(s, "context", expect, got, err)
+		raw := rawOf(got)
+		if !r.checkText(s, "context", expect, raw, err) {
+			return false
+		}
+		return err != nil || r.roundTrip("context", got, raw)
 	},
 	"check_dialect": func(r *caseRunner, s step, expect Code) bool {
 		got, err := r.s.Dialect()
@@ -90,37 +94,37 @@ var checkOps = map[string]caseOp{
 		}
 		return true
 	},
-	"check_header": textCheck(func(r *caseRunner, s step) ([]byte, error) { return r.s.Header() }),
-	"check_entries": textCheck(func(r *caseRunner, s step) ([]byte, error) {
-		return r.s.Entries(r.readFlags(s))
+	"check_header": typedObject(func(r *caseRunner, s step) (*Header, error) { return r.s.Header() }),
+	"check_entries": entryArray(func(r *caseRunner, s step) ([]byte, error) {
+		return r.s.EntriesJSON(r.readFlags(s))
 	}),
-	"check_entry": textCheck(func(r *caseRunner, s step) ([]byte, error) {
+	"check_entry": typedObject(func(r *caseRunner, s step) (*Entry, error) {
 		return r.s.Entry(s.str(r.t, "id"), r.readFlags(s))
 	}),
-	"check_path": textCheck(func(r *caseRunner, s step) ([]byte, error) {
-		return r.s.Path(s.str(r.t, "id"), r.readFlags(s))
+	"check_path": entryArray(func(r *caseRunner, s step) ([]byte, error) {
+		return r.s.PathJSON(s.str(r.t, "id"), r.readFlags(s))
 	}),
-	"check_children": textCheck(func(r *caseRunner, s step) ([]byte, error) {
-		return r.s.Children(s.str(r.t, "id"), r.readFlags(s))
+	"check_children": entryArray(func(r *caseRunner, s step) ([]byte, error) {
+		return r.s.ChildrenJSON(s.str(r.t, "id"), r.readFlags(s))
 	}),
-	"check_tree": textCheck(func(r *caseRunner, s step) ([]byte, error) {
-		return r.s.Tree(r.readFlags(s))
+	"check_tree": typedArray[TreeNode](func(r *caseRunner, s step) ([]byte, error) {
+		return r.s.TreeJSON(r.readFlags(s))
 	}),
-	"check_labels": textCheck(func(r *caseRunner, s step) ([]byte, error) { return r.s.Labels() }),
-	"check_usage":  textCheck(func(r *caseRunner, s step) ([]byte, error) { return r.s.Usage() }),
+	"check_labels": typedArray[Label](func(r *caseRunner, s step) ([]byte, error) { return r.s.LabelsJSON() }),
+	"check_usage":  typedObject(func(r *caseRunner, s step) (*Usage, error) { return r.s.Usage() }),
 	"check_info": func(r *caseRunner, s step, expect Code) bool {
 		info, err := r.s.Info()
 		if !r.status(err, CodeOK) {
 			return false
 		}
 		var got, want map[string]json.RawMessage
-		readJSON(r.t, info, &got)
+		readJSON(r.t, info.Raw, &got)
 		s.decode(r.t, "fields", &want)
-		return r.sameFields("info", got, want, string(info))
+		return r.sameFields("info", got, want, string(info.Raw)) && r.roundTrip("info", info, info.Raw)
 	},
 	"check_diagnostics": func(r *caseRunner, s step, expect Code) bool {
-		diags, err := r.s.Diagnostics()
-		if !r.status(err, CodeOK) {
+		diags, err := r.s.DiagnosticsJSON()
+		if !r.status(err, CodeOK) || !r.decodedRoundTrip("diagnostics", diags, decodeResult[[]Diagnostic]) {
 			return false
 		}
 		var got, want []map[string]json.RawMessage
@@ -164,8 +168,8 @@ var checkOps = map[string]caseOp{
 		o := &ListOptions{Cwd: s.str(r.t, "cwd")}
 		s.decode(r.t, "full", &o.Full)
 		s.decode(r.t, "limit", &o.Limit)
-		list, err := r.store.List(o)
-		if !r.status(err, CodeOK) {
+		list, err := r.store.ListJSON(o)
+		if !r.status(err, CodeOK) || !r.decodedRoundTrip("list", list, decodeResult[[]SessionListing]) {
 			return false
 		}
 		var got, want []map[string]json.RawMessage
@@ -206,4 +210,16 @@ func (r *caseRunner) sameFields(what string, got, want map[string]json.RawMessag
 		}
 	}
 	return true
+}
+
+// entryArray is typedArray for arrays of entries, which also keep each line in Raw.
+func entryArray(read func(r *caseRunner, s step) ([]byte, error)) caseOp {
+	typed := typedArray[Entry](read)
+	return func(r *caseRunner, s step, expect Code) bool {
+		if !typed(r, s, expect) {
+			return false
+		}
+		raw, err := read(r, s)
+		return err != nil || r.entriesKeepTheirLines(raw)
+	}
 }

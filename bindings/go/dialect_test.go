@@ -32,7 +32,7 @@ type infoOf struct {
 func sessionInfo(t *testing.T, s *Session) infoOf {
 	t.Helper()
 	var v infoOf
-	readJSON(t, must(s.Info())(t), &v)
+	readJSON(t, must(s.Info())(t).Raw, &v)
 	return v
 }
 
@@ -112,12 +112,12 @@ func TestAppendSessionInfoWritesPisTitleEntryAndTheTitleFollows(t *testing.T) {
 	o := fixedOptions(SessionNoDefer)
 	o.SessionID = "pi-2"
 	s := mustCreate(t, openPiStore(t), "/w", o)
-	if got, want := string(must(s.Header())(t)), `{"type":"session","version":3,"id":"pi-2","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}`; got != want {
+	if got, want := string(must(s.Header())(t).Raw), `{"type":"session","version":3,"id":"pi-2","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}`; got != want {
 		t.Errorf("header %s, want %s", got, want)
 	}
 	id := must(s.AppendSessionInfo("  Fix the build\n"))(t)
 	want := fmt.Sprintf(`{"type":"session_info","id":"%s","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","name":"Fix the build"}`, id)
-	if got := string(must(s.Entry(id, ReadAsStored))(t)); got != want {
+	if got := string(must(s.Entry(id, ReadAsStored))(t).Raw); got != want {
 		t.Errorf("entry %s, want %s", got, want)
 	}
 	if info := sessionInfo(t, s); info.Title == nil || *info.Title != "Fix the build" || info.LeafID != id {
@@ -133,10 +133,10 @@ func TestAppendSessionInfoWritesPisTitleEntryAndTheTitleFollows(t *testing.T) {
 		t.Errorf("info after SetTitle: %+v", info)
 	}
 	want = fmt.Sprintf(`{"type":"session_info","id":"%s","parentId":"%s","timestamp":"2026-01-01T00:00:02.000Z","name":"Renamed"}`, info.LeafID, id)
-	if got := string(must(s.Entry(info.LeafID, ReadAsStored))(t)); got != want {
+	if got := string(must(s.Entry(info.LeafID, ReadAsStored))(t).Raw); got != want {
 		t.Errorf("entry %s, want %s", got, want)
 	}
-	if h := string(must(s.Header())(t)); strings.Contains(h, "title") {
+	if h := string(must(s.Header())(t).Raw); strings.Contains(h, "title") {
 		t.Errorf("a pi header got a title: %s", h)
 	}
 	// An empty name clears the title.
@@ -182,7 +182,7 @@ func TestEachDialectRefusesTheOthersFormsAndChangesNothing(t *testing.T) {
 func TestTheContextOfAPiSessionCarriesPisModel(t *testing.T) {
 	s := mustCreate(t, openPiStore(t), "/w", fixedOptions(0))
 	want := `{"leafId":null,"messages":[],"thinkingLevel":"off","model":null,"models":{},"injectedTtsrRules":[],"mode":"none"}`
-	if got := string(must(s.BuildContext(""))(t)); got != want {
+	if got := string(must(s.BuildContext(""))(t).Raw); got != want {
 		t.Errorf("empty context %s, want %s", got, want)
 	}
 	must(s.AppendMessage([]byte(`{"role":"user","content":"hi"}`)))(t)
@@ -190,7 +190,7 @@ func TestTheContextOfAPiSessionCarriesPisModel(t *testing.T) {
 	var ctx struct {
 		Model map[string]string `json:"model"`
 	}
-	readJSON(t, must(s.BuildContext(""))(t), &ctx)
+	readJSON(t, must(s.BuildContext(""))(t).Raw, &ctx)
 	if ctx.Model["provider"] != "anthropic" || ctx.Model["modelId"] != "claude-x" || len(ctx.Model) != 2 {
 		t.Errorf("model %v", ctx.Model)
 	}

@@ -12,7 +12,7 @@
 //	store, err := xsession.OpenStore(root, nil)
 //	s, err := store.Create(cwd, nil)
 //	id, err := s.AppendMessage([]byte(`{"role":"user","content":"hi"}`))
-//	ctx, err := s.BuildContext("") // the JSON the model sees
+//	mc, err := s.BuildContext("") // what the model sees: mc.Messages[i].Role, .Text()
 //	err = s.Close()
 //
 // # Text in and out
@@ -25,8 +25,23 @@
 // are two methods (AppendLabel / ClearLabel, SetTitle / RemoveTitle, ...), and so there are for
 // moving the leaf: SetLeaf(id) to an entry ("" is an unknown id: ErrNotFound) and ClearLeaf() to
 // none.
-// Readers return the library's JSON as []byte, exactly as produced, and ids and paths as
-// strings.
+// Readers return typed values (see [Entry], [ModelContext], [SessionInfo] and the reports),
+// ids and paths as strings. Object results keep the library's exact JSON in Raw, and each reader
+// of an array has a ...JSON twin returning it; caller-owned JSON (message content, entry data)
+// stays [encoding/json.RawMessage], and members a type does not know stay in Extra.
+//
+// # Contexts
+//
+// The calls that can take long or wait have context.Context variants, named as database/sql
+// names its own: the method's name plus "Context", the context first ([Store.OpenContext],
+// [Store.ListContext], [Store.BlobGCContext], [Store.ImportContext], [Store.ForeignListContext],
+// [Session.BuildContextContext], [Session.VerifyContext]). The C library cannot be interrupted:
+// a variant runs the call on its own goroutine and returns ctx.Err() as soon as ctx is done,
+// while the call goes on to its end. What it then does stays done (a collection deletes what it
+// deletes, an import writes what it imports) and its result is dropped; a session opened after
+// the caller gave up is closed at once, releasing its writer lock. The handle stays consistent:
+// its next call waits for the abandoned one to finish, as for any other goroutine's call. A
+// context that is already done runs nothing.
 //
 // # Errors
 //

@@ -48,22 +48,12 @@ func Example_agentLoop() {
 	}
 	turn("user", "Check the linker flags instead.")
 
-	raw, err := session.BuildContext("")
+	context, err := session.BuildContext("")
 	if err != nil {
 		log.Fatal(err)
 	}
-	var context struct {
-		Messages []struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
-			Summary string `json:"summary"`
-		} `json:"messages"`
-	}
-	if err := json.Unmarshal(raw, &context); err != nil {
-		log.Fatal(err)
-	}
-	for _, m := range context.Messages {
-		fmt.Printf("%s: %s%s\n", m.Role, m.Content, m.Summary)
+	for _, m := range context.Messages { // typed: no JSON decoding of our own
+		fmt.Printf("%s: %s\n", m.Role, m.Text())
 	}
 
 	// Errors compare with errors.Is; the message is the library's for this very call.

@@ -92,28 +92,25 @@ func (o *ImportOptions) toC(a *cargs) (C.xs_import_options, error) {
 // twice imports nothing the second time), every host index key a key of the keyed store. A
 // relative sourcePath is relative to the process's working directory.
 //
-// The report, as JSON (docs/import.md#the-report): {"source","root","dryRun","rowsRead",
-// "imported","keptAsCustom","alreadyImported","skipped","sessions":[{"sourceFile","sessionId",
-// "sessionFile","created","rowsRead","imported","keptAsCustom","alreadyImported","skipped"}],
-// "skippedRows":[{"file","line","reason"}],"notes":[...]}. Bad rows and files inside the source
+// The report (docs/import.md#the-report) accounts for every row read. Bad rows and files inside the source
 // are in the report, never an error.
 //
 // ErrInvalid: an unknown kind, an empty sourcePath or one that is a file, a cwd of the wrong kind
 // (TargetCwd for "gateway"), relative or with ".." components, a negative LockWait. ErrNotFound:
 // sourcePath does not exist (for "myagents", a directory with neither sessions.json nor
 // sessions/). A failed write to the store is returned; the sessions written before it stay whole.
-func (st *Store) Import(kind ImportKind, sourcePath string, opts *ImportOptions) ([]byte, error) {
-	return st.foreign("Store.Import", kind, sourcePath, opts, true)
+func (st *Store) Import(kind ImportKind, sourcePath string, opts *ImportOptions) (*ImportReport, error) {
+	raw, err := st.foreign("Store.Import", kind, sourcePath, opts, true)
+	return decodeObject[ImportReport]("Store.Import", raw, err)
 }
 
-// ForeignList is what the store of kind at sourcePath holds, read only, as JSON (xs_foreign_list):
-// for "claude" {"source":"claude","root","projects":[{"dir","hasIndex","originalPath",
-// "transcripts":[...],"skippedRows":[...],"notes":[...]}]} (docs/import-claude.md#the-listing);
-// for "gateway" and "myagents" the listings of docs/import-hosts.md#listing-json. Nothing is
+// ForeignList is what the store of kind at sourcePath holds, read only (xs_foreign_list): the
+// listing of docs/import-claude.md#the-listing or docs/import-hosts.md#listing-json. Nothing is
 // written anywhere, st's store included. Of opts only LockWait and Now are read. Errors as
 // Import's.
-func (st *Store) ForeignList(kind ImportKind, sourcePath string, opts *ImportOptions) ([]byte, error) {
-	return st.foreign("Store.ForeignList", kind, sourcePath, opts, false)
+func (st *Store) ForeignList(kind ImportKind, sourcePath string, opts *ImportOptions) (*ForeignListing, error) {
+	raw, err := st.foreign("Store.ForeignList", kind, sourcePath, opts, false)
+	return decodeObject[ForeignListing]("Store.ForeignList", raw, err)
 }
 
 func (st *Store) foreign(op string, kind ImportKind, sourcePath string, opts *ImportOptions, importing bool) ([]byte, error) {

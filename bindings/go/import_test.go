@@ -127,15 +127,15 @@ func TestImportDryRunWritesNothingAndReportsWhatARealRunImports(t *testing.T) {
 	// The reports differ in "dryRun" and in the new session's file, which a dry run leaves ""
 	// (as in conformance case 109).
 	session := filepath.Join(root, "sessions", "--tmp-demo--", "2026-02-10T09-00-00-000Z_"+myAgentsID+".jsonl")
-	want := strings.Replace(string(real), `"dryRun":false`, `"dryRun":true`, 1)
+	want := strings.Replace(string(real.Raw), `"dryRun":false`, `"dryRun":true`, 1)
 	want = strings.Replace(want, `"sessionFile":"`+session+`"`, `"sessionFile":""`, 1)
-	if string(dry) != want || !strings.Contains(string(real), session) {
-		t.Errorf("dry run report\n%s\nwant\n%s", dry, want)
+	if string(dry.Raw) != want || !strings.Contains(string(real.Raw), session) {
+		t.Errorf("dry run report\n%s\nwant\n%s", dry.Raw, want)
 	}
 	var first, again importCounts
-	readJSON(t, real, &first)
+	readJSON(t, real.Raw, &first)
 	if first != (importCounts{RowsRead: 3, Imported: 3}) {
-		t.Errorf("first import %+v (%s)", first, real)
+		t.Errorf("first import %+v (%s)", first, real.Raw)
 	}
 	if _, err := os.Stat(session); err != nil {
 		t.Errorf("the imported session: %v", err)
@@ -145,9 +145,9 @@ func TestImportDryRunWritesNothingAndReportsWhatARealRunImports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readJSON(t, second, &again)
+	readJSON(t, second.Raw, &again)
 	if again != (importCounts{RowsRead: 3, AlreadyImported: 3}) {
-		t.Errorf("re-import %+v (%s)", again, second)
+		t.Errorf("re-import %+v (%s)", again, second.Raw)
 	}
 }
 
@@ -166,10 +166,10 @@ func TestForeignListWritesNothing(t *testing.T) {
 			InIndex bool   `json:"inIndex"`
 		} `json:"sessions"`
 	}
-	readJSON(t, got, &listing)
+	readJSON(t, got.Raw, &listing)
 	if listing.Source != "myagents" || listing.Root != src || len(listing.Sessions) != 1 ||
 		listing.Sessions[0].ID != myAgentsID || !listing.Sessions[0].InIndex {
-		t.Errorf("listing %s", got)
+		t.Errorf("listing %s", got.Raw)
 	}
 	assertNothingIn(t, dir)
 }
@@ -193,7 +193,7 @@ func TestForeignListWaitsLockWaitForAHeldIndexLockAndNowAgesIt(t *testing.T) {
 		var listing struct {
 			IndexLock string `json:"indexLock"`
 		}
-		readJSON(t, got, &listing)
+		readJSON(t, got.Raw, &listing)
 		return listing.IndexLock, took
 	}
 	if lock, took := indexLock(&ImportOptions{LockWait: 150 * time.Millisecond}); lock != "held" || took < 150*time.Millisecond {

@@ -71,11 +71,11 @@ func TestCompactionPlanAndResumeCheckOfAnUnknownLeaf(t *testing.T) {
 	_, err = s.ResumeCheck("a\x00b")
 	wantErr(t, err, ErrInvalid)
 	plan := must(s.CompactionPlan("", DefaultCompactionSettings()))(t)
-	if string(plan) != `{"needed":false,"firstKeptEntryId":null,"toSummarise":[],"tokensBefore":0,"keptTokens":0}` {
-		t.Errorf("plan of an empty session: %s", plan)
+	if string(plan.Raw) != `{"needed":false,"firstKeptEntryId":null,"toSummarise":[],"tokensBefore":0,"keptTokens":0}` {
+		t.Errorf("plan of an empty session: %s", plan.Raw)
 	}
-	if got := must(s.ResumeCheck(""))(t); string(got) != `{"leafId":null,"orphans":[],"pendingToolCalls":[]}` {
-		t.Errorf("resume check of an empty session: %s", got)
+	if got := must(s.ResumeCheck(""))(t); string(got.Raw) != `{"leafId":null,"orphans":[],"pendingToolCalls":[]}` {
+		t.Errorf("resume check of an empty session: %s", got.Raw)
 	}
 }
 
@@ -184,7 +184,7 @@ func sessionID(t *testing.T, s *Session) string {
 	var info struct {
 		ID string `json:"id"`
 	}
-	readJSON(t, must(s.Info())(t), &info)
+	readJSON(t, must(s.Info())(t).Raw, &info)
 	return info.ID
 }
 
@@ -199,7 +199,7 @@ func TestASessionBoundToAKeyWritesItsStats(t *testing.T) {
 	stats := must(s.Stats())(t)
 	noErr(t, s.Close())
 	var got, rec map[string]json.RawMessage
-	readJSON(t, stats, &got)
+	readJSON(t, stats.Raw, &got)
 	readJSON(t, must(st.KeyGet("agent:1:main"))(t), &rec)
 	for _, f := range []string{"inputTokens", "outputTokens", "totalTokens", "contextTokens", "cost"} {
 		if string(got[f]) != string(rec[f]) || string(got[f]) == "0" {
@@ -207,13 +207,13 @@ func TestASessionBoundToAKeyWritesItsStats(t *testing.T) {
 		}
 	}
 	if string(got["inputTokens"]) != "7" || string(got["outputTokens"]) != "3" {
-		t.Errorf("stats %s", stats)
+		t.Errorf("stats %s", stats.Raw)
 	}
 	_, err := st.Open("/nowhere.jsonl", &SessionOptions{Flags: SessionReadOnly, Key: "k"})
 	wantErr(t, err, ErrInvalid)
 	report := must(st.KeyFixStats("agent:"))(t)
-	if string(report) != `{"checked":1,"fixed":[],"skipped":[]}` {
-		t.Errorf("fix report of current stats: %s", report)
+	if string(report.Raw) != `{"checked":1,"fixed":[],"skipped":[]}` {
+		t.Errorf("fix report of current stats: %s", report.Raw)
 	}
 }
 
@@ -245,18 +245,18 @@ func TestArchiveCallsProgressBeforeTheFirstAndAfterEach(t *testing.T) {
 	progress := func(done, total uint64) { calls = append(calls, fmt.Sprintf("%d/%d", done, total)) }
 	dry := must(st.Archive(24*time.Hour, &ArchiveOptions{DryRun: true, Now: year2100, Progress: progress}))(t)
 	var rep archiveReport
-	readJSON(t, dry, &rep)
+	readJSON(t, dry.Raw, &rep)
 	if !rep.DryRun || len(rep.Archived) != 3 || len(rep.Skipped) != 0 {
-		t.Fatalf("dry run: %s", dry)
+		t.Fatalf("dry run: %s", dry.Raw)
 	}
 	calls = nil
 	real := must(st.Archive(24*time.Hour, &ArchiveOptions{Now: year2100, Progress: progress}))(t)
 	if strings.Join(calls, " ") != "0/3 1/3 2/3 3/3" {
 		t.Errorf("progress calls %q", calls)
 	}
-	readJSON(t, real, &rep)
+	readJSON(t, real.Raw, &rep)
 	if rep.DryRun || len(rep.Archived) != 3 {
-		t.Fatalf("archive: %s", real)
+		t.Fatalf("archive: %s", real.Raw)
 	}
 	// An archive opens read-only, says so, and refuses writes.
 	s, err := st.Open(rep.Archived[0].Path+".gz", nil)
@@ -266,7 +266,7 @@ func TestArchiveCallsProgressBeforeTheFirstAndAfterEach(t *testing.T) {
 		Archived bool `json:"archived"`
 		ReadOnly bool `json:"readOnly"`
 	}
-	readJSON(t, must(s.Info())(t), &info)
+	readJSON(t, must(s.Info())(t).Raw, &info)
 	if !info.Archived || !info.ReadOnly {
 		t.Errorf("info of an archive: %+v", info)
 	}
@@ -279,8 +279,8 @@ func TestArchiveCallsProgressBeforeTheFirstAndAfterEach(t *testing.T) {
 		DryRun bool              `json:"dryRun"`
 		Pruned []json.RawMessage `json:"pruned"`
 	}
-	if readJSON(t, pruned, &pr); !pr.DryRun || len(pr.Pruned) != 3 || calls != nil {
-		t.Errorf("prune dry run: %s (progress calls %q)", pruned, calls)
+	if readJSON(t, pruned.Raw, &pr); !pr.DryRun || len(pr.Pruned) != 3 || calls != nil {
+		t.Errorf("prune dry run: %s (progress calls %q)", pruned.Raw, calls)
 	}
 }
 
@@ -295,7 +295,7 @@ func TestArchiveAndPruneNeedALimit(t *testing.T) {
 		wantErr(t, err, ErrInvalid)
 	}
 	var rep archiveReport
-	if readJSON(t, must(st.Archive(0, &ArchiveOptions{DryRun: true, Now: year2100}))(t), &rep); len(rep.Archived) != 1 {
+	if readJSON(t, must(st.Archive(0, &ArchiveOptions{DryRun: true, Now: year2100}))(t).Raw, &rep); len(rep.Archived) != 1 {
 		t.Errorf("the session is not there to archive: %+v", rep)
 	}
 }
@@ -306,7 +306,7 @@ func TestArchiveProgressCallingTheSameStoreIsMisuseNotADeadlock(t *testing.T) {
 	idleSessions(t, st, 0, 1)
 	var inner map[string]error
 	var otherErr, err error
-	var report []byte
+	var report *ArchiveReport
 	withDeadline(func() {
 		report, err = st.Archive(time.Hour, &ArchiveOptions{Now: year2100, Progress: func(done, total uint64) {
 			if done == 0 {
@@ -324,9 +324,8 @@ func TestArchiveProgressCallingTheSameStoreIsMisuseNotADeadlock(t *testing.T) {
 		}
 	}
 	noErr(t, otherErr)
-	var rep archiveReport
-	if readJSON(t, report, &rep); len(rep.Archived) != 1 {
-		t.Errorf("report %s", report)
+	if len(report.Archived) != 1 {
+		t.Errorf("report %s", report.Raw)
 	}
 	must(st.List(nil))(t) // the store is open and usable
 }
@@ -348,8 +347,8 @@ func TestAPanicInTheProgressFunctionIsReturnedWithTheReport(t *testing.T) {
 		t.Errorf("the panicking function was called %d times", calls)
 	}
 	var rep archiveReport
-	if readJSON(t, report, &rep); len(rep.Archived) != 2 {
-		t.Errorf("the archive did not run to its end: %s", report)
+	if readJSON(t, report.Raw, &rep); len(rep.Archived) != 2 {
+		t.Errorf("the archive did not run to its end: %s", report.Raw)
 	}
 	// A panic with a value that is not an error.
 	idleSessions(t, st, 2, 1)

@@ -136,8 +136,8 @@ func TestSessionsOutliveTheirStore(t *testing.T) {
 	}
 	fork := must(s.Fork(nil))(t)
 	defer fork.Close()
-	if got := must(fork.Entry(id, 0))(t); !strings.Contains(string(got), "still here") {
-		t.Errorf("forked entry %s", got)
+	if got := must(fork.Entry(id, 0))(t); !strings.Contains(string(got.Raw), "still here") {
+		t.Errorf("forked entry %s", got.Raw)
 	}
 }
 
@@ -159,8 +159,8 @@ func TestWriterLockIsReleasedByClose(t *testing.T) {
 	if leaf := must(r.Leaf())(t); leaf != id2 {
 		t.Errorf("reader's leaf %q, want %q", leaf, id2)
 	}
-	if got := must(r.Entry(id1, 0))(t); !strings.Contains(string(got), `"content":"one"`) {
-		t.Errorf("entry %s", got)
+	if got := must(r.Entry(id1, 0))(t); !strings.Contains(string(got.Raw), `"content":"one"`) {
+		t.Errorf("entry %s", got.Raw)
 	}
 
 	if err := w.Close(); err != nil {

@@ -157,16 +157,20 @@ func (o *ListOptions) toC(a *cargs) (C.xs_list_options, error) {
 	return c, a.err
 }
 
-// GCOptions configures Store.BlobGC. Start from DefaultGCOptions: unlike the other option
-// structs, the zero value is not the default (a zero Grace deletes young files too).
+// GCOptions configures Store.BlobGC; nil and GCOptions{} both mean the library's defaults.
 type GCOptions struct {
-	DryRun bool          // report what would be deleted; delete nothing
-	Grace  time.Duration // never delete a file younger than this (>= 0; millisecond precision)
-	Now    time.Time     // "now" for the age test; the zero Time = the system clock
+	DryRun bool // report what would be deleted; delete nothing
+	// Grace: never delete a file younger than this. 0 = the library's default (one hour), so that
+	// an unset grace never deletes a blob another process just stored and has not referenced yet;
+	// NoGrace asks for none. Millisecond precision, rounded up; negative is ErrInvalid.
+	Grace time.Duration
+	// NoGrace deletes unreferenced files whatever their age (a grace of 0 ms). Only with Grace 0.
+	NoGrace bool
+	Now     time.Time // "now" for the age test; the zero Time = the system clock
 }
 
-// DefaultGCOptions are the library's defaults (xs_gc_options_init): a one-hour grace period,
-// the system clock, deleting for real.
+// DefaultGCOptions are the library's defaults (xs_gc_options_init), spelled out: a one-hour grace
+// period, the system clock, deleting for real.
 func DefaultGCOptions() GCOptions {
 	var c C.xs_gc_options
 	C.xs_gc_options_init(&c, C.XS_GC_OPTIONS_VERSION)
@@ -187,7 +191,20 @@ func (o *GCOptions) toC(op string) (C.xs_gc_options, error) {
 	if o.DryRun {
 		c.flags |= C.XS_GC_DRY_RUN
 	}
-	c.grace_ms = C.int64_t(o.Grace.Milliseconds())
+	switch {
+	case o.NoGrace && o.Grace != 0:
+		return c, argError(op, "GCOptions: NoGrace with a non-zero Grace")
+	case o.NoGrace:
+		c.grace_ms = 0
+	case o.Grace < 0:
+		c.grace_ms = C.int64_t(o.Grace.Milliseconds())
+		if c.grace_ms == 0 { // a negative grace stays negative (refused by the library)
+			c.grace_ms = -1
+		}
+	case o.Grace > 0:
+		// Rounded up: a positive grace under a millisecond must not become "none".
+		c.grace_ms = C.int64_t((o.Grace + time.Millisecond - 1) / time.Millisecond)
+	} // Grace 0: the default xs_gc_options_init set
 	if !o.Now.IsZero() {
 		c.now_ms = C.int64_t(o.Now.UnixMilli())
 	}

@@ -101,9 +101,8 @@ func ShouldFlushMemory(settings CompactionSettings, contextTokens, compactionCou
 
 // CompactionPlan is where a compaction at leafID ("" = the current leaf) should cut, keeping at
 // least KeepRecentTokens of the newest path entries and never a tool result without its call
-// (xs_compaction_plan), as JSON: {"needed","firstKeptEntryId" (id or null),"toSummarise":[ids],
-// "tokensBefore","keptTokens"}. ErrNotFound for an unknown leafID.
-func (s *Session) CompactionPlan(leafID string, settings CompactionSettings) ([]byte, error) {
+// (xs_compaction_plan). ErrNotFound for an unknown leafID.
+func (s *Session) CompactionPlan(leafID string, settings CompactionSettings) (*CompactionPlanResult, error) {
 	a := newArgs("Session.CompactionPlan")
 	defer a.free()
 	cl := a.opt("leafID", leafID)
@@ -114,9 +113,10 @@ func (s *Session) CompactionPlan(leafID string, settings CompactionSettings) ([]
 	if err != nil {
 		return nil, err
 	}
-	return s.h.read(a.op, func(p *C.xs_session, b *C.char, n C.size_t, out *C.size_t) C.xs_status {
+	raw, err := s.h.read(a.op, func(p *C.xs_session, b *C.char, n C.size_t, out *C.size_t) C.xs_status {
 		return C.xs_compaction_plan(p, cl, &c, b, n, out)
 	})
+	return decodeObject[CompactionPlanResult](a.op, raw, err)
 }
 
 // KeyClaimMemoryFlush decides and marks the memory flush for the record of key, under the keyed

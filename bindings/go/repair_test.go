@@ -35,7 +35,7 @@ func TestRepairQuarantineMovesGarbageAndATornTail(t *testing.T) {
 			Bytes int    `json:"bytes"`
 		} `json:"quarantine"`
 	}
-	readJSON(t, must(s.Repair(RepairQuarantine))(t), &report)
+	readJSON(t, must(s.Repair(RepairQuarantine))(t).Raw, &report)
 	if len(report.Done) != 2 || report.Done[0].Line != 2 || report.Done[0].Code != "quarantined" ||
 		report.Done[1].Line != 4 || report.Done[1].Code != "quarantined" {
 		t.Fatalf("repair did %+v", report.Done)
@@ -51,7 +51,7 @@ func TestRepairQuarantineMovesGarbageAndATornTail(t *testing.T) {
 	var verify struct {
 		Problems []json.RawMessage `json:"problems"`
 	}
-	readJSON(t, must(s.Verify())(t), &verify)
+	readJSON(t, must(s.Verify())(t).Raw, &verify)
 	if len(verify.Problems) != 0 {
 		t.Errorf("verify still finds %s", verify.Problems)
 	}
@@ -87,7 +87,7 @@ func TestRepairQuarantineMovesGarbageAndATornTail(t *testing.T) {
 	}
 
 	// Nothing is left to move.
-	if got := string(must(s.Repair(RepairQuarantine))(t)); got != `{"path":"`+path+`","done":[],"quarantine":null}` {
+	if got := string(must(s.Repair(RepairQuarantine))(t).Raw); got != `{"path":"`+path+`","done":[],"quarantine":null}` {
 		t.Errorf("second repair %s", got)
 	}
 }

@@ -75,15 +75,13 @@ func (o *ArchiveOptions) toC(op string, olderThan time.Duration) (C.xs_archive_o
 // Archive archives every live session whose last activity is more than olderThan before now
 // (xs_store_archive; millisecond precision, and a negative olderThan is ErrInvalid: the limit is
 // always the caller's choice). Each is archived under its writer lock; one another process holds
-// open for writing is skipped, and a failure with one session skips it and goes on. The report,
-// as JSON: {"dryRun","archived":[{"path","bytes","gzBytes"}],"skipped":[{"path","reason",
-// "detail"}]}, both in path order; gzBytes is 0 on a dry run; reason is "writer", "too-large",
-// "archive-exists", "changed" or "error". A dry run reports exactly what a real run would.
+// open for writing is skipped, and a failure with one session skips it and goes on. The report
+// lists both in path order. A dry run reports exactly what a real run would.
 //
 // The library cannot be stopped from the progress function. If it panics, it is not called
 // again, the archive runs to its end, and Archive returns the report together with an ErrError
 // whose message names the panic (and which unwraps to the panic's value when that is an error).
-func (st *Store) Archive(olderThan time.Duration, opts *ArchiveOptions) ([]byte, error) {
+func (st *Store) Archive(olderThan time.Duration, opts *ArchiveOptions) (*ArchiveReport, error) {
 	const op = "Store.Archive"
 	o, err := opts.toC(op, olderThan)
 	if err != nil {
@@ -96,9 +94,10 @@ func (st *Store) Archive(olderThan time.Duration, opts *ArchiveOptions) ([]byte,
 		user = cgo.NewHandle(pr)
 		defer user.Delete()
 	}
-	report, err := st.h.read(op, func(p *C.xs_store, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
+	raw, err := st.h.read(op, func(p *C.xs_store, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
 		return C.xs_go_store_archive(p, o, C.uintptr_t(user), b, c, n)
 	})
+	report, err := decodeObject[ArchiveReport](op, raw, err)
 	if err != nil || pr == nil || !pr.panicked {
 		return report, err
 	}
@@ -109,18 +108,18 @@ func (st *Store) Archive(olderThan time.Duration, opts *ArchiveOptions) ([]byte,
 
 // Prune deletes the archives whose file was last modified (when it was archived) more than
 // olderThan before now, never a live session (xs_store_prune; a negative olderThan is
-// ErrInvalid). opts.Progress is not called. The report, as JSON:
-// {"dryRun","pruned":[{"path","gzBytes","archivedMs"}]} in path order; a dry run lists exactly
-// what a real run deletes. ErrIO when a removal failed (the message says how many went before).
-func (st *Store) Prune(olderThan time.Duration, opts *ArchiveOptions) ([]byte, error) {
+// ErrInvalid). opts.Progress is not called. The report lists them in path order; a dry run
+// lists exactly what a real run deletes. ErrIO when a removal failed (the message says how many went before).
+func (st *Store) Prune(olderThan time.Duration, opts *ArchiveOptions) (*PruneReport, error) {
 	const op = "Store.Prune"
 	o, err := opts.toC(op, olderThan)
 	if err != nil {
 		return nil, err
 	}
-	return st.h.read(op, func(p *C.xs_store, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
+	raw, err := st.h.read(op, func(p *C.xs_store, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
 		return C.xs_store_prune(p, &o, b, c, n)
 	})
+	return decodeObject[PruneReport](op, raw, err)
 }
 
 // archiveProgress is what Archive shares with its progress callback, through a cgo.Handle.

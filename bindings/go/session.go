@@ -5,10 +5,7 @@ package xsession
 */
 import "C"
 
-import (
-	"encoding/json"
-	"runtime"
-)
+import "runtime"
 
 // Session is one open transcript. Safe for concurrent use; see the package documentation. A
 // writable session holds its file's writer lock until Close.
@@ -133,11 +130,5 @@ func (s *Session) FilePath() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var v struct {
-		Path string `json:"path"`
-	}
-	if err := json.Unmarshal(info, &v); err != nil {
-		return "", &Error{Code: CodeInternal, Op: "Session.FilePath", Message: "session info is not JSON: " + err.Error()}
-	}
-	return v.Path, nil
+	return info.Path, nil
 }

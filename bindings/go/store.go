@@ -106,8 +106,14 @@ func (st *Store) WriteBreadcrumb(terminalID, cwd, sessionPath string) error {
 	return st.h.do(a.op, func(p *C.xs_store) C.xs_status { return C.xs_store_write_breadcrumb(p, ct, ccwd, cp) })
 }
 
-// List is the store's sessions, newest first, as the library's JSON array (xs_store_list).
-func (st *Store) List(opts *ListOptions) ([]byte, error) {
+// List is the store's sessions, newest (file time) first (xs_store_list).
+func (st *Store) List(opts *ListOptions) ([]SessionListing, error) {
+	raw, err := st.ListJSON(opts)
+	return decodeResult[[]SessionListing]("Store.List", raw, err)
+}
+
+// ListJSON is List as the library's JSON.
+func (st *Store) ListJSON(opts *ListOptions) ([]byte, error) {
 	a := newArgs("Store.List")
 	defer a.free()
 	o, err := opts.toC(a)
