@@ -1,7 +1,5 @@
-//! A small JSON reader for the typed accessors ([`SessionInfo`](crate::SessionInfo),
-//! [`Usage`](crate::Usage), [`KeyRecord`](crate::KeyRecord)): the default build has no
-//! dependencies, and those objects are flat and small. Private: callers who want full JSON get
-//! the exact text and use their own parser.
+//! A small JSON reader for [`KeyRecord`](crate::KeyRecord)s: records are hosts' own JSON, kept
+//! as the exact text the library wrote, at any depth (serde_json stops at 128 levels). Private.
 
 use std::collections::BTreeMap;
 
@@ -17,6 +15,7 @@ pub(crate) enum Value {
 }
 
 /// Parses one JSON document (surrounding whitespace allowed). `Err` names the byte offset.
+#[cfg(test)]
 pub(crate) fn parse(text: &str) -> Result<Value, String> {
     let mut p = Parser { bytes: text.as_bytes(), at: 0, depth: 0 };
     let value = p.value()?;
@@ -327,6 +326,7 @@ impl<'a> Parser<'a> {
     }
 }
 
+#[cfg(test)]
 impl Value {
     /// The member `key` of an object (`None` for other values or a missing member).
     pub(crate) fn get(&self, key: &str) -> Option<&Value> {

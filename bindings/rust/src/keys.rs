@@ -11,6 +11,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::json;
 use crate::store::Store;
 use crate::sys;
+use crate::types::{decode, FixStatsReport};
 
 /// The keyed session store of a [`Store`] ([`Store::keys`]): one JSON document,
 /// `<root>/sessions.json` unless [`StoreOptions::keys_path`](crate::StoreOptions::keys_path)
@@ -143,12 +144,18 @@ impl Keys<'_> {
         }
     }
 
+    /// Recounts the stats of the records whose key starts with `prefix`, typed report (see
+    /// [`Keys::fix_stats_json`]).
+    pub fn fix_stats(&self, prefix: &str) -> Result<FixStatsReport> {
+        decode(&self.fix_stats_json(prefix)?, "xs_keys_fix_stats")
+    }
+
     /// Recounts the stats of the records whose key starts with `prefix` (`""`: all) from their
     /// sessions (read-only) and rewrites, under the document's lock, only the stat fields that
     /// differ (`xs_keys_fix_stats`). Returns the library's report:
     /// `{"checked":N,"fixed":[{"key","sessionId","before":{…},"after":{…}}],"skipped":[{"key","reason"}]}`;
     /// a record whose session cannot be found or read is skipped, not an error.
-    pub fn fix_stats(&self, prefix: &str) -> Result<String> {
+    pub fn fix_stats_json(&self, prefix: &str) -> Result<String> {
         let prefix = c_string(prefix, "prefix")?;
         // SAFETY: live store; `prefix` outlives the call; the buffer triple comes from read_bytes.
         self.store.handle.read_string("xs_keys_fix_stats", |st, b, c, n| unsafe {

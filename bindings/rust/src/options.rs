@@ -7,7 +7,7 @@
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
 
-use crate::buffer::{c_string, opt_c_string, opt_ptr};
+use crate::buffer::{opt_c_string, opt_ptr, path_c_string};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorCode, Result};
 use crate::policy::{RawResetPolicy, ResetPolicy};
@@ -108,12 +108,7 @@ impl StoreOptions {
         }
         let keys_path = match &self.keys_path {
             // The C API takes NUL-terminated UTF-8; a lossy conversion would name another file.
-            Some(path) => Some(c_string(
-                path.to_str().ok_or_else(|| {
-                    Error::new(ErrorCode::Invalid, format!("keys path {} is not UTF-8", path.display()))
-                })?,
-                "keys path",
-            )?),
+            Some(path) => Some(path_c_string(path, "keys path")?),
             None => None,
         };
         raw.keys_path = opt_ptr(&keys_path);
