@@ -29,9 +29,11 @@ impl Message {
     }
 
     /// The message's text: a string `content` as it is, or its `{"type":"text","text":…}` blocks
-    /// joined (other blocks, such as tool calls and images, are left out).
+    /// joined (other blocks, such as tool calls and images, are left out); for the summaries a
+    /// context constructs (`compactionSummary`, `branchSummary`), which have no content, the
+    /// `summary`.
     pub fn text(&self) -> String {
-        match self.content() {
+        match self.content().or_else(|| self.fields.get("summary")) {
             Some(Value::String(text)) => text.clone(),
             Some(Value::Array(blocks)) => blocks
                 .iter()
