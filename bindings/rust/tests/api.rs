@@ -29,7 +29,10 @@ fn session_info_and_usage_are_typed() {
     let opts = fixed().session_id("typed-1").title("Fix the build").parent_session("older-1");
     let session = store.create_session("/work/proj", &opts).unwrap();
     let path = format!("{}/sessions/--work-proj--/2026-01-01T00-00-00-000Z_typed-1.jsonl", dir.str());
-    assert_eq!(store.session_dir("/work/proj").unwrap(), format!("{}/sessions/--work-proj--", dir.str()));
+    assert_eq!(
+        store.session_dir("/work/proj").unwrap(),
+        std::path::Path::new(&format!("{}/sessions/--work-proj--", dir.str()))
+    );
     let mut want: SessionInfo = session.info().unwrap();
     assert_eq!(
         (want.id.as_str(), want.path.as_str(), want.cwd.as_str(), want.timestamp.as_str()),
@@ -120,7 +123,7 @@ fn discovery_lists_resolves_and_continues() {
     assert_eq!(ids, ["disc-1", "disc-2"]);
     assert_eq!(listed[0]["entryCount"], 0, "full listings count entries");
 
-    assert_eq!(store.resolve("disc-2", None).unwrap(), paths[1]);
+    assert_eq!(store.resolve("disc-2", None).unwrap(), std::path::Path::new(&paths[1]));
     let err = store.resolve("disc", Some(std::path::Path::new("/work/proj"))).unwrap_err();
     assert_eq!(err.code(), ErrorCode::Ambiguous);
     assert!(err.message().contains("disc-1") && err.message().contains("disc-2"), "{err}");
