@@ -4,10 +4,10 @@
 use std::ffi::CString;
 use std::fmt;
 use std::os::raw::c_char;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::buffer::{c_string, opt_c_string, opt_ptr, path_c_string};
+use crate::buffer::{c_string, opt_ptr, path_c_string};
 use crate::error::{Error, ErrorCode, Result};
 use crate::options::init;
 use crate::store::Store;
@@ -81,8 +81,8 @@ impl FromStr for ImportKind {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ImportOptions {
     dry_run: bool,
-    target_cwd: Option<String>,
-    fallback_cwd: Option<String>,
+    target_cwd: Option<PathBuf>,
+    fallback_cwd: Option<PathBuf>,
     lock_wait_ms: Option<i64>,
     now_ms: Option<i64>,
 }
@@ -110,16 +110,16 @@ impl ImportOptions {
     /// [`ImportKind::Claude`] only: the cwd of every imported session, instead of each
     /// conversation's own. An absolute path without `.` or `..` components; anything else (or
     /// this with another kind) is [`ErrorCode::Invalid`].
-    pub fn target_cwd(mut self, cwd: &str) -> ImportOptions {
-        self.target_cwd = Some(cwd.to_owned());
+    pub fn target_cwd(mut self, cwd: impl AsRef<Path>) -> ImportOptions {
+        self.target_cwd = Some(cwd.as_ref().to_path_buf());
         self
     }
 
     /// [`ImportKind::Gateway`] and [`ImportKind::MyAgents`] only: the cwd of a session whose
     /// source names none (default: the source directory). Absolute, as
     /// [`target_cwd`](Self::target_cwd).
-    pub fn fallback_cwd(mut self, cwd: &str) -> ImportOptions {
-        self.fallback_cwd = Some(cwd.to_owned());
+    pub fn fallback_cwd(mut self, cwd: impl AsRef<Path>) -> ImportOptions {
+        self.fallback_cwd = Some(cwd.as_ref().to_path_buf());
         self
     }
 
@@ -140,8 +140,8 @@ impl ImportOptions {
     /// The library's defaults from `xs_import_options_init`, then the settings given here.
     fn to_raw(&self) -> Result<RawImportOptions> {
         let mut raw = init(sys::xs_import_options_init, sys::XS_IMPORT_OPTIONS_VERSION)?;
-        let target_cwd = opt_c_string(self.target_cwd.as_deref(), "target cwd")?;
-        let fallback_cwd = opt_c_string(self.fallback_cwd.as_deref(), "fallback cwd")?;
+        let target_cwd = self.target_cwd.as_deref().map(|cwd| path_c_string(cwd, "target cwd")).transpose()?;
+        let fallback_cwd = self.fallback_cwd.as_deref().map(|cwd| path_c_string(cwd, "fallback cwd")).transpose()?;
         if self.dry_run {
             raw.flags |= sys::XS_IMPORT_DRY_RUN;
         }

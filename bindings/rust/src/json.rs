@@ -327,17 +327,6 @@ impl<'a> Parser<'a> {
 }
 
 #[cfg(test)]
-impl Value {
-    /// The member `key` of an object (`None` for other values or a missing member).
-    pub(crate) fn get(&self, key: &str) -> Option<&Value> {
-        match self {
-            Value::Object(members) => members.get(key),
-            _ => None,
-        }
-    }
-}
-
-#[cfg(test)]
 mod tests {
     use super::*;
 

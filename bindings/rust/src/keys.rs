@@ -45,6 +45,29 @@ pub struct KeyRecord {
     pub record: String,
 }
 
+impl KeyRecord {
+    /// The records of a key list's JSON (the text of [`Keys::list_json`]), each record kept as
+    /// the exact text the library wrote, at any depth.
+    pub fn list_from_json(text: &str) -> Result<Vec<KeyRecord>> {
+        let records =
+            json::key_records(text).map_err(|e| Error::new(ErrorCode::Internal, format!("xs_keys_list: {e}")))?;
+        Ok(records.into_iter().map(|(key, record)| KeyRecord { key, record }).collect())
+    }
+}
+
+impl serde::Serialize for KeyRecord {
+    /// `{"key":…,"record":…}`, the record written as its text (so a list encodes as the library
+    /// wrote it).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeStruct};
+        let record = serde_json::value::RawValue::from_string(self.record.clone()).map_err(S::Error::custom)?;
+        let mut out = s.serialize_struct("KeyRecord", 2)?;
+        out.serialize_field("key", &self.key)?;
+        out.serialize_field("record", &record)?;
+        out.end()
+    }
+}
+
 /// What [`Keys::update`]'s closure decides the record becomes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Update {
@@ -97,10 +120,7 @@ impl Keys<'_> {
 
     /// The records whose keys start with `prefix` (`""`: all), in the document's order.
     pub fn list(&self, prefix: &str) -> Result<Vec<KeyRecord>> {
-        let text = self.list_json(prefix)?;
-        let records =
-            json::key_records(&text).map_err(|e| Error::new(ErrorCode::Internal, format!("xs_keys_list: {e}")))?;
-        Ok(records.into_iter().map(|(key, record)| KeyRecord { key, record }).collect())
+        KeyRecord::list_from_json(&self.list_json(prefix)?)
     }
 
     /// [`Keys::list`] as the library's exact JSON: `[{"key":…,"record":{…}},…]` (`xs_keys_list`).

@@ -135,7 +135,7 @@ pub struct SessionOptions {
     dialect: Option<Dialect>,
     clock: Option<(i64, i64)>,
     id_seed: u64,
-    cwd: Option<String>,
+    cwd: Option<PathBuf>,
     session_id: Option<String>,
     title: Option<String>,
     parent_session: Option<String>,
@@ -221,8 +221,8 @@ impl SessionOptions {
 
     /// Header `cwd` of a session made by an open with [`create`](Self::create) (creating
     /// constructors take the cwd as an argument instead).
-    pub fn cwd(mut self, cwd: &str) -> SessionOptions {
-        self.cwd = Some(cwd.to_owned());
+    pub fn cwd(mut self, cwd: impl AsRef<Path>) -> SessionOptions {
+        self.cwd = Some(cwd.as_ref().to_path_buf());
         self
     }
 
@@ -259,7 +259,7 @@ impl SessionOptions {
     pub(crate) fn to_raw(&self) -> Result<RawSessionOptions> {
         let mut raw = init(sys::xs_session_options_init, sys::XS_SESSION_OPTIONS_VERSION)?;
         let strings = [
-            opt_c_string(self.cwd.as_deref(), "cwd")?,
+            self.cwd.as_deref().map(|cwd| path_c_string(cwd, "cwd")).transpose()?,
             opt_c_string(self.session_id.as_deref(), "session id")?,
             opt_c_string(self.title.as_deref(), "title")?,
             opt_c_string(self.parent_session.as_deref(), "parent session")?,
@@ -289,7 +289,7 @@ impl SessionOptions {
 pub struct ListOptions {
     full: bool,
     limit: u64,
-    cwd: Option<String>,
+    cwd: Option<PathBuf>,
 }
 
 impl ListOptions {
@@ -311,14 +311,14 @@ impl ListOptions {
     }
 
     /// Only sessions whose header names this working directory.
-    pub fn cwd(mut self, cwd: &str) -> ListOptions {
-        self.cwd = Some(cwd.to_owned());
+    pub fn cwd(mut self, cwd: impl AsRef<Path>) -> ListOptions {
+        self.cwd = Some(cwd.as_ref().to_path_buf());
         self
     }
 
     pub(crate) fn to_raw(&self) -> Result<(sys::xs_list_options, Option<CString>)> {
         let mut raw = init(sys::xs_list_options_init, sys::XS_LIST_OPTIONS_VERSION)?;
-        let cwd = opt_c_string(self.cwd.as_deref(), "cwd")?;
+        let cwd = self.cwd.as_deref().map(|cwd| path_c_string(cwd, "cwd")).transpose()?;
         if self.full {
             raw.flags |= sys::XS_LIST_FULL;
         }

@@ -180,7 +180,7 @@ fn archive_progress_counts_every_candidate_and_the_archive_opens_read_only() {
         assert!(!std::path::Path::new(path).exists());
     }
 
-    let archived = store.open_session(&format!("{}.gz", paths[0]), &SessionOptions::new()).unwrap();
+    let archived = store.open_session(format!("{}.gz", paths[0]), &SessionOptions::new()).unwrap();
     let info = archived.info().unwrap();
     assert!(info.archived && info.read_only, "{info:?}");
     assert_eq!(archived.append_message(USER).unwrap_err().code(), ErrorCode::ReadOnly);
@@ -226,7 +226,7 @@ fn a_call_on_the_store_from_the_progress_closure_is_misuse() {
     store.archive_with_progress_json(&opts, |_, _| inner.push(store.keys().get("k").map_err(|e| e.code()))).unwrap();
     assert_eq!(inner, [Err(ErrorCode::Misuse), Err(ErrorCode::Misuse)]);
     // Another store on the same root is another handle: usable from the closure.
-    let other = Store::open(&store_root(&store)).unwrap();
+    let other = Store::open(store_root(&store)).unwrap();
     let mut seen = Vec::new();
     store.archive_with_progress_json(&opts, |_, _| seen.push(other.keys().get("k").map_err(|e| e.code()))).unwrap();
     assert_eq!(seen, [Ok(None)]);

@@ -149,7 +149,7 @@ fn one_store_serves_sessions_on_several_threads() {
             let store = Arc::clone(&store);
             thread::spawn(move || {
                 let session = store
-                    .create_session(&format!("/work/p{n}"), &SessionOptions::new().session_id(&format!("t-{n}")))
+                    .create_session(format!("/work/p{n}"), &SessionOptions::new().session_id(&format!("t-{n}")))
                     .unwrap();
                 session.append_message(&message(&format!("hello {n}"))).unwrap();
                 session.append_message(ASSISTANT).unwrap(); // persists the session

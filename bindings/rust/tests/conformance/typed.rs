@@ -12,7 +12,7 @@ use crate::StepResult;
 
 thread_local! {
     /// The lines of the running case's `input` file.
-    pub(crate) static CASE_INPUT: std::cell::RefCell<Vec<String>> = std::cell::RefCell::new(Vec::new());
+    pub(crate) static CASE_INPUT: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Where `got` and `want` first differ (a JSON pointer and both values), `None` when they are

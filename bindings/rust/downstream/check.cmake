@@ -28,7 +28,7 @@ get_filename_component(lib_dir ${pc_dir} DIRECTORY)
 set(crate ${WORK_DIR}/crate)
 file(WRITE ${crate}/Cargo.toml "[package]\nname = \"agent-loop\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n"
      "[dependencies]\nxsession = { path = \"${SOURCE_DIR}\" }\n\n[workspace]\n")
-configure_file(${SOURCE_DIR}/tests/downstream/main.rs ${crate}/src/main.rs COPYONLY)
+configure_file(${SOURCE_DIR}/downstream/main.rs ${crate}/src/main.rs COPYONLY)
 
 run(${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${pc_dir} PKG_CONFIG_SYSROOT_DIR=${root} CARGO_TARGET_DIR=${TARGET_DIR}
     LD_LIBRARY_PATH=${lib_dir} ${CARGO} run ${CARGO_ARGS} --quiet --manifest-path ${crate}/Cargo.toml)
