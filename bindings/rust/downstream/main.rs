@@ -25,6 +25,11 @@ fn main() -> xsession::Result<()> {
     let summary = session.entries(BlobRefs::AsStored)?.last().unwrap()?;
     assert!(matches!(summary.kind, EntryKind::BranchSummary { .. }));
     session.close()?;
+    // Which libxsession the process mapped (Linux): check.cmake wants the installed copy.
+    let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
+    if let Some(line) = maps.lines().find(|l| l.contains("libxsession")) {
+        println!("libxsession: {}", line.split_whitespace().last().unwrap_or(""));
+    }
     drop(store);
     std::fs::remove_dir_all(root).ok();
     Ok(())
