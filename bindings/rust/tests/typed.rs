@@ -7,10 +7,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use xsession::types::{Diagnostic, Label, PiModel};
-use xsession::{BlobRefs, Dialect, Entry, EntryKind, SessionOptions, Store, StoreOptions};
+use xsession::types::{BlobList, Diagnostic, GcReport, Label, ListedSession, PiModel, RepairReport, VerifyReport};
+use xsession::{
+    BlobRefs, Dialect, Entry, EntryKind, GcOptions, ListOptions, RepairOptions, SessionOptions, Store, StoreOptions,
+};
 
-use common::{fixed, store, TempDir, ASSISTANT, USER};
+use common::{fixed, json, store, TempDir, ASSISTANT, USER};
 
 #[test]
 fn the_agent_loop_reads_typed_messages_and_entries() {
@@ -149,4 +151,74 @@ fn a_bad_entry_is_one_err_item_not_the_end() {
     assert!(items[0].is_ok() && items[2].is_ok());
     let err = items[1].as_ref().unwrap_err();
     assert_eq!((err.code(), err.message()), (xsession::ErrorCode::Internal, "entries: no string \"type\""));
+}
+
+#[test]
+fn upkeep_reports_and_listings_are_typed_and_round_trip() {
+    let (_dir, store) = store();
+    let session = store.create_session("/work/proj", &fixed().session_id("up-1").no_defer(true)).unwrap();
+    session.append_message(USER).unwrap();
+    let path = session.info().unwrap().path;
+    drop(session);
+    // A garbage line, an entry, and a torn last line, as a crashed writer leaves them.
+    let head = std::fs::read(&path).unwrap();
+    let entry =
+        r#"{"type":"custom","id":"c1","parentId":null,"timestamp":"2026-01-01T00:00:09.000Z","customType":"x"}"#;
+    let torn = r#"{"type":"message","id":"m9","mess"#;
+    let bytes = [head.as_slice(), b"not JSON\n", entry.as_bytes(), b"\n", torn.as_bytes()].concat();
+    std::fs::write(&path, bytes).unwrap();
+    let session = store.open_session(&path, &SessionOptions::new()).unwrap();
+
+    let text = session.verify_json().unwrap();
+    json::round_trip::<VerifyReport>("verify", &text).unwrap();
+    let verify = session.verify().unwrap();
+    let codes: Vec<(&str, bool)> = verify.problems.iter().map(|p| (p.code.as_str(), p.fixable)).collect();
+    assert_eq!(codes, [("invalid_json", false), ("incomplete_tail", true)]);
+    assert_eq!((verify.id.as_str(), verify.file_version, verify.entries), ("up-1", 3, 2));
+
+    let text = session.repair_json(&RepairOptions::new().quarantine(true)).unwrap();
+    json::round_trip::<RepairReport>("repair", &text).unwrap();
+    let repair: RepairReport = xsession::types::from_json(&text).unwrap();
+    let quarantine = repair.quarantine.flatten().unwrap();
+    assert_eq!(quarantine.lines, 2);
+    assert_eq!(session.repair(&RepairOptions::new().quarantine(true)).unwrap().quarantine, Some(None));
+
+    let hash = store.blob_put(b"hello").unwrap();
+    let text = store.blob_list_json(true).unwrap();
+    json::round_trip::<BlobList>("blob_list", &text).unwrap();
+    let blobs = store.blob_list(true).unwrap();
+    assert_eq!(
+        (blobs.count, blobs.blobs[0].hash.as_str(), blobs.blobs[0].problem.clone()),
+        (1, hash.as_str(), Some(None))
+    );
+    assert_eq!(store.blob_list(false).unwrap().blobs[0].problem, None);
+    let gc = GcOptions::new().dry_run(true).grace_ms(0);
+    json::round_trip::<GcReport>("blob_gc", &store.blob_gc_json(&gc).unwrap()).unwrap();
+    let report = store.blob_gc(&gc).unwrap();
+    assert!(report.dry_run);
+    assert_eq!(report.deleted.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), [hash.as_str()]);
+
+    let full = ListOptions::new().full(true).cwd(Path::new("/work/proj"));
+    json::round_trip::<Vec<ListedSession>>("list", &store.list_json(&full).unwrap()).unwrap();
+    let listed = store.list(&full).unwrap();
+    assert_eq!((listed.len(), listed[0].id.as_str(), listed[0].entry_count), (1, "up-1", Some(2)));
+    assert_eq!(store.list(&ListOptions::new()).unwrap()[0].entry_count, None);
+}
+
+#[test]
+fn differences_name_the_member() {
+    let want: Value = serde_json::from_str(r#"{"a":[1,{"b":0}],"c":"x"}"#).unwrap();
+    assert_eq!(json::difference(&serde_json::from_str(r#"{"c":"x","a":[1,{"b":0.0}]}"#).unwrap(), &want, ""), None);
+    assert_eq!(
+        json::difference(&serde_json::from_str(r#"{"a":[1,{}],"c":"x"}"#).unwrap(), &want, ""),
+        Some("/a/1/b: dropped (the library wrote 0)".to_string())
+    );
+    assert_eq!(
+        json::difference(&serde_json::from_str(r#"{"a":[1,{"b":0}],"c":"x","d":null}"#).unwrap(), &want, ""),
+        Some("/d: added (null)".to_string())
+    );
+    assert_eq!(
+        json::difference(&serde_json::from_str(r#"{"a":[1,{"b":"0"}],"c":"x"}"#).unwrap(), &want, ""),
+        Some("/a/1/b: \"0\" instead of 0".to_string())
+    );
 }
