@@ -59,9 +59,11 @@
 //!
 //! # Linking
 //!
-//! `build.rs` asks the `pkg-config` program for the `xsession` module (set `PKG_CONFIG_PATH` to
-//! `<build>/pkgconfig` to use an uninstalled build tree) and adds an rpath to its library
-//! directory for this crate's own tests and examples.
+//! The `xsession-sys` crate (`links = "xsession"`) asks the `pkg-config` program for the
+//! `xsession` module (set `PKG_CONFIG_PATH` to `<build>/pkgconfig` to use an uninstalled build
+//! tree); this crate's `build.rs` adds an rpath to the library's directory for its own tests and
+//! examples. A program of yours finds `libxsession.so.0` where the system looks for libraries
+//! (or through `LD_LIBRARY_PATH`).
 #![deny(missing_docs)]
 // Unsafe operations inside an `unsafe fn` keep their own `unsafe` block (with its SAFETY note), as
 // Rust 2024 requires; the Rust 1.63 this crate also builds with (Debian 12's) calls those blocks
