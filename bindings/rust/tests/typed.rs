@@ -154,6 +154,15 @@ fn a_bad_entry_is_one_err_item_not_the_end() {
 }
 
 #[test]
+fn a_lone_surrogate_stays_in_the_raw_line_and_reads_as_fffd() {
+    let line =
+        r#"{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"user","content":"x\ud83d"}}"#;
+    let entry = xsession::Entries::from_json(&format!("[{line}]")).unwrap().next().unwrap().unwrap();
+    assert_eq!(entry.raw(), line);
+    assert_eq!(entry.message().unwrap().text(), "x\u{fffd}");
+}
+
+#[test]
 fn upkeep_reports_and_listings_are_typed_and_round_trip() {
     let (_dir, store) = store();
     let path = {

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use super::context::Message;
 use super::present;
 use crate::error::{Error, ErrorCode, Result};
+use crate::json;
 
 /// The header line (`xs_session_header`, docs/format.md#the-header), as stored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -233,7 +234,8 @@ impl Entry {
     }
 
     /// The exact JSON the entry was decoded from (for a stored line: its bytes, blob refs
-    /// resolved when read with [`BlobRefs::Resolved`](crate::BlobRefs::Resolved)).
+    /// resolved when read with [`BlobRefs::Resolved`](crate::BlobRefs::Resolved)). In an entry
+    /// of a [`TreeNode`](crate::types::TreeNode), a lone surrogate escape reads `\ufffd`.
     pub fn raw(&self) -> &str {
         &self.raw
     }
@@ -358,7 +360,7 @@ impl<'de> Deserialize<'de> for Entry {
 /// iterator reaches it: one entry that does not decode is an `Err` item, not the end.
 #[derive(Debug)]
 pub struct Entries {
-    items: std::vec::IntoIter<Box<RawValue>>,
+    items: std::vec::IntoIter<String>,
     what: &'static str,
 }
 
@@ -372,8 +374,10 @@ impl Entries {
 
     /// Splits `text`, the JSON array `what` returned, into its elements (not decoded yet).
     pub(crate) fn split(text: &str, what: &'static str) -> Result<Entries> {
-        let items: Vec<Box<RawValue>> = super::decode(text, what)?;
-        Ok(Entries { items: items.into_iter(), what })
+        // Split without serde_json, so each raw line stays exactly as stored (serde_json would
+        // refuse a lone surrogate escape before the entry could be decoded).
+        let items = json::array_items(text).map_err(|e| Error::new(ErrorCode::Internal, format!("{what}: {e}")))?;
+        Ok(Entries { items: items.into_iter().map(str::to_owned).collect::<Vec<_>>().into_iter(), what })
     }
 }
 
@@ -384,7 +388,7 @@ impl Iterator for Entries {
         let what = self.what;
         self.items
             .next()
-            .map(|raw| Entry::decode(raw.get()).map_err(|e| Error::new(ErrorCode::Internal, format!("{what}: {e}"))))
+            .map(|raw| Entry::decode(&raw).map_err(|e| Error::new(ErrorCode::Internal, format!("{what}: {e}"))))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
