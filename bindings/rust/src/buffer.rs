@@ -3,6 +3,7 @@
 
 use std::ffi::{CStr, CString};
 use std::os::raw::c_char;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::sys;
@@ -71,6 +72,30 @@ pub(crate) fn fixed_to_string(buf: &[u8], what: &str) -> Result<String> {
 /// refuses NUL bytes in its own inputs: [`ErrorCode::Invalid`].
 pub(crate) fn c_string(text: &str, what: &str) -> Result<CString> {
     CString::new(text).map_err(|_| Error::new(ErrorCode::Invalid, format!("{what} contains a NUL byte")))
+}
+
+/// A NUL-terminated copy of a path. The C API takes UTF-8, and a lossy conversion would name
+/// another file, so a path that is not UTF-8 is refused as [`ErrorCode::Invalid`], as is a NUL.
+pub(crate) fn path_c_string(path: &Path, what: &str) -> Result<CString> {
+    match path.to_str() {
+        Some(text) => c_string(text, what),
+        None => Err(Error::new(ErrorCode::Invalid, format!("{what} {} is not UTF-8", path.display()))),
+    }
+}
+
+/// A path the library returned, as bytes: on Unix every byte is kept (a file name need not be
+/// UTF-8); elsewhere the bytes must be UTF-8.
+pub(crate) fn into_path(bytes: Vec<u8>, what: &str) -> Result<PathBuf> {
+    #[cfg(unix)]
+    {
+        let _ = what;
+        use std::os::unix::ffi::OsStringExt;
+        Ok(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+    }
+    #[cfg(not(unix))]
+    {
+        into_string(bytes, what).map(PathBuf::from)
+    }
 }
 
 /// [`c_string`] for optional arguments (`None` becomes NULL through [`opt_ptr`]).

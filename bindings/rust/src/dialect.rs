@@ -20,7 +20,8 @@ use crate::sys;
 /// assert_eq!("pi".parse::<Dialect>().unwrap(), Dialect::Pi);
 /// assert_eq!(Dialect::Omp.to_string(), "omp");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Dialect {
     /// oh-my-pi 13 (`XS_DIALECT_OMP`): `model` strings with a role, the title in the header,
     /// `attribution`, blobs and truncation of huge strings.

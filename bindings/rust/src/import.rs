@@ -4,13 +4,15 @@
 use std::ffi::CString;
 use std::fmt;
 use std::os::raw::c_char;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::buffer::{c_string, opt_c_string, opt_ptr};
+use crate::buffer::{c_string, opt_ptr, path_c_string};
 use crate::error::{Error, ErrorCode, Result};
 use crate::options::init;
 use crate::store::Store;
 use crate::sys;
+use crate::types::{decode, ForeignListing, ImportReport};
 
 /// Whose store [`Store::import`] and [`Store::foreign_list`] read.
 ///
@@ -19,7 +21,8 @@ use crate::sys;
 /// assert_eq!("myagents".parse::<ImportKind>().unwrap(), ImportKind::MyAgents);
 /// assert_eq!(ImportKind::Claude.to_string(), "claude");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ImportKind {
     /// Claude Code (`"claude"`, docs/import-claude.md): one project directory of `~/.claude/projects`
     /// (it holds `*.jsonl` or `sessions-index.json`) or the projects root above such directories.
@@ -78,8 +81,8 @@ impl FromStr for ImportKind {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ImportOptions {
     dry_run: bool,
-    target_cwd: Option<String>,
-    fallback_cwd: Option<String>,
+    target_cwd: Option<PathBuf>,
+    fallback_cwd: Option<PathBuf>,
     lock_wait_ms: Option<i64>,
     now_ms: Option<i64>,
 }
@@ -107,16 +110,16 @@ impl ImportOptions {
     /// [`ImportKind::Claude`] only: the cwd of every imported session, instead of each
     /// conversation's own. An absolute path without `.` or `..` components; anything else (or
     /// this with another kind) is [`ErrorCode::Invalid`].
-    pub fn target_cwd(mut self, cwd: &str) -> ImportOptions {
-        self.target_cwd = Some(cwd.to_owned());
+    pub fn target_cwd(mut self, cwd: impl AsRef<Path>) -> ImportOptions {
+        self.target_cwd = Some(cwd.as_ref().to_path_buf());
         self
     }
 
     /// [`ImportKind::Gateway`] and [`ImportKind::MyAgents`] only: the cwd of a session whose
     /// source names none (default: the source directory). Absolute, as
     /// [`target_cwd`](Self::target_cwd).
-    pub fn fallback_cwd(mut self, cwd: &str) -> ImportOptions {
-        self.fallback_cwd = Some(cwd.to_owned());
+    pub fn fallback_cwd(mut self, cwd: impl AsRef<Path>) -> ImportOptions {
+        self.fallback_cwd = Some(cwd.as_ref().to_path_buf());
         self
     }
 
@@ -137,8 +140,8 @@ impl ImportOptions {
     /// The library's defaults from `xs_import_options_init`, then the settings given here.
     fn to_raw(&self) -> Result<RawImportOptions> {
         let mut raw = init(sys::xs_import_options_init, sys::XS_IMPORT_OPTIONS_VERSION)?;
-        let target_cwd = opt_c_string(self.target_cwd.as_deref(), "target cwd")?;
-        let fallback_cwd = opt_c_string(self.fallback_cwd.as_deref(), "fallback cwd")?;
+        let target_cwd = self.target_cwd.as_deref().map(|cwd| path_c_string(cwd, "target cwd")).transpose()?;
+        let fallback_cwd = self.fallback_cwd.as_deref().map(|cwd| path_c_string(cwd, "fallback cwd")).transpose()?;
         if self.dry_run {
             raw.flags |= sys::XS_IMPORT_DRY_RUN;
         }
@@ -166,6 +169,17 @@ type ForeignCall = unsafe extern "C" fn(
 ) -> sys::xs_status;
 
 impl Store {
+    /// Imports the store of `kind` at `source_path` into this one, typed report (see
+    /// [`Store::import_json`]).
+    pub fn import(
+        &self,
+        kind: ImportKind,
+        source_path: impl AsRef<Path>,
+        opts: &ImportOptions,
+    ) -> Result<ImportReport> {
+        decode(&self.import_json(kind, source_path, opts)?, "xs_import")
+    }
+
     /// Imports the store of `kind` at `source_path` (a directory; relative to the process's
     /// working directory if relative) into this one (`xs_import`): every conversation becomes a
     /// native session, created or, on a re-import, continued with only what is new; every host
@@ -178,8 +192,18 @@ impl Store {
     /// neither `sessions.json` nor `sessions/`); [`ErrorCode::Invalid`] for an empty path, a file,
     /// or a bad option; the store's write errors, after which the sessions written before stay
     /// whole.
-    pub fn import(&self, kind: ImportKind, source_path: &str, opts: &ImportOptions) -> Result<String> {
-        self.read_foreign("xs_import", sys::xs_import, kind, source_path, opts)
+    pub fn import_json(&self, kind: ImportKind, source_path: impl AsRef<Path>, opts: &ImportOptions) -> Result<String> {
+        self.read_foreign("xs_import", sys::xs_import, kind, source_path.as_ref(), opts)
+    }
+
+    /// What the store of `kind` at `source_path` holds, typed (see [`Store::foreign_list_json`]).
+    pub fn foreign_list(
+        &self,
+        kind: ImportKind,
+        source_path: impl AsRef<Path>,
+        opts: &ImportOptions,
+    ) -> Result<ForeignListing> {
+        decode(&self.foreign_list_json(kind, source_path, opts)?, "xs_foreign_list")
     }
 
     /// What the store of `kind` at `source_path` holds, read only, as the library's JSON
@@ -187,8 +211,13 @@ impl Store {
     /// docs/import-hosts.md#listing-json). Nothing is written anywhere, this store included.
     /// Of `opts`, only [`lock_wait_ms`](ImportOptions::lock_wait_ms) and
     /// [`now_ms`](ImportOptions::now_ms) are read. Errors as [`Store::import`].
-    pub fn foreign_list(&self, kind: ImportKind, source_path: &str, opts: &ImportOptions) -> Result<String> {
-        self.read_foreign("xs_foreign_list", sys::xs_foreign_list, kind, source_path, opts)
+    pub fn foreign_list_json(
+        &self,
+        kind: ImportKind,
+        source_path: impl AsRef<Path>,
+        opts: &ImportOptions,
+    ) -> Result<String> {
+        self.read_foreign("xs_foreign_list", sys::xs_foreign_list, kind, source_path.as_ref(), opts)
     }
 
     /// `xs_import` or `xs_foreign_list`, which take the same arguments and return JSON.
@@ -197,11 +226,11 @@ impl Store {
         what: &str,
         call: ForeignCall,
         kind: ImportKind,
-        source_path: &str,
+        source_path: &Path,
         opts: &ImportOptions,
     ) -> Result<String> {
         let kind = c_string(kind.as_str(), "kind")?;
-        let source = c_string(source_path, "source path")?;
+        let source = path_c_string(source_path, "source path")?;
         let opts = opts.to_raw()?;
         // SAFETY: live store; `kind`, `source` and `opts` (with the strings it points into)
         // outlive the call; the buffer triple comes from read_bytes.

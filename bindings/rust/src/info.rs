@@ -1,14 +1,18 @@
 //! Typed views of the library's small, flat JSON objects: [`SessionInfo`], [`Usage`] and
-//! [`SessionStats`]. Members the library adds later are ignored, so a newer library still parses.
+//! [`SessionStats`], decoded with serde. Members the library adds later are ignored, so a newer
+//! library still parses.
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 use crate::dialect::Dialect;
-use crate::error::{Error, ErrorCode, Result};
-use crate::json::{self, Value};
+use crate::error::Result;
+use crate::types::decode;
 
 /// The facts of an open session (`xs_session_info`), typed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionInfo {
     /// The session id.
@@ -29,7 +33,7 @@ pub struct SessionInfo {
     pub dialect: Dialect,
     /// How many entries the session holds.
     pub entry_count: u64,
-    /// The current leaf, `None` when the leaf is none.
+    /// The current leaf, `None` when the leaf is none (see also [`SessionInfo::leaf`]).
     pub leaf_id: Option<String>,
     /// Whether the file is on disk (a deferred session is not until its first assistant message).
     pub persisted: bool,
@@ -40,10 +44,13 @@ pub struct SessionInfo {
     pub archived: bool,
     /// How many diagnostics the loader reported ([`Session::diagnostics`](crate::Session::diagnostics)).
     pub diagnostics: u64,
+    /// How many entries of each type the session holds (`"unknown"`: types the library does not know).
+    pub entry_types: BTreeMap<String, u64>,
 }
 
 /// Token and cost totals over every assistant message (`xs_session_usage`), typed.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Usage {
     /// Input tokens.
@@ -64,7 +71,8 @@ pub struct Usage {
 
 /// The session's counters, kept current by every append (`xs_session_stats`), typed. Sums are
 /// over the whole file, every branch included; `context_tokens` follows the current path.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct SessionStats {
     /// Input tokens of every assistant message.
@@ -90,130 +98,33 @@ pub struct SessionStats {
     pub tool_calls: u64,
 }
 
-/// Reads members of one parsed object, turning any mismatch into an error that names the
-/// member (the library's output not matching its header is worth a clear message, not a panic).
-struct Fields {
-    object: Value,
-    what: &'static str,
-}
-
-impl Fields {
-    fn parse(text: &str, what: &'static str) -> Result<Fields> {
-        let object = json::parse(text).map_err(|e| Error::new(ErrorCode::Internal, format!("{what}: {e}")))?;
-        Ok(Fields { object, what })
-    }
-
-    fn bad(&self, key: &str, wanted: &str) -> Error {
-        Error::new(ErrorCode::Internal, format!("{}: member \"{key}\" is missing or not {wanted}", self.what))
-    }
-
-    fn string(&self, key: &str) -> Result<String> {
-        match self.object.get(key) {
-            Some(Value::String(s)) => Ok(s.clone()),
-            _ => Err(self.bad(key, "a string")),
-        }
-    }
-
-    fn opt_string(&self, key: &str) -> Result<Option<String>> {
-        match self.object.get(key) {
-            Some(Value::Null) | None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(self.bad(key, "a string or null")),
-        }
-    }
-
-    fn bool(&self, key: &str) -> Result<bool> {
-        match self.object.get(key) {
-            Some(Value::Bool(b)) => Ok(*b),
-            _ => Err(self.bad(key, "a boolean")),
-        }
-    }
-
-    fn number<T: std::str::FromStr>(&self, key: &str, wanted: &str) -> Result<T> {
-        match self.object.get(key) {
-            Some(Value::Number(n)) => n.parse().map_err(|_| self.bad(key, wanted)),
-            _ => Err(self.bad(key, wanted)),
-        }
-    }
-}
-
-impl Fields {
-    fn counts(&self, key: &str) -> Result<BTreeMap<String, u64>> {
-        let members = match self.object.get(key) {
-            Some(Value::Object(members)) => members,
-            _ => return Err(self.bad(key, "an object of counts")),
-        };
-        members
-            .iter()
-            .map(|(name, value)| match value {
-                Value::Number(n) => {
-                    n.parse().map(|n| (name.clone(), n)).map_err(|_| self.bad(key, "an object of counts"))
-                }
-                _ => Err(self.bad(key, "an object of counts")),
-            })
-            .collect()
-    }
-}
-
 impl SessionStats {
     pub(crate) fn parse(text: &str) -> Result<SessionStats> {
-        let f = Fields::parse(text, "xs_session_stats")?;
-        Ok(SessionStats {
-            input_tokens: f.number("inputTokens", "a count")?,
-            output_tokens: f.number("outputTokens", "a count")?,
-            cache_read: f.number("cacheRead", "a count")?,
-            cache_write: f.number("cacheWrite", "a count")?,
-            total_tokens: f.number("totalTokens", "a count")?,
-            context_tokens: f.number("contextTokens", "a count")?,
-            cost: f.number("cost", "a number")?,
-            compaction_count: f.number("compactionCount", "a count")?,
-            message_counts: f.counts("messageCounts")?,
-            tool_calls: f.number("toolCalls", "a count")?,
-        })
+        decode(text, "xs_session_stats")
     }
 }
 
 impl SessionInfo {
     pub(crate) fn parse(text: &str) -> Result<SessionInfo> {
-        let f = Fields::parse(text, "xs_session_info")?;
-        Ok(SessionInfo {
-            id: f.string("id")?,
-            path: f.string("path")?,
-            cwd: f.string("cwd")?,
-            timestamp: f.string("timestamp")?,
-            title: f.opt_string("title")?,
-            parent_session: f.opt_string("parentSession")?,
-            version: f.number("version", "a small integer")?,
-            dialect: f.string("dialect")?.parse().map_err(|_| f.bad("dialect", "\"omp\" or \"pi\""))?,
-            entry_count: f.number("entryCount", "a count")?,
-            // The library writes "" or null for "no leaf"; both mean none here.
-            leaf_id: f.opt_string("leafId")?.filter(|id| !id.is_empty()),
-            persisted: f.bool("persisted")?,
-            read_only: f.bool("readOnly")?,
-            archived: f.bool("archived")?,
-            diagnostics: f.number("diagnostics", "a count")?,
-        })
+        decode(text, "xs_session_info")
+    }
+
+    /// The current leaf, `None` when the leaf is none.
+    pub fn leaf(&self) -> Option<&str> {
+        self.leaf_id.as_deref().filter(|id| !id.is_empty())
     }
 }
 
 impl Usage {
     pub(crate) fn parse(text: &str) -> Result<Usage> {
-        let f = Fields::parse(text, "xs_session_usage")?;
-        Ok(Usage {
-            input: f.number("input", "a count")?,
-            output: f.number("output", "a count")?,
-            cache_read: f.number("cacheRead", "a count")?,
-            cache_write: f.number("cacheWrite", "a count")?,
-            premium_requests: f.number("premiumRequests", "a number")?,
-            cost: f.number("cost", "a number")?,
-            assistant_messages: f.number("assistantMessages", "a count")?,
-        })
+        decode(text, "xs_session_usage")
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ErrorCode;
 
     #[test]
     fn info_parses_nulls_as_none_and_ignores_new_members() {
@@ -240,23 +151,27 @@ mod tests {
                 read_only: false,
                 archived: false,
                 diagnostics: 1,
+                entry_types: BTreeMap::from([("message".to_string(), 2)]),
             }
         );
     }
 
     #[test]
-    fn a_wrong_member_is_an_error_naming_it() {
+    fn a_wrong_member_is_an_error_naming_the_call_and_the_place() {
         let err = SessionInfo::parse(r#"{"id":7}"#).unwrap_err();
         assert_eq!(err.code(), ErrorCode::Internal);
-        assert_eq!(err.message(), "xs_session_info: member \"id\" is missing or not a string");
+        assert_eq!(err.message(), "xs_session_info: invalid type: integer `7`, expected a string at line 1 column 7");
         let err = SessionInfo::parse(
             r#"{"id":"s","path":"/p","cwd":"/w","timestamp":"t","title":null,"parentSession":null,"version":3,
                "dialect":"auto"}"#,
         )
         .unwrap_err();
-        assert_eq!(err.message(), "xs_session_info: member \"dialect\" is missing or not \"omp\" or \"pi\"");
+        assert_eq!(
+            err.message(),
+            "xs_session_info: unknown variant `auto`, expected `omp` or `pi` at line 2 column 31"
+        );
         let err = Usage::parse("{").unwrap_err();
-        assert_eq!(err.message(), "xs_session_usage: expected a member name at byte 1");
+        assert_eq!(err.message(), "xs_session_usage: EOF while parsing an object at line 1 column 1");
     }
 
     #[test]
@@ -274,7 +189,7 @@ mod tests {
                "cost":0.25,"compactionCount":1,"messageCounts":{"user":"2"},"toolCalls":3}"#,
         )
         .unwrap_err();
-        assert_eq!(err.message(), "xs_session_stats: member \"messageCounts\" is missing or not an object of counts");
+        assert_eq!(err.message(), "xs_session_stats: invalid type: string \"2\", expected u64 at line 2 column 74");
     }
 
     #[test]

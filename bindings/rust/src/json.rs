@@ -1,7 +1,6 @@
-//! A small JSON reader for the typed accessors ([`SessionInfo`](crate::SessionInfo),
-//! [`Usage`](crate::Usage), [`KeyRecord`](crate::KeyRecord)): the default build has no
-//! dependencies, and those objects are flat and small. Private: callers who want full JSON get
-//! the exact text and use their own parser.
+//! A small JSON reader that keeps values as the exact text the library wrote, at any depth
+//! (serde_json stops at 128 levels, and rejects lone surrogate escapes): the records of
+//! [`KeyRecord`](crate::KeyRecord)s and the elements of [`Entries`](crate::Entries). Private.
 
 use std::collections::BTreeMap;
 
@@ -17,6 +16,7 @@ pub(crate) enum Value {
 }
 
 /// Parses one JSON document (surrounding whitespace allowed). `Err` names the byte offset.
+#[cfg(test)]
 pub(crate) fn parse(text: &str) -> Result<Value, String> {
     let mut p = Parser { bytes: text.as_bytes(), at: 0, depth: 0 };
     let value = p.value()?;
@@ -27,10 +27,12 @@ pub(crate) fn parse(text: &str) -> Result<Value, String> {
     Ok(value)
 }
 
-/// The `[{"key","record"}…]` of `xs_keys_list` as (key, record) pairs, each record the exact
-/// text the library wrote. Records are hosts' own JSON, as deep as the library allows, so they
-/// are walked without recursion ([`Parser::raw_value`]) rather than built into [`Value`]s.
-pub(crate) fn key_records(text: &str) -> Result<Vec<(String, String)>, String> {
+/// Reads the JSON array that is the whole of `text`, calling `item` at the start of each element
+/// (it must consume the element).
+fn each_item<'a, T>(
+    text: &'a str,
+    mut item: impl FnMut(&mut Parser<'a>) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
     let mut p = Parser { bytes: text.as_bytes(), at: 0, depth: 0 };
     let mut out = Vec::new();
     if !p.eat(b'[') {
@@ -38,6 +40,30 @@ pub(crate) fn key_records(text: &str) -> Result<Vec<(String, String)>, String> {
     }
     let mut more = !p.eat(b']');
     while more {
+        out.push(item(&mut p)?);
+        more = !p.eat(b']');
+        if more && !p.eat(b',') {
+            return p.fail("expected ',' or ']'");
+        }
+    }
+    p.skip_ws();
+    if p.at != p.bytes.len() {
+        return p.fail("trailing characters");
+    }
+    Ok(out)
+}
+
+/// The elements of a JSON array, each the exact text it has in `text` (no escape rewritten: a lone
+/// surrogate stays as written), checked as JSON at any depth.
+pub(crate) fn array_items(text: &str) -> Result<Vec<&str>, String> {
+    each_item(text, Parser::raw_value)
+}
+
+/// The `[{"key","record"}…]` of `xs_keys_list` as (key, record) pairs, each record the exact
+/// text the library wrote. Records are hosts' own JSON, as deep as the library allows, so they
+/// are walked without recursion ([`Parser::raw_value`]) rather than built into [`Value`]s.
+pub(crate) fn key_records(text: &str) -> Result<Vec<(String, String)>, String> {
+    each_item(text, |p| {
         if !p.eat(b'{') {
             return p.fail("expected an object");
         }
@@ -64,19 +90,10 @@ pub(crate) fn key_records(text: &str) -> Result<Vec<(String, String)>, String> {
             }
         }
         match (key, record) {
-            (Some(key), Some(record)) => out.push((key, record)),
-            _ => return p.fail("an item without \"key\" and \"record\""),
+            (Some(key), Some(record)) => Ok((key, record)),
+            _ => p.fail("an item without \"key\" and \"record\""),
         }
-        more = !p.eat(b']');
-        if more && !p.eat(b',') {
-            return p.fail("expected ',' or ']'");
-        }
-    }
-    p.skip_ws();
-    if p.at != p.bytes.len() {
-        return p.fail("trailing characters");
-    }
-    Ok(out)
+    })
 }
 
 /// Deeper than any object the library reports; bounds the recursion on hostile input.
@@ -327,16 +344,6 @@ impl<'a> Parser<'a> {
     }
 }
 
-impl Value {
-    /// The member `key` of an object (`None` for other values or a missing member).
-    pub(crate) fn get(&self, key: &str) -> Option<&Value> {
-        match self {
-            Value::Object(members) => members.get(key),
-            _ => None,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,6 +398,15 @@ mod tests {
         );
         assert_eq!(key_records(" [ ] ").unwrap(), vec![]);
         assert_eq!(key_records(r#"[{"key":"k","record":{}}]"#).unwrap(), vec![("k".to_owned(), "{}".to_owned())]);
+    }
+
+    #[test]
+    fn array_items_keep_each_element_as_written() {
+        let text = r#" [ {"a":"\ud83d"} , 1e400,[[]] ] "#;
+        assert_eq!(array_items(text).unwrap(), vec![r#"{"a":"\ud83d"}"#, "1e400", "[[]]"]);
+        assert_eq!(array_items("[]").unwrap(), Vec::<&str>::new());
+        assert_eq!(array_items("[1,]").unwrap_err(), "expected a value at byte 3");
+        assert_eq!(array_items("[1] 2").unwrap_err(), "trailing characters at byte 4");
     }
 
     #[test]

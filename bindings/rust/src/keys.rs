@@ -11,6 +11,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::json;
 use crate::store::Store;
 use crate::sys;
+use crate::types::{decode, FixStatsReport};
 
 /// The keyed session store of a [`Store`] ([`Store::keys`]): one JSON document,
 /// `<root>/sessions.json` unless [`StoreOptions::keys_path`](crate::StoreOptions::keys_path)
@@ -42,6 +43,29 @@ pub struct KeyRecord {
     pub key: String,
     /// The record, as the library returns it: minified JSON, each token as stored.
     pub record: String,
+}
+
+impl KeyRecord {
+    /// The records of a key list's JSON (the text of [`Keys::list_json`]), each record kept as
+    /// the exact text the library wrote, at any depth.
+    pub fn list_from_json(text: &str) -> Result<Vec<KeyRecord>> {
+        let records =
+            json::key_records(text).map_err(|e| Error::new(ErrorCode::Internal, format!("xs_keys_list: {e}")))?;
+        Ok(records.into_iter().map(|(key, record)| KeyRecord { key, record }).collect())
+    }
+}
+
+impl serde::Serialize for KeyRecord {
+    /// `{"key":…,"record":…}`, the record written as its text (so a list encodes as the library
+    /// wrote it).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeStruct};
+        let record = serde_json::value::RawValue::from_string(self.record.clone()).map_err(S::Error::custom)?;
+        let mut out = s.serialize_struct("KeyRecord", 2)?;
+        out.serialize_field("key", &self.key)?;
+        out.serialize_field("record", &record)?;
+        out.end()
+    }
 }
 
 /// What [`Keys::update`]'s closure decides the record becomes.
@@ -96,10 +120,7 @@ impl Keys<'_> {
 
     /// The records whose keys start with `prefix` (`""`: all), in the document's order.
     pub fn list(&self, prefix: &str) -> Result<Vec<KeyRecord>> {
-        let text = self.list_json(prefix)?;
-        let records =
-            json::key_records(&text).map_err(|e| Error::new(ErrorCode::Internal, format!("xs_keys_list: {e}")))?;
-        Ok(records.into_iter().map(|(key, record)| KeyRecord { key, record }).collect())
+        KeyRecord::list_from_json(&self.list_json(prefix)?)
     }
 
     /// [`Keys::list`] as the library's exact JSON: `[{"key":…,"record":{…}},…]` (`xs_keys_list`).
@@ -143,12 +164,18 @@ impl Keys<'_> {
         }
     }
 
+    /// Recounts the stats of the records whose key starts with `prefix`, typed report (see
+    /// [`Keys::fix_stats_json`]).
+    pub fn fix_stats(&self, prefix: &str) -> Result<FixStatsReport> {
+        decode(&self.fix_stats_json(prefix)?, "xs_keys_fix_stats")
+    }
+
     /// Recounts the stats of the records whose key starts with `prefix` (`""`: all) from their
     /// sessions (read-only) and rewrites, under the document's lock, only the stat fields that
     /// differ (`xs_keys_fix_stats`). Returns the library's report:
     /// `{"checked":N,"fixed":[{"key","sessionId","before":{…},"after":{…}}],"skipped":[{"key","reason"}]}`;
     /// a record whose session cannot be found or read is skipped, not an error.
-    pub fn fix_stats(&self, prefix: &str) -> Result<String> {
+    pub fn fix_stats_json(&self, prefix: &str) -> Result<String> {
         let prefix = c_string(prefix, "prefix")?;
         // SAFETY: live store; `prefix` outlives the call; the buffer triple comes from read_bytes.
         self.store.handle.read_string("xs_keys_fix_stats", |st, b, c, n| unsafe {

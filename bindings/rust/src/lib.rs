@@ -2,11 +2,14 @@
 //!
 //! A session is an append-only JSONL transcript: a header line, then typed entries linked by
 //! `id`/`parentId` into a tree with a movable leaf. This crate wraps the library's C ABI
-//! (`libxsession.so.0`, header `xsession.h`) with no dependencies:
+//! (`libxsession.so.0`, header `xsession.h`, declared by `xsession-sys`) and decodes its JSON with
+//! serde:
 //!
-//! - [`sys`]: the raw declarations, one for one with the header;
+//! - [`sys`]: the raw declarations, one for one with the header (the `xsession-sys` crate);
+//! - [`types`]: every output typed ([`Context`], [`Entry`], reports), each reader with a `*_json`
+//!   twin that returns the library's exact bytes;
 //! - [`Store`] and [`Session`]: owned handles (dropping closes them) with safe methods that
-//!   take `&str` / `&[u8]` and return `String` / `Vec<u8>` / typed values;
+//!   take paths as `impl AsRef<Path>`, JSON and text as `&str`, blob data as `&[u8]`;
 //! - [`Error`]: every failure, with the library's status as an [`ErrorCode`] and the handle's
 //!   message;
 //! - [`Keys`] ([`Store::keys`]): the keyed session document (`sessions.json`) that maps a host's
@@ -30,8 +33,10 @@
 //!     r#"{"role":"assistant","provider":"anthropic","model":"claude-sonnet-4-5","content":[{"type":"text","text":"A missing include."}]}"#,
 //! )?;
 //! session.branch_with_summary(Some(&question), "Tried the missing-include theory.", None, None)?;
-//! let context: String = session.build_context(None)?; // the exact JSON the model sees
-//! println!("{context}");
+//! let context = session.build_context(None)?; // typed; build_context_json gives the exact JSON
+//! for message in &context.messages {
+//!     println!("{}: {}", message.role, message.text());
+//! }
 //! session.close()?; // or just drop it; close() also reports a failed final flush
 //! # Ok(())
 //! # }
@@ -54,9 +59,11 @@
 //!
 //! # Linking
 //!
-//! `build.rs` asks the `pkg-config` program for the `xsession` module (set `PKG_CONFIG_PATH` to
-//! `<build>/pkgconfig` to use an uninstalled build tree) and adds an rpath to its library
-//! directory for this crate's own tests and examples.
+//! The `xsession-sys` crate (`links = "xsession"`) asks the `pkg-config` program for the
+//! `xsession` module (set `PKG_CONFIG_PATH` to `<build>/pkgconfig` to use an uninstalled build
+//! tree); this crate's `build.rs` adds an rpath to the library's directory for its own tests and
+//! examples. A program of yours finds `libxsession.so.0` where the system looks for libraries
+//! (or through `LD_LIBRARY_PATH`).
 #![deny(missing_docs)]
 // Unsafe operations inside an `unsafe fn` keep their own `unsafe` block (with its SAFETY note), as
 // Rust 2024 requires; the Rust 1.63 this crate also builds with (Debian 12's) calls those blocks
@@ -78,7 +85,8 @@ mod read;
 mod retention;
 mod session;
 mod store;
-pub mod sys;
+pub use xsession_sys as sys;
+pub mod types;
 mod upkeep;
 mod write;
 
@@ -94,6 +102,7 @@ pub use read::BlobRefs;
 pub use retention::ArchiveOptions;
 pub use session::Session;
 pub use store::Store;
+pub use types::{Context, Entries, Entry, EntryKind, Message};
 pub use write::{Compaction, CustomMessage, SessionInitEntry};
 
 // The README's examples run as doc tests, so the agent loop shown there keeps compiling and working.

@@ -7,7 +7,7 @@
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
 
-use crate::buffer::{c_string, opt_c_string, opt_ptr};
+use crate::buffer::{opt_c_string, opt_ptr, path_c_string};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorCode, Result};
 use crate::policy::{RawResetPolicy, ResetPolicy};
@@ -108,12 +108,7 @@ impl StoreOptions {
         }
         let keys_path = match &self.keys_path {
             // The C API takes NUL-terminated UTF-8; a lossy conversion would name another file.
-            Some(path) => Some(c_string(
-                path.to_str().ok_or_else(|| {
-                    Error::new(ErrorCode::Invalid, format!("keys path {} is not UTF-8", path.display()))
-                })?,
-                "keys path",
-            )?),
+            Some(path) => Some(path_c_string(path, "keys path")?),
             None => None,
         };
         raw.keys_path = opt_ptr(&keys_path);
@@ -140,7 +135,7 @@ pub struct SessionOptions {
     dialect: Option<Dialect>,
     clock: Option<(i64, i64)>,
     id_seed: u64,
-    cwd: Option<String>,
+    cwd: Option<PathBuf>,
     session_id: Option<String>,
     title: Option<String>,
     parent_session: Option<String>,
@@ -226,8 +221,8 @@ impl SessionOptions {
 
     /// Header `cwd` of a session made by an open with [`create`](Self::create) (creating
     /// constructors take the cwd as an argument instead).
-    pub fn cwd(mut self, cwd: &str) -> SessionOptions {
-        self.cwd = Some(cwd.to_owned());
+    pub fn cwd(mut self, cwd: impl AsRef<Path>) -> SessionOptions {
+        self.cwd = Some(cwd.as_ref().to_path_buf());
         self
     }
 
@@ -264,7 +259,7 @@ impl SessionOptions {
     pub(crate) fn to_raw(&self) -> Result<RawSessionOptions> {
         let mut raw = init(sys::xs_session_options_init, sys::XS_SESSION_OPTIONS_VERSION)?;
         let strings = [
-            opt_c_string(self.cwd.as_deref(), "cwd")?,
+            self.cwd.as_deref().map(|cwd| path_c_string(cwd, "cwd")).transpose()?,
             opt_c_string(self.session_id.as_deref(), "session id")?,
             opt_c_string(self.title.as_deref(), "title")?,
             opt_c_string(self.parent_session.as_deref(), "parent session")?,
@@ -294,7 +289,7 @@ impl SessionOptions {
 pub struct ListOptions {
     full: bool,
     limit: u64,
-    cwd: Option<String>,
+    cwd: Option<PathBuf>,
 }
 
 impl ListOptions {
@@ -316,14 +311,14 @@ impl ListOptions {
     }
 
     /// Only sessions whose header names this working directory.
-    pub fn cwd(mut self, cwd: &str) -> ListOptions {
-        self.cwd = Some(cwd.to_owned());
+    pub fn cwd(mut self, cwd: impl AsRef<Path>) -> ListOptions {
+        self.cwd = Some(cwd.as_ref().to_path_buf());
         self
     }
 
     pub(crate) fn to_raw(&self) -> Result<(sys::xs_list_options, Option<CString>)> {
         let mut raw = init(sys::xs_list_options_init, sys::XS_LIST_OPTIONS_VERSION)?;
-        let cwd = opt_c_string(self.cwd.as_deref(), "cwd")?;
+        let cwd = self.cwd.as_deref().map(|cwd| path_c_string(cwd, "cwd")).transpose()?;
         if self.full {
             raw.flags |= sys::XS_LIST_FULL;
         }

@@ -10,6 +10,7 @@ use crate::keys::Keys;
 use crate::options::init;
 use crate::session::Session;
 use crate::sys;
+use crate::types::{decode, CompactionPlan};
 
 /// The thresholds of compaction and of the memory flush (`xs_compaction_settings`). A setting
 /// left alone keeps the library's default: context window 0 (so set it for the decisions),
@@ -127,12 +128,17 @@ pub fn should_flush_memory(
 }
 
 impl Session {
+    /// Where a compaction at `leaf_id` (`None`: the leaf) should cut, typed.
+    pub fn compaction_plan(&self, leaf_id: Option<&str>, settings: &CompactionSettings) -> Result<CompactionPlan> {
+        decode(&self.compaction_plan_json(leaf_id, settings)?, "xs_compaction_plan")
+    }
+
     /// Where a compaction at `leaf_id` (`None`: the current leaf) should cut, keeping at least
     /// the settings' `keep_recent_tokens` of the newest path entries and never a tool result
     /// without its call, as the library's JSON (`xs_compaction_plan`):
     /// `{"needed","firstKeptEntryId","toSummarise":[ids],"tokensBefore","keptTokens"}`.
     /// An unknown `leaf_id` is [`ErrorCode::NotFound`].
-    pub fn compaction_plan(&self, leaf_id: Option<&str>, settings: &CompactionSettings) -> Result<String> {
+    pub fn compaction_plan_json(&self, leaf_id: Option<&str>, settings: &CompactionSettings) -> Result<String> {
         let leaf = opt_c_string(leaf_id, "leaf id")?;
         let raw = settings.to_raw()?;
         // SAFETY: live session; `leaf` and `raw` outlive the call; the buffer triple comes from read_bytes.

@@ -8,6 +8,7 @@ use crate::error::Result;
 use crate::options::init;
 use crate::store::Store;
 use crate::sys;
+use crate::types::{decode, ArchiveReport, PruneReport};
 
 /// What [`Store::archive`] and [`Store::prune`] act on (`xs_archive_options`). The age limit has
 /// no default: a limit is always the caller's choice.
@@ -77,6 +78,12 @@ unsafe extern "C" fn progress_trampoline<F: FnMut(u64, u64)>(done: u64, total: u
 }
 
 impl Store {
+    /// Archives the sessions idle for longer than the limit, typed report (see
+    /// [`Store::archive_json`]).
+    pub fn archive(&self, opts: &ArchiveOptions) -> Result<ArchiveReport> {
+        decode(&self.archive_json(opts)?, "xs_store_archive")
+    }
+
     /// Archives every live session idle longer than the limit: its file is compressed to
     /// `<file>.jsonl.gz`, read back and checked against the original, and only then is the
     /// original removed (`xs_store_archive`). A session another process holds open for writing,
@@ -85,10 +92,20 @@ impl Store {
     ///
     /// An archive stays in [`Store::list`] (`"archived": true`) and opens read-only by path, id
     /// or prefix with [`Store::open_session`].
-    pub fn archive(&self, opts: &ArchiveOptions) -> Result<String> {
+    pub fn archive_json(&self, opts: &ArchiveOptions) -> Result<String> {
         let raw = opts.to_raw()?;
         // SAFETY: live store; `raw` outlives the call; the buffer triple comes from read_bytes.
         self.handle.read_string("xs_store_archive", |st, b, c, n| unsafe { sys::xs_store_archive(st, &raw, b, c, n) })
+    }
+
+    /// [`Store::archive`] with a progress callback, typed report (see
+    /// [`Store::archive_with_progress_json`]).
+    pub fn archive_with_progress<F: FnMut(u64, u64)>(
+        &self,
+        opts: &ArchiveOptions,
+        progress: F,
+    ) -> Result<ArchiveReport> {
+        decode(&self.archive_with_progress_json(opts, progress)?, "xs_store_archive")
     }
 
     /// [`Store::archive`] that reports its progress: `progress(done, total)` runs once before
@@ -97,7 +114,7 @@ impl Store {
     /// [`ErrorCode::Misuse`](crate::ErrorCode::Misuse) (it would otherwise wait for ever). A panic in `progress` does not cross the C library: it is caught, the
     /// closure is not called again, the archive run finishes (a run cannot be stopped half way),
     /// and the panic then resumes on this thread.
-    pub fn archive_with_progress<F>(&self, opts: &ArchiveOptions, progress: F) -> Result<String>
+    pub fn archive_with_progress_json<F>(&self, opts: &ArchiveOptions, progress: F) -> Result<String>
     where
         F: FnMut(u64, u64),
     {
@@ -117,12 +134,17 @@ impl Store {
         report
     }
 
+    /// Deletes the archives older than the limit, typed report (see [`Store::prune_json`]).
+    pub fn prune(&self, opts: &ArchiveOptions) -> Result<PruneReport> {
+        decode(&self.prune_json(opts)?, "xs_store_prune")
+    }
+
     /// Deletes the archives whose file was last modified (when it was archived) more than the
     /// limit before now; never a live session (`xs_store_prune`). Returns the library's report:
     /// `{"dryRun","pruned":[{"path","gzBytes","archivedMs"}]}`.
     /// [`ErrorCode::Io`](crate::ErrorCode::Io) when a removal failed (the message says how many
     /// went before it).
-    pub fn prune(&self, opts: &ArchiveOptions) -> Result<String> {
+    pub fn prune_json(&self, opts: &ArchiveOptions) -> Result<String> {
         let raw = opts.to_raw()?;
         // SAFETY: live store; `raw` outlives the call; the buffer triple comes from read_bytes.
         self.handle.read_string("xs_store_prune", |st, b, c, n| unsafe { sys::xs_store_prune(st, &raw, b, c, n) })

@@ -1,6 +1,8 @@
 //! [`Session`]: one open transcript, its lifecycle, and the sessions derived from it.
 
-use crate::buffer::{c_string, opt_c_string, opt_ptr};
+use std::path::Path;
+
+use crate::buffer::{opt_c_string, opt_ptr, path_c_string};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorCode, Result};
 use crate::handle::Handle;
@@ -70,8 +72,8 @@ impl Session {
 
     /// Moves the session (its file and artifacts directory) to working directory `new_cwd` and
     /// rewrites the header's cwd; every step is undone if one fails.
-    pub fn move_to(&self, new_cwd: &str) -> Result<()> {
-        let cwd = c_string(new_cwd, "cwd")?;
+    pub fn move_to(&self, new_cwd: impl AsRef<Path>) -> Result<()> {
+        let cwd = path_c_string(new_cwd.as_ref(), "cwd")?;
         // SAFETY: live session; `cwd` outlives the call.
         self.handle.check(|s| unsafe { sys::xs_session_move_to(s, cwd.as_ptr()) })
     }

@@ -1,13 +1,15 @@
 //! [`Store`]: the root directory of sessions and blobs, and the constructors of sessions.
 
 use std::os::raw::c_char;
+use std::path::{Path, PathBuf};
 
-use crate::buffer::{c_string, opt_c_string, opt_ptr};
+use crate::buffer::{c_string, into_path, opt_c_string, opt_ptr, path_c_string};
 use crate::error::{Error, ErrorCode, Result};
 use crate::handle::Handle;
 use crate::options::{ListOptions, SessionOptions, StoreOptions};
 use crate::session::Session;
 use crate::sys;
+use crate::types::{decode, ListedSession};
 
 /// An open store (`xs_store`): a root directory holding `sessions/`, `blobs/` and
 /// `terminal-sessions/`, or an in-memory store for tests.
@@ -22,7 +24,7 @@ pub struct Store {
 impl Store {
     /// Opens the store rooted at `root` (created on the first write if missing; opening writes
     /// nothing). Fails with [`ErrorCode::Invalid`] if `root` names a file.
-    pub fn open(root: &str) -> Result<Store> {
+    pub fn open(root: impl AsRef<Path>) -> Result<Store> {
         Store::open_with(root, &StoreOptions::new())
     }
 
@@ -44,8 +46,8 @@ impl Store {
     /// ```
     ///
     /// With [`StoreOptions::in_memory`] the root is ignored.
-    pub fn open_with(root: &str, opts: &StoreOptions) -> Result<Store> {
-        let root = opt_c_string(Some(root).filter(|_| !opts.is_in_memory()), "store root")?;
+    pub fn open_with(root: impl AsRef<Path>, opts: &StoreOptions) -> Result<Store> {
+        let root = if opts.is_in_memory() { None } else { Some(path_c_string(root.as_ref(), "store root")?) };
         let opts = opts.to_raw()?;
         // SAFETY: xs_store_new has no preconditions; NULL means out of memory.
         let handle = Handle::from_raw(unsafe { sys::xs_store_new() })
@@ -59,8 +61,8 @@ impl Store {
 
     /// Starts a new session for working directory `cwd` in this store. Nothing is written until
     /// the first assistant message unless [`SessionOptions::no_defer`] is set.
-    pub fn create_session(&self, cwd: &str, opts: &SessionOptions) -> Result<Session> {
-        let cwd = c_string(cwd, "cwd")?;
+    pub fn create_session(&self, cwd: impl AsRef<Path>, opts: &SessionOptions) -> Result<Session> {
+        let cwd = path_c_string(cwd.as_ref(), "cwd")?;
         // SAFETY: live store; every pointer argument outlives the call.
         self.handle.construct(opts, |st, o, out| unsafe { sys::xs_session_create(st, cwd.as_ptr(), o, out) })
     }
@@ -68,16 +70,21 @@ impl Store {
     /// Opens the session file at `path_or_id`: a path, or (with no `/` and naming no file) a
     /// session id or unambiguous id prefix. v1/v2 files are migrated in memory (and rewritten
     /// at once by a writable open); unreadable lines are skipped and reported.
-    pub fn open_session(&self, path_or_id: &str, opts: &SessionOptions) -> Result<Session> {
-        let path = c_string(path_or_id, "path")?;
+    pub fn open_session(&self, path_or_id: impl AsRef<Path>, opts: &SessionOptions) -> Result<Session> {
+        let path = path_c_string(path_or_id.as_ref(), "path")?;
         // SAFETY: as in create_session.
         self.handle.construct(opts, |st, o, out| unsafe { sys::xs_session_open(st, path.as_ptr(), o, out) })
     }
 
     /// Continues the most recent session of `cwd`: the one terminal `terminal_id` last used (its
     /// breadcrumb), else the newest file for `cwd`, else a new session. Opened for writing.
-    pub fn continue_recent(&self, cwd: &str, terminal_id: Option<&str>, opts: &SessionOptions) -> Result<Session> {
-        let cwd = c_string(cwd, "cwd")?;
+    pub fn continue_recent(
+        &self,
+        cwd: impl AsRef<Path>,
+        terminal_id: Option<&str>,
+        opts: &SessionOptions,
+    ) -> Result<Session> {
+        let cwd = path_c_string(cwd.as_ref(), "cwd")?;
         let terminal = opt_c_string(terminal_id, "terminal id")?;
         // SAFETY: as in create_session.
         self.handle.construct(opts, |st, o, out| unsafe {
@@ -87,9 +94,14 @@ impl Store {
 
     /// Copies the session file at `source_path` into a new session for `target_cwd` (a new id,
     /// `parentSession` = the source's id, written at once). The source is only read.
-    pub fn fork_from(&self, source_path: &str, target_cwd: &str, opts: &SessionOptions) -> Result<Session> {
-        let source = c_string(source_path, "source path")?;
-        let cwd = c_string(target_cwd, "cwd")?;
+    pub fn fork_from(
+        &self,
+        source_path: impl AsRef<Path>,
+        target_cwd: impl AsRef<Path>,
+        opts: &SessionOptions,
+    ) -> Result<Session> {
+        let source = path_c_string(source_path.as_ref(), "source path")?;
+        let cwd = path_c_string(target_cwd.as_ref(), "cwd")?;
         // SAFETY: as in create_session.
         self.handle.construct(opts, |st, o, out| unsafe {
             sys::xs_session_fork_from(st, source.as_ptr(), cwd.as_ptr(), o, out)
@@ -99,17 +111,21 @@ impl Store {
     // --- discovery ----------------------------------------------------------------------------
 
     /// The directory that holds the sessions of `cwd` (`<root>/sessions/--<cwd encoded>--`).
-    pub fn session_dir(&self, cwd: &str) -> Result<String> {
-        let cwd = c_string(cwd, "cwd")?;
+    pub fn session_dir(&self, cwd: impl AsRef<Path>) -> Result<PathBuf> {
+        let cwd = path_c_string(cwd.as_ref(), "cwd")?;
         // SAFETY: live store; `cwd` outlives the call; the buffer triple comes from read_bytes.
-        self.handle.read_string("xs_store_session_dir", |st, b, c, n| unsafe {
-            sys::xs_store_session_dir(st, cwd.as_ptr(), b, c, n)
-        })
+        let bytes = self.handle.read(|st, b, c, n| unsafe { sys::xs_store_session_dir(st, cwd.as_ptr(), b, c, n) })?;
+        into_path(bytes, "xs_store_session_dir")
+    }
+
+    /// The store's sessions, newest first, typed (see [`Store::list_json`]).
+    pub fn list(&self, opts: &ListOptions) -> Result<Vec<ListedSession>> {
+        decode(&self.list_json(opts)?, "xs_store_list")
     }
 
     /// The store's sessions, newest first, as the library's JSON array of
     /// `{"path","id","cwd","timestamp","modified","size","title",…}` objects.
-    pub fn list(&self, opts: &ListOptions) -> Result<String> {
+    pub fn list_json(&self, opts: &ListOptions) -> Result<String> {
         let (raw, _cwd) = opts.to_raw()?;
         // SAFETY: live store; `raw` and the string it points into outlive the call.
         self.handle.read_string("xs_store_list", |st, b, c, n| unsafe { sys::xs_store_list(st, &raw, b, c, n) })
@@ -118,21 +134,27 @@ impl Store {
     /// The path of the session whose id, file name or file-name suffix starts with `query`
     /// (case-insensitive); `cwd`'s directory is searched first. [`ErrorCode::Ambiguous`] when
     /// several match (the message names them).
-    pub fn resolve(&self, query: &str, cwd: Option<&str>) -> Result<String> {
+    pub fn resolve(&self, query: &str, cwd: Option<&Path>) -> Result<PathBuf> {
         let query = c_string(query, "query")?;
-        let cwd = opt_c_string(cwd, "cwd")?;
+        let cwd = cwd.map(|cwd| path_c_string(cwd, "cwd")).transpose()?;
         // SAFETY: live store; the strings outlive the call.
-        self.handle.read_string("xs_store_resolve", |st, b, c, n| unsafe {
-            sys::xs_store_resolve(st, query.as_ptr(), opt_ptr(&cwd), b, c, n)
-        })
+        let bytes = self
+            .handle
+            .read(|st, b, c, n| unsafe { sys::xs_store_resolve(st, query.as_ptr(), opt_ptr(&cwd), b, c, n) })?;
+        into_path(bytes, "xs_store_resolve")
     }
 
     /// Records that terminal `terminal_id` uses the session at `session_path` in `cwd` (read back
     /// by [`Store::continue_recent`]).
-    pub fn write_breadcrumb(&self, terminal_id: &str, cwd: &str, session_path: &str) -> Result<()> {
+    pub fn write_breadcrumb(
+        &self,
+        terminal_id: &str,
+        cwd: impl AsRef<Path>,
+        session_path: impl AsRef<Path>,
+    ) -> Result<()> {
         let terminal = c_string(terminal_id, "terminal id")?;
-        let cwd = c_string(cwd, "cwd")?;
-        let path = c_string(session_path, "session path")?;
+        let cwd = path_c_string(cwd.as_ref(), "cwd")?;
+        let path = path_c_string(session_path.as_ref(), "session path")?;
         // SAFETY: live store; the strings outlive the call.
         self.handle
             .check(|st| unsafe { sys::xs_store_write_breadcrumb(st, terminal.as_ptr(), cwd.as_ptr(), path.as_ptr()) })

@@ -29,7 +29,10 @@ fn session_info_and_usage_are_typed() {
     let opts = fixed().session_id("typed-1").title("Fix the build").parent_session("older-1");
     let session = store.create_session("/work/proj", &opts).unwrap();
     let path = format!("{}/sessions/--work-proj--/2026-01-01T00-00-00-000Z_typed-1.jsonl", dir.str());
-    assert_eq!(store.session_dir("/work/proj").unwrap(), format!("{}/sessions/--work-proj--", dir.str()));
+    assert_eq!(
+        store.session_dir("/work/proj").unwrap(),
+        std::path::Path::new(&format!("{}/sessions/--work-proj--", dir.str()))
+    );
     let mut want: SessionInfo = session.info().unwrap();
     assert_eq!(
         (want.id.as_str(), want.path.as_str(), want.cwd.as_str(), want.timestamp.as_str()),
@@ -44,6 +47,7 @@ fn session_info_and_usage_are_typed() {
     want.entry_count = 2;
     want.leaf_id = Some(assistant);
     want.persisted = true;
+    want.entry_types = std::collections::BTreeMap::from([("message".to_string(), 2)]);
     assert_eq!(session.info().unwrap(), want);
 
     let usage: Usage = session.usage().unwrap();
@@ -69,7 +73,7 @@ fn a_reader_follows_a_writer_with_reload() {
     let last = writer.append_message(ASSISTANT).unwrap();
     assert_eq!(reader.reload().unwrap(), 2);
     assert_eq!(reader.leaf().unwrap(), Some(last));
-    assert_eq!(reader.entries(BlobRefs::AsStored).unwrap(), writer.entries(BlobRefs::AsStored).unwrap());
+    assert_eq!(reader.entries_json(BlobRefs::AsStored).unwrap(), writer.entries_json(BlobRefs::AsStored).unwrap());
     // The writer is the only writer: it has nothing to reload.
     assert_eq!(writer.reload().unwrap_err().code(), ErrorCode::Misuse);
 }
@@ -92,13 +96,13 @@ fn persist_move_and_title_change_the_file() {
 
     session.set_title(Some("Moved")).unwrap();
     assert_eq!(
-        session.header().unwrap(),
+        session.header_json().unwrap(),
         r#"{"type":"session","version":3,"id":"mv-1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/work/other","title":"Moved"}"#
     );
     session.set_title(None).unwrap();
     assert_eq!(session.info().unwrap().title, None);
     let first_line = std::fs::read_to_string(&new).unwrap().lines().next().unwrap().to_string();
-    assert_eq!(first_line, session.header().unwrap());
+    assert_eq!(first_line, session.header_json().unwrap());
 }
 
 #[test]
@@ -109,17 +113,18 @@ fn discovery_lists_resolves_and_continues() {
         let s = store.create_session("/work/proj", &fixed().session_id(id).no_defer(true)).unwrap();
         paths.push(s.info().unwrap().path);
     }
-    let listed: serde_json::Value = serde_json::from_str(&store.list(&ListOptions::new().limit(1)).unwrap()).unwrap();
+    let listed: serde_json::Value =
+        serde_json::from_str(&store.list_json(&ListOptions::new().limit(1)).unwrap()).unwrap();
     assert_eq!(listed.as_array().unwrap().len(), 1);
     let listed: serde_json::Value =
-        serde_json::from_str(&store.list(&ListOptions::new().cwd("/work/proj").full(true)).unwrap()).unwrap();
+        serde_json::from_str(&store.list_json(&ListOptions::new().cwd("/work/proj").full(true)).unwrap()).unwrap();
     let mut ids: Vec<&str> = listed.as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
     ids.sort();
     assert_eq!(ids, ["disc-1", "disc-2"]);
     assert_eq!(listed[0]["entryCount"], 0, "full listings count entries");
 
-    assert_eq!(store.resolve("disc-2", None).unwrap(), paths[1]);
-    let err = store.resolve("disc", Some("/work/proj")).unwrap_err();
+    assert_eq!(store.resolve("disc-2", None).unwrap(), std::path::Path::new(&paths[1]));
+    let err = store.resolve("disc", Some(std::path::Path::new("/work/proj"))).unwrap_err();
     assert_eq!(err.code(), ErrorCode::Ambiguous);
     assert!(err.message().contains("disc-1") && err.message().contains("disc-2"), "{err}");
 
@@ -150,7 +155,7 @@ fn fork_from_and_branched_sessions_name_their_parent() {
     assert_eq!(info.parent_session.as_deref(), Some(source_path.as_str()));
     // The path to the user message, plus a fresh label entry for its label.
     assert_eq!(info.entry_count, 2);
-    let labels: serde_json::Value = serde_json::from_str(&branched.labels().unwrap()).unwrap();
+    let labels: serde_json::Value = serde_json::from_str(&branched.labels_json().unwrap()).unwrap();
     assert_eq!(labels[0]["targetId"], user.as_str());
     assert_eq!(labels[0]["label"], "question");
     assert!(info.path.starts_with(dir.str()));
@@ -165,8 +170,8 @@ fn verify_and_repair_a_torn_last_line() {
     let clean = format!(
         r#"{{"path":"{path}","id":"torn-1","fileVersion":3,"needsMigration":false,"lines":2,"entries":1,"blobRefs":0,"problems":[]}}"#
     );
-    assert_eq!(session.verify().unwrap(), clean);
-    assert_eq!(session.repair(&RepairOptions::new()).unwrap(), format!(r#"{{"path":"{path}","done":[]}}"#));
+    assert_eq!(session.verify_json().unwrap(), clean);
+    assert_eq!(session.repair_json(&RepairOptions::new()).unwrap(), format!(r#"{{"path":"{path}","done":[]}}"#));
     drop(session);
 
     // Another process's last line, without its newline.
@@ -174,17 +179,17 @@ fn verify_and_repair_a_torn_last_line() {
     let torn = r#"{"type":"custom","id":"t1","parentId":null,"timestamp":"2026-01-01T00:00:09.000Z","customType":"x"}"#;
     std::fs::write(&path, [before.as_slice(), torn.as_bytes()].concat()).unwrap();
     let session = store.open_session(&path, &SessionOptions::new()).unwrap();
-    let problems: serde_json::Value = serde_json::from_str(&session.verify().unwrap()).unwrap();
+    let problems: serde_json::Value = serde_json::from_str(&session.verify_json().unwrap()).unwrap();
     let problem = &problems["problems"][0];
     assert_eq!((problem["line"].as_u64(), problem["offset"].as_u64()), (Some(3), Some(before.len() as u64)));
     assert_eq!((problem["code"].as_str(), problem["fixable"].as_bool()), (Some("missing_newline"), Some(true)));
-    let done: serde_json::Value = serde_json::from_str(&session.repair(&RepairOptions::new()).unwrap()).unwrap();
+    let done: serde_json::Value = serde_json::from_str(&session.repair_json(&RepairOptions::new()).unwrap()).unwrap();
     assert_eq!(done["done"][0]["code"], "newline_written");
     assert_eq!(std::fs::read(&path).unwrap(), [before.as_slice(), torn.as_bytes(), b"\n"].concat());
-    assert_eq!(session.verify().unwrap(), clean.replace(r#""lines":2,"entries":1"#, r#""lines":3,"entries":2"#));
+    assert_eq!(session.verify_json().unwrap(), clean.replace(r#""lines":2,"entries":1"#, r#""lines":3,"entries":2"#));
 
     let reader = store.open_session(&path, &SessionOptions::new().read_only(true)).unwrap();
-    assert_eq!(reader.repair(&RepairOptions::new()).unwrap_err().code(), ErrorCode::ReadOnly);
+    assert_eq!(reader.repair_json(&RepairOptions::new()).unwrap_err().code(), ErrorCode::ReadOnly);
 }
 
 #[test]
@@ -206,7 +211,7 @@ fn repair_with_quarantine_moves_a_garbage_line_and_a_torn_tail_out() {
 
     let session = store.open_session(&path, &SessionOptions::new()).unwrap();
     let report: serde_json::Value =
-        serde_json::from_str(&session.repair(&RepairOptions::new().quarantine(true)).unwrap()).unwrap();
+        serde_json::from_str(&session.repair_json(&RepairOptions::new().quarantine(true)).unwrap()).unwrap();
     let done: Vec<(u64, &str)> = report["done"]
         .as_array()
         .unwrap()
@@ -224,7 +229,7 @@ fn repair_with_quarantine_moves_a_garbage_line_and_a_torn_tail_out() {
 
     // The session keeps every other byte; verify finds nothing.
     assert_eq!(std::fs::read(&path).unwrap(), [head.as_slice(), entry.as_bytes(), b"\n"].concat());
-    let verify: serde_json::Value = serde_json::from_str(&session.verify().unwrap()).unwrap();
+    let verify: serde_json::Value = serde_json::from_str(&session.verify_json().unwrap()).unwrap();
     assert_eq!(verify["problems"], serde_json::json!([]));
 
     // The quarantine file's records give back the removed bytes exactly, at their old places.
@@ -246,7 +251,7 @@ fn repair_with_quarantine_moves_a_garbage_line_and_a_torn_tail_out() {
 
     // Nothing is left to move.
     assert_eq!(
-        session.repair(&RepairOptions::new().quarantine(true)).unwrap(),
+        session.repair_json(&RepairOptions::new().quarantine(true)).unwrap(),
         format!(r#"{{"path":"{path}","done":[],"quarantine":null}}"#)
     );
 }
@@ -254,13 +259,13 @@ fn repair_with_quarantine_moves_a_garbage_line_and_a_torn_tail_out() {
 #[test]
 fn blobs_are_listed_and_collected() {
     let (dir, store) = store();
-    assert_eq!(store.blob_list(false).unwrap(), r#"{"count":0,"bytes":0,"blobs":[],"others":[]}"#);
+    assert_eq!(store.blob_list_json(false).unwrap(), r#"{"count":0,"bytes":0,"blobs":[],"others":[]}"#);
     let hash = store.blob_put(b"hello").unwrap();
     assert_eq!(hash, "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");
     let blob_path = dir.path().join("blobs").join(&hash);
     let mtime = mtime_ms(&blob_path);
     assert_eq!(
-        store.blob_list(true).unwrap(),
+        store.blob_list_json(true).unwrap(),
         format!(
             r#"{{"count":1,"bytes":5,"blobs":[{{"hash":"{hash}","size":5,"mtimeMs":{mtime},"problem":null}}],"others":[]}}"#
         )
@@ -270,19 +275,19 @@ fn blobs_are_listed_and_collected() {
     let report = format!(
         r#"{{"dryRun":DRY,"filesScanned":0,"referenced":0,"bytesFreed":5,"deleted":[{{"name":"{hash}","size":5,"mtimeMs":{mtime}}}],"young":[],"missing":[]}}"#
     );
-    assert_eq!(store.blob_gc(&GcOptions::new().dry_run(true).grace_ms(0)).unwrap(), report.replace("DRY", "true"));
+    assert_eq!(store.blob_gc_json(&GcOptions::new().dry_run(true).grace_ms(0)).unwrap(), report.replace("DRY", "true"));
     assert!(blob_path.exists());
-    assert_eq!(store.blob_gc(&GcOptions::new().grace_ms(0)).unwrap(), report.replace("DRY", "false"));
+    assert_eq!(store.blob_gc_json(&GcOptions::new().grace_ms(0)).unwrap(), report.replace("DRY", "false"));
     assert!(!blob_path.exists());
 
     // Within the default grace period (pinned "now"), an unreferenced blob is kept as young.
     let hash = store.blob_put(b"young").unwrap();
     let mtime = mtime_ms(&dir.path().join("blobs").join(&hash)) as i64;
     let report: serde_json::Value =
-        serde_json::from_str(&store.blob_gc(&GcOptions::new().now_ms(mtime + 1000)).unwrap()).unwrap();
+        serde_json::from_str(&store.blob_gc_json(&GcOptions::new().now_ms(mtime + 1000)).unwrap()).unwrap();
     assert_eq!(
         (report["deleted"].as_array().unwrap().len(), report["young"][0]["name"].as_str()),
         (0, Some(hash.as_str()))
     );
-    assert_eq!(store.blob_gc(&GcOptions::new().grace_ms(-1)).unwrap_err().code(), ErrorCode::Invalid);
+    assert_eq!(store.blob_gc_json(&GcOptions::new().grace_ms(-1)).unwrap_err().code(), ErrorCode::Invalid);
 }

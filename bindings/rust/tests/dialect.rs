@@ -55,13 +55,13 @@ fn append_session_info_writes_pi_s_title_entry_and_the_title_follows() {
     let (_dir, store) = pi_store();
     let session = store.create_session("/work/proj", &fixed().session_id("pi-2").no_defer(true)).unwrap();
     assert_eq!(
-        session.header().unwrap(),
+        session.header_json().unwrap(),
         r#"{"type":"session","version":3,"id":"pi-2","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/work/proj"}"#
     );
     let id = session.append_session_info("  Fix the build\n").unwrap();
     assert_eq!(id.len(), 8, "{id}");
     assert_eq!(
-        session.entry(&id, BlobRefs::AsStored).unwrap(),
+        session.entry_json(&id, BlobRefs::AsStored).unwrap(),
         format!(
             r#"{{"type":"session_info","id":"{id}","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","name":"Fix the build"}}"#
         )
@@ -75,12 +75,12 @@ fn append_session_info_writes_pi_s_title_entry_and_the_title_follows() {
     assert_eq!((info.title.as_deref(), info.entry_count), (Some("Renamed"), 2));
     let renamed = info.leaf_id.unwrap();
     assert_eq!(
-        session.entry(&renamed, BlobRefs::AsStored).unwrap(),
+        session.entry_json(&renamed, BlobRefs::AsStored).unwrap(),
         format!(
             r#"{{"type":"session_info","id":"{renamed}","parentId":"{id}","timestamp":"2026-01-01T00:00:02.000Z","name":"Renamed"}}"#
         )
     );
-    assert!(!session.header().unwrap().contains("title"));
+    assert!(!session.header_json().unwrap().contains("title"));
     // An empty name clears the title.
     session.append_session_info("").unwrap();
     assert_eq!(session.info().unwrap().title, None);
@@ -116,11 +116,11 @@ fn the_context_of_a_pi_session_carries_pi_s_model() {
     let (_dir, store) = pi_store();
     let session = store.create_session("/work/proj", &fixed()).unwrap();
     assert_eq!(
-        session.build_context(None).unwrap(),
+        session.build_context_json(None).unwrap(),
         r#"{"leafId":null,"messages":[],"thinkingLevel":"off","model":null,"models":{},"injectedTtsrRules":[],"mode":"none"}"#
     );
     session.append_message(USER).unwrap();
     session.append_message(ASSISTANT).unwrap();
-    let context: serde_json::Value = serde_json::from_str(&session.build_context(None).unwrap()).unwrap();
+    let context: serde_json::Value = serde_json::from_str(&session.build_context_json(None).unwrap()).unwrap();
     assert_eq!(context["model"], serde_json::json!({"provider": "anthropic", "modelId": "claude-x"}));
 }

@@ -71,7 +71,7 @@ fn errors_display_the_status_name_and_the_message() {
 fn a_failing_call_carries_its_own_message_and_the_handle_keeps_it() {
     let (_dir, store) = store();
     let session = store.create_session("/work/proj", &fixed()).unwrap();
-    let err = session.entry("no-such-entry", BlobRefs::AsStored).unwrap_err();
+    let err = session.entry_json("no-such-entry", BlobRefs::AsStored).unwrap_err();
     assert_eq!(err.code(), ErrorCode::NotFound);
     assert!(err.message().contains("no-such-entry"), "{err}");
     assert_eq!(session.last_error(), Some(err));
@@ -101,7 +101,7 @@ fn bad_json_is_refused_and_changes_nothing() {
         assert_eq!(err.code(), ErrorCode::Invalid, "{bad:?}: {err}");
         assert!(!err.message().is_empty());
     }
-    assert_eq!(session.entries(BlobRefs::AsStored).unwrap(), "[]");
+    assert_eq!(session.entries_json(BlobRefs::AsStored).unwrap(), "[]");
     assert_eq!(session.info().unwrap().entry_count, 0);
 }
 

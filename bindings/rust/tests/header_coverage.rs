@@ -1,4 +1,4 @@
-//! `src/sys.rs` against the real `xsession.h` (found through pkg-config by build.rs): every
+//! `xsession-sys/src` against the real `xsession.h` (found through pkg-config by build.rs): every
 //! function with the same parameter names and types, every `#define` constant with the same
 //! value, every struct with the same fields, and (compiled by the C compiler) the same layout.
 //! A function added to the header and not mirrored fails here.
@@ -17,8 +17,12 @@ fn header() -> String {
 }
 
 fn sys_source() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/sys.rs");
-    let text = std::fs::read_to_string(path).unwrap();
+    // The -sys crate's declarations, all of its files.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("xsession-sys/src");
+    let text: String = ["lib.rs", "options.rs", "functions.rs"]
+        .iter()
+        .map(|name| std::fs::read_to_string(dir.join(name)).unwrap() + "\n")
+        .collect();
     // Drop Rust comments and attributes so that only declarations remain.
     text.lines()
         .map(|l| l.split("//").next().unwrap())
@@ -115,7 +119,7 @@ fn header_functions() -> BTreeMap<String, String> {
     out
 }
 
-/// The same map for the `extern "C"` block of src/sys.rs.
+/// The same map for the `extern "C"` block of xsession-sys/src.
 fn sys_functions() -> BTreeMap<String, String> {
     let src = sys_source();
     let block = &src[src.find("extern \"C\" {").expect("extern block")..];
@@ -167,7 +171,7 @@ fn header_callbacks() -> BTreeMap<String, String> {
     out
 }
 
-/// The same map for the `pub type NAME = Option<unsafe extern "C" fn(…) -> ret>;` of src/sys.rs
+/// The same map for the `pub type NAME = Option<unsafe extern "C" fn(…) -> ret>;` of xsession-sys/src
 /// (`Option` because C may pass or take NULL).
 fn sys_callbacks() -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
@@ -225,8 +229,8 @@ fn every_header_function_is_mirrored_with_the_same_signature() {
     assert!(header.len() >= 85, "parsed only {} functions from the header", header.len());
     let missing: Vec<&String> = header.keys().filter(|n| !mirrored.contains_key(*n)).collect();
     let extra: Vec<&String> = mirrored.keys().filter(|n| !header.contains_key(*n)).collect();
-    assert!(missing.is_empty(), "functions of xsession.h missing from src/sys.rs: {missing:?}");
-    assert!(extra.is_empty(), "functions in src/sys.rs that xsession.h does not have: {extra:?}");
+    assert!(missing.is_empty(), "functions of xsession.h missing from xsession-sys/src: {missing:?}");
+    assert!(extra.is_empty(), "functions in xsession-sys/src that xsession.h does not have: {extra:?}");
     for (name, signature) in &header {
         assert_eq!(&mirrored[name], signature, "signature of {name}");
     }
@@ -247,7 +251,7 @@ fn every_header_constant_is_mirrored_with_the_same_value() {
         let decl = src
             .lines()
             .find(|l| l.trim_start().starts_with(&format!("pub const {name}:")))
-            .unwrap_or_else(|| panic!("{name} of xsession.h is missing from src/sys.rs"));
+            .unwrap_or_else(|| panic!("{name} of xsession.h is missing from xsession-sys/src"));
         let got = int_value(decl.split('=').nth(1).unwrap().trim_end_matches(';'));
         assert_eq!(got, Some(want), "value of {name}");
         checked += 1;

@@ -51,14 +51,14 @@ fn a_dry_run_reports_what_the_import_then_does_and_writes_nothing() {
     let source = claude_project(&dir);
     let (root, store) = store_in(&dir);
 
-    let dry = store.import(ImportKind::Claude, &source, &ImportOptions::new().dry_run(true)).unwrap();
+    let dry = store.import_json(ImportKind::Claude, &source, &ImportOptions::new().dry_run(true)).unwrap();
     assert_eq!(dry, claude_report(&source, true, true, (2, 0), ""));
     assert!(!root.exists(), "a dry run created the store's directory");
 
     let file = session_file(&root, "--work-demo--");
-    let real = store.import(ImportKind::Claude, &source, &ImportOptions::new()).unwrap();
+    let real = store.import_json(ImportKind::Claude, &source, &ImportOptions::new()).unwrap();
     assert_eq!(real, claude_report(&source, false, true, (2, 0), &file));
-    let again = store.import(ImportKind::Claude, &source, &ImportOptions::new()).unwrap();
+    let again = store.import_json(ImportKind::Claude, &source, &ImportOptions::new()).unwrap();
     assert_eq!(again, claude_report(&source, false, false, (0, 2), &file));
 
     let session = store.open_session(&file, &SessionOptions::new().read_only(true)).unwrap();
@@ -71,7 +71,7 @@ fn target_cwd_is_the_cwd_of_every_imported_session() {
     let source = claude_project(&dir);
     let (root, store) = store_in(&dir);
     let opts = ImportOptions::new().target_cwd("/work/elsewhere");
-    let report = store.import(ImportKind::Claude, &source, &opts).unwrap();
+    let report = store.import_json(ImportKind::Claude, &source, &opts).unwrap();
     let file = session_file(&root, "--work-elsewhere--");
     assert_eq!(report, claude_report(&source, false, true, (2, 0), &file));
     let session = store.open_session(&file, &SessionOptions::new().read_only(true)).unwrap();
@@ -85,7 +85,7 @@ fn a_listing_writes_nothing_and_leaves_the_source() {
     let transcript = Path::new(&source).join(format!("{SESSION_ID}.jsonl"));
     let before = std::fs::read(&transcript).unwrap();
     let (root, store) = store_in(&dir);
-    let listing = store.foreign_list(ImportKind::Claude, &source, &ImportOptions::new()).unwrap();
+    let listing = store.foreign_list_json(ImportKind::Claude, &source, &ImportOptions::new()).unwrap();
     let head = format!(r#"{{"source":"claude","root":"{source}","projects":[{{"dir":"{source}","#);
     assert!(listing.starts_with(&head), "{listing}");
     assert!(listing.contains(&format!(r#""sessionId":"{SESSION_ID}""#)), "{listing}");
@@ -100,16 +100,16 @@ fn a_missing_source_is_not_found_for_every_kind() {
     let nowhere = dir.path().join("nowhere");
     let nowhere = nowhere.to_str().unwrap();
     for kind in [ImportKind::Claude, ImportKind::MyAgents, ImportKind::Gateway] {
-        let imported = store.import(kind, nowhere, &ImportOptions::new()).unwrap_err();
+        let imported = store.import_json(kind, nowhere, &ImportOptions::new()).unwrap_err();
         assert_eq!(imported.code(), ErrorCode::NotFound, "{kind}: {imported}");
         assert!(!imported.message().is_empty());
-        let listed = store.foreign_list(kind, nowhere, &ImportOptions::new()).unwrap_err();
+        let listed = store.foreign_list_json(kind, nowhere, &ImportOptions::new()).unwrap_err();
         assert_eq!(listed.code(), ErrorCode::NotFound, "{kind}: {listed}");
     }
     // A MyAgents directory needs sessions.json or sessions/.
     let empty = dir.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let err = store.import(ImportKind::MyAgents, empty.to_str().unwrap(), &ImportOptions::new()).unwrap_err();
+    let err = store.import_json(ImportKind::MyAgents, empty.to_str().unwrap(), &ImportOptions::new()).unwrap_err();
     assert_eq!(err.code(), ErrorCode::NotFound, "{err}");
     assert!(!root.exists());
 }
@@ -133,15 +133,15 @@ fn bad_arguments_are_invalid_and_write_nothing() {
         (ImportKind::Claude, &source, new().lock_wait_ms(-1)),
     ];
     for (kind, path, opts) in &cases {
-        let err = store.import(*kind, path, opts).unwrap_err();
+        let err = store.import_json(*kind, path, opts).unwrap_err();
         assert_eq!(err.code(), ErrorCode::Invalid, "{kind} {path:?} {opts:?}: {err}");
     }
     // The listing reads only the lock wait of the options; its paths are checked as the import's.
     for path in ["", file.as_str()] {
-        let err = store.foreign_list(ImportKind::Claude, path, &new()).unwrap_err();
+        let err = store.foreign_list_json(ImportKind::Claude, path, &new()).unwrap_err();
         assert_eq!(err.code(), ErrorCode::Invalid, "{path:?}: {err}");
     }
-    let err = store.foreign_list(ImportKind::Claude, &source, &new().lock_wait_ms(-1)).unwrap_err();
+    let err = store.foreign_list_json(ImportKind::Claude, &source, &new().lock_wait_ms(-1)).unwrap_err();
     assert_eq!(err.code(), ErrorCode::Invalid, "{err}");
     assert!(!root.exists());
 }

@@ -169,27 +169,28 @@ fn archive_progress_counts_every_candidate_and_the_archive_opens_read_only() {
     let paths = old_sessions(&store, 3);
     let calls = RefCell::new(Vec::new());
     let opts = ArchiveOptions::older_than_ms(DAY_MS).now_ms(FAR_FUTURE_MS);
-    let dry = store.archive_with_progress(&opts.dry_run(true), |done, total| calls.borrow_mut().push((done, total)));
+    let dry =
+        store.archive_with_progress_json(&opts.dry_run(true), |done, total| calls.borrow_mut().push((done, total)));
     assert!(dry.unwrap().starts_with(r#"{"dryRun":true,"archived":["#));
     calls.borrow_mut().clear();
-    let report = store.archive_with_progress(&opts, |done, total| calls.borrow_mut().push((done, total))).unwrap();
+    let report = store.archive_with_progress_json(&opts, |done, total| calls.borrow_mut().push((done, total))).unwrap();
     assert_eq!(calls.into_inner(), [(0, 3), (1, 3), (2, 3), (3, 3)]);
     for path in &paths {
         assert!(report.contains(&format!(r#""path":"{path}""#)), "{report}");
         assert!(!std::path::Path::new(path).exists());
     }
 
-    let archived = store.open_session(&format!("{}.gz", paths[0]), &SessionOptions::new()).unwrap();
+    let archived = store.open_session(format!("{}.gz", paths[0]), &SessionOptions::new()).unwrap();
     let info = archived.info().unwrap();
     assert!(info.archived && info.read_only, "{info:?}");
     assert_eq!(archived.append_message(USER).unwrap_err().code(), ErrorCode::ReadOnly);
-    assert!(store.list(&xsession::ListOptions::new()).unwrap().contains(r#""archived":true"#));
+    assert!(store.list_json(&xsession::ListOptions::new()).unwrap().contains(r#""archived":true"#));
 
     // Pruning a century later than the archives' mtimes: none is old enough yet.
-    let pruned = store.prune(&ArchiveOptions::older_than_ms(100 * 365 * DAY_MS).now_ms(FAR_FUTURE_MS)).unwrap();
+    let pruned = store.prune_json(&ArchiveOptions::older_than_ms(100 * 365 * DAY_MS).now_ms(FAR_FUTURE_MS)).unwrap();
     assert_eq!(pruned, r#"{"dryRun":false,"pruned":[]}"#);
-    assert_eq!(store.prune(&ArchiveOptions::older_than_ms(-1)).unwrap_err().code(), ErrorCode::Invalid);
-    assert_eq!(store.archive(&ArchiveOptions::older_than_ms(-1)).unwrap_err().code(), ErrorCode::Invalid);
+    assert_eq!(store.prune_json(&ArchiveOptions::older_than_ms(-1)).unwrap_err().code(), ErrorCode::Invalid);
+    assert_eq!(store.archive_json(&ArchiveOptions::older_than_ms(-1)).unwrap_err().code(), ErrorCode::Invalid);
 }
 
 #[test]
@@ -199,7 +200,7 @@ fn a_panic_in_the_progress_closure_resumes_after_the_run() {
     let calls = RefCell::new(0);
     let opts = ArchiveOptions::older_than_ms(DAY_MS).now_ms(FAR_FUTURE_MS);
     let panic = catch_unwind(AssertUnwindSafe(|| {
-        store.archive_with_progress(&opts, |_, _| {
+        store.archive_with_progress_json(&opts, |_, _| {
             *calls.borrow_mut() += 1;
             panic!("progress {}", "boom");
         })
@@ -222,18 +223,19 @@ fn a_call_on_the_store_from_the_progress_closure_is_misuse() {
     old_sessions(&store, 1);
     let mut inner = Vec::new();
     let opts = ArchiveOptions::older_than_ms(DAY_MS).now_ms(FAR_FUTURE_MS);
-    store.archive_with_progress(&opts, |_, _| inner.push(store.keys().get("k").map_err(|e| e.code()))).unwrap();
+    store.archive_with_progress_json(&opts, |_, _| inner.push(store.keys().get("k").map_err(|e| e.code()))).unwrap();
     assert_eq!(inner, [Err(ErrorCode::Misuse), Err(ErrorCode::Misuse)]);
     // Another store on the same root is another handle: usable from the closure.
-    let other = Store::open(&store_root(&store)).unwrap();
+    let other = Store::open(store_root(&store)).unwrap();
     let mut seen = Vec::new();
-    store.archive_with_progress(&opts, |_, _| seen.push(other.keys().get("k").map_err(|e| e.code()))).unwrap();
+    store.archive_with_progress_json(&opts, |_, _| seen.push(other.keys().get("k").map_err(|e| e.code()))).unwrap();
     assert_eq!(seen, [Ok(None)]);
 }
 
 fn store_root(store: &Store) -> String {
     let dir = store.session_dir("/w").unwrap();
-    dir[..dir.find("/sessions/").unwrap()].to_string()
+    // <root>/sessions/--w--: the root is two levels up.
+    dir.parent().and_then(|d| d.parent()).unwrap().to_str().unwrap().to_string()
 }
 
 #[test]
@@ -242,10 +244,10 @@ fn plan_and_resume_check_name_an_unknown_leaf() {
     let s = store.create_session("/w", &fixed()).unwrap();
     s.append_message(USER).unwrap();
     let settings = CompactionSettings::new();
-    assert_eq!(s.compaction_plan(Some("nope"), &settings).unwrap_err().code(), ErrorCode::NotFound);
-    assert_eq!(s.resume_check(Some("nope")).unwrap_err().code(), ErrorCode::NotFound);
-    let plan = s.compaction_plan(None, &settings.keep_recent_tokens(-1)).unwrap_err();
+    assert_eq!(s.compaction_plan_json(Some("nope"), &settings).unwrap_err().code(), ErrorCode::NotFound);
+    assert_eq!(s.resume_check_json(Some("nope")).unwrap_err().code(), ErrorCode::NotFound);
+    let plan = s.compaction_plan_json(None, &settings.keep_recent_tokens(-1)).unwrap_err();
     assert_eq!(plan.code(), ErrorCode::Invalid);
-    let report = s.resume_check(None).unwrap();
+    let report = s.resume_check_json(None).unwrap();
     assert!(report.ends_with(r#""orphans":[],"pendingToolCalls":[]}"#), "{report}");
 }

@@ -25,8 +25,8 @@ fn outputs_of_every_size_come_back_whole() {
         let message = format!(r#"{{"role":"user","content":"{}"}}"#, "é".repeat(size / 2) + &"x".repeat(size % 2));
         let id = session.append_message(&message).unwrap();
         // assert! rather than assert_eq!: a mismatch must not print half a megabyte.
-        assert!(session.build_context(None).unwrap() == context(&id, &[&message], ""), "context of size {size}");
-        let entry = session.entry(&id, BlobRefs::AsStored).unwrap();
+        assert!(session.build_context_json(None).unwrap() == context(&id, &[&message], ""), "context of size {size}");
+        let entry = session.entry_json(&id, BlobRefs::AsStored).unwrap();
         assert!(
             entry.ends_with(&format!(r#""parentId":null,"timestamp":"{}","message":{message}}}"#, timestamp(&entry)))
         );
@@ -49,13 +49,13 @@ fn ids_and_the_leaf_are_typed() {
     let assistant = session.append_message(ASSISTANT).unwrap();
     assert_eq!(session.leaf().unwrap(), Some(assistant.clone()));
     let models = r#""default":"anthropic/claude-x""#;
-    assert_eq!(session.build_context(None).unwrap(), context(&assistant, &[USER, ASSISTANT], models));
+    assert_eq!(session.build_context_json(None).unwrap(), context(&assistant, &[USER, ASSISTANT], models));
     session.set_leaf(Some(&user)).unwrap();
     assert_eq!(session.leaf().unwrap(), Some(user.clone()));
-    assert_eq!(session.build_context(None).unwrap(), context(&user, &[USER], ""));
+    assert_eq!(session.build_context_json(None).unwrap(), context(&user, &[USER], ""));
     session.set_leaf(None).unwrap();
     assert_eq!(session.leaf().unwrap(), None);
-    assert_eq!(session.path(None, BlobRefs::AsStored).unwrap(), "[]");
+    assert_eq!(session.path_json(None, BlobRefs::AsStored).unwrap(), "[]");
     // Caller-chosen ids come back as given.
     assert_eq!(session.append(r#"{"type":"custom","id":"my-own_id","customType":"x"}"#).unwrap(), "my-own_id");
 }
@@ -75,10 +75,10 @@ fn blobs_are_bytes_of_any_value() {
 }
 
 #[test]
-fn text_from_the_library_that_is_not_utf8_is_an_error() {
+fn paths_that_are_not_utf8_come_back_whole_and_go_in_as_a_clear_error() {
     // A session file whose name is not UTF-8. The library's JSON is always UTF-8 (such bytes show
-    // as U+FFFD), but xs_store_resolve hands back the raw path: reading that is an InvalidUtf8
-    // error, never a panic, and other reads still work.
+    // as U+FFFD), but xs_store_resolve hands back the raw path, which a PathBuf keeps byte for
+    // byte. Going in, the C API takes UTF-8, so such a path is an Invalid error, never a panic.
     use std::os::unix::ffi::OsStrExt;
     let dir = TempDir::new("utf8");
     let sessions = dir.path().join("sessions/--p--");
@@ -89,16 +89,17 @@ fn text_from_the_library_that_is_not_utf8_is_an_error() {
     let store = Store::open(dir.str()).unwrap();
     let shown = "2026-01-01T00-00-00-000Z_\u{FFFD}\u{FFFD}abc.jsonl";
 
-    let listed = store.list(&xsession::ListOptions::new()).unwrap();
+    let listed = store.list_json(&xsession::ListOptions::new()).unwrap();
     assert!(listed.contains(shown), "{listed}");
-    let err = store.resolve("abc", None).unwrap_err();
-    assert_eq!(err.code(), ErrorCode::InvalidUtf8);
-    assert!(err.message().starts_with("xs_store_resolve: the library returned bytes that are not UTF-8"), "{err}");
+    assert_eq!(store.resolve("abc", None).unwrap(), sessions.join(name));
+    let err = store.open_session(sessions.join(name), &SessionOptions::new().read_only(true)).err().unwrap();
+    assert_eq!(err.code(), ErrorCode::Invalid);
+    assert!(err.message().starts_with("path ") && err.message().ends_with(" is not UTF-8"), "{err}");
 
     let session = store.open_session("abc", &SessionOptions::new().read_only(true)).unwrap();
     assert!(session.info().unwrap().path.ends_with(shown));
-    assert_eq!(session.header().unwrap(), header);
-    assert_eq!(session.entries(BlobRefs::AsStored).unwrap(), "[]");
+    assert_eq!(session.header_json().unwrap(), header);
+    assert_eq!(session.entries_json(BlobRefs::AsStored).unwrap(), "[]");
 }
 
 #[test]
@@ -112,10 +113,10 @@ fn a_grown_buffer_gets_the_cached_result_not_a_second_run() {
     // "now" pinned so the blobs are past the grace period whatever the clock says.
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
     let opts = xsession::GcOptions::new().grace_ms(0).now_ms(now + 60_000);
-    let report: serde_json::Value = serde_json::from_str(&store.blob_gc(&opts).unwrap()).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&store.blob_gc_json(&opts).unwrap()).unwrap();
     let deleted: Vec<&str> =
         report["deleted"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap()).collect();
     assert_eq!(deleted, hashes);
     assert!(serde_json::to_string(&report).unwrap().len() > 256, "the report must outgrow the first buffer");
-    assert_eq!(store.blob_list(false).unwrap(), r#"{"count":0,"bytes":0,"blobs":[],"others":[]}"#);
+    assert_eq!(store.blob_list_json(false).unwrap(), r#"{"count":0,"bytes":0,"blobs":[],"others":[]}"#);
 }

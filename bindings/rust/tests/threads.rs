@@ -40,9 +40,10 @@ fn a_session_moves_to_another_thread_and_back() {
     .join()
     .unwrap();
     assert_eq!(session.leaf().unwrap(), Some(second.clone()));
-    let entry: serde_json::Value = serde_json::from_str(&session.entry(&second, BlobRefs::AsStored).unwrap()).unwrap();
+    let entry: serde_json::Value =
+        serde_json::from_str(&session.entry_json(&second, BlobRefs::AsStored).unwrap()).unwrap();
     assert_eq!(entry["parentId"], first.as_str());
-    assert_eq!(contents(&session.entries(BlobRefs::AsStored).unwrap()), ["main", "worker"]);
+    assert_eq!(contents(&session.entries_json(BlobRefs::AsStored).unwrap()), ["main", "worker"]);
 }
 
 #[test]
@@ -64,7 +65,7 @@ fn two_threads_append_to_one_shared_session() {
 
     // Appends were serialised: one chain from the root to the leaf, holding every message, each
     // thread's messages in the order that thread sent them.
-    let path = contents(&session.path(None, BlobRefs::AsStored).unwrap());
+    let path = contents(&session.path_json(None, BlobRefs::AsStored).unwrap());
     assert_eq!(path.len(), 2 * PER_THREAD);
     for name in ["a", "b"] {
         let mine: Vec<&String> = path.iter().filter(|c| c.starts_with(name)).collect();
@@ -86,7 +87,7 @@ fn errors_on_a_shared_session_carry_their_own_message() {
             thread::spawn(move || {
                 for i in 0..300 {
                     let missing = format!("missing-{name}-{i}");
-                    let err = session.entry(&missing, BlobRefs::AsStored).unwrap_err();
+                    let err = session.entry_json(&missing, BlobRefs::AsStored).unwrap_err();
                     assert_eq!(err.code(), ErrorCode::NotFound);
                     assert!(err.message().contains(&missing), "{missing}: {err}");
                     session.append_message(&message(&missing)).unwrap();
@@ -123,7 +124,7 @@ fn reads_on_a_shared_session_are_never_torn_or_stale() {
                 let mut last = 0;
                 for _ in 0..200 {
                     let context: serde_json::Value =
-                        serde_json::from_str(&session.build_context(None).unwrap()).expect("a whole context");
+                        serde_json::from_str(&session.build_context_json(None).unwrap()).expect("a whole context");
                     let messages = context["messages"].as_array().unwrap().len();
                     assert!(messages >= last, "a later read saw fewer messages ({messages} < {last})");
                     last = messages;
@@ -135,7 +136,7 @@ fn reads_on_a_shared_session_are_never_torn_or_stale() {
     for r in readers {
         r.join().unwrap();
     }
-    let context: serde_json::Value = serde_json::from_str(&session.build_context(None).unwrap()).unwrap();
+    let context: serde_json::Value = serde_json::from_str(&session.build_context_json(None).unwrap()).unwrap();
     assert_eq!(context["messages"].as_array().unwrap().len(), 401);
 }
 
@@ -148,7 +149,7 @@ fn one_store_serves_sessions_on_several_threads() {
             let store = Arc::clone(&store);
             thread::spawn(move || {
                 let session = store
-                    .create_session(&format!("/work/p{n}"), &SessionOptions::new().session_id(&format!("t-{n}")))
+                    .create_session(format!("/work/p{n}"), &SessionOptions::new().session_id(&format!("t-{n}")))
                     .unwrap();
                 session.append_message(&message(&format!("hello {n}"))).unwrap();
                 session.append_message(ASSISTANT).unwrap(); // persists the session
@@ -158,7 +159,8 @@ fn one_store_serves_sessions_on_several_threads() {
         .collect();
     let mut paths: Vec<String> = workers.into_iter().map(|w| w.join().unwrap()).collect();
     paths.sort();
-    let listed: serde_json::Value = serde_json::from_str(&store.list(&xsession::ListOptions::new()).unwrap()).unwrap();
+    let listed: serde_json::Value =
+        serde_json::from_str(&store.list_json(&xsession::ListOptions::new()).unwrap()).unwrap();
     let mut listed: Vec<String> =
         listed.as_array().unwrap().iter().map(|s| s["path"].as_str().unwrap().to_string()).collect();
     listed.sort();
@@ -169,7 +171,7 @@ fn one_store_serves_sessions_on_several_threads() {
             let (store, path) = (Arc::clone(&store), paths[0].clone());
             thread::spawn(move || {
                 let reader = store.open_session(&path, &SessionOptions::new().read_only(true)).unwrap();
-                reader.entries(BlobRefs::AsStored).unwrap()
+                reader.entries_json(BlobRefs::AsStored).unwrap()
             })
         })
         .collect();

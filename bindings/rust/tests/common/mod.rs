@@ -2,6 +2,8 @@
 //! file uses every helper).
 #![allow(dead_code)]
 
+pub mod json;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -4,8 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use xsession::{BlobRefs, ListOptions};
+use xsession::types::{Diagnostic, Header, Label, ListedSession, TreeNode};
+use xsession::{BlobRefs, Context, Entry, ListOptions, SessionInfo, Usage};
 
+use crate::typed::{entries_round_trip, round_trip};
 use crate::{from_hex, lines_of, status, text_of, Runner, StepResult};
 
 impl Runner<'_> {
@@ -15,9 +17,13 @@ impl Runner<'_> {
         let session = self.session();
         match op {
             "check_file" => self.check_file(s)?,
-            "check_context" => {
-                self.check_text(s, "context", expect, session.and_then(|x| x.build_context(str_arg("leaf"))))?
-            }
+            "check_context" => self.check_output(
+                s,
+                "context",
+                expect,
+                session.and_then(|x| x.build_context_json(str_arg("leaf"))),
+                round_trip::<Context>,
+            )?,
             "check_leaf" => {
                 let got = session.and_then(|x| x.leaf()).map_err(|e| format!("leaf: {e}"))?;
                 let want = Some(&s["id"]).filter(|id| !id.is_null()).map(text_of);
@@ -28,27 +34,57 @@ impl Runner<'_> {
                 let want = str_arg("dialect").unwrap();
                 ensure!(got.to_string() == want, "dialect {got}, expected {want}");
             }
-            "check_header" => self.check_text(s, "json", expect, session.and_then(|x| x.header()))?,
-            "check_entries" => self.check_text(s, "json", expect, session.and_then(|x| x.entries(blobs)))?,
-            "check_entry" => {
-                self.check_text(s, "json", expect, session.and_then(|x| x.entry(str_arg("id").unwrap(), blobs)))?
+            "check_header" => {
+                self.check_output(s, "json", expect, session.and_then(|x| x.header_json()), round_trip::<Header>)?
             }
-            "check_path" => self.check_text(s, "json", expect, session.and_then(|x| x.path(str_arg("id"), blobs)))?,
-            "check_children" => {
-                self.check_text(s, "json", expect, session.and_then(|x| x.children(str_arg("id").unwrap(), blobs)))?
+            "check_entries" => {
+                self.check_output(s, "json", expect, session.and_then(|x| x.entries_json(blobs)), entries_round_trip)?
             }
-            "check_tree" => self.check_text(s, "json", expect, session.and_then(|x| x.tree(blobs)))?,
-            "check_labels" => self.check_text(s, "json", expect, session.and_then(|x| x.labels()))?,
-            "check_usage" => self.check_text(s, "json", expect, session.and_then(|x| x.usage_json()))?,
+            "check_entry" => self.check_output(
+                s,
+                "json",
+                expect,
+                session.and_then(|x| x.entry_json(str_arg("id").unwrap(), blobs)),
+                round_trip::<Entry>,
+            )?,
+            "check_path" => self.check_output(
+                s,
+                "json",
+                expect,
+                session.and_then(|x| x.path_json(str_arg("id"), blobs)),
+                entries_round_trip,
+            )?,
+            "check_children" => self.check_output(
+                s,
+                "json",
+                expect,
+                session.and_then(|x| x.children_json(str_arg("id").unwrap(), blobs)),
+                entries_round_trip,
+            )?,
+            "check_tree" => self.check_output(
+                s,
+                "json",
+                expect,
+                session.and_then(|x| x.tree_json(blobs)),
+                round_trip::<Vec<TreeNode>>,
+            )?,
+            "check_labels" => {
+                self.check_output(s, "json", expect, session.and_then(|x| x.labels_json()), round_trip::<Vec<Label>>)?
+            }
+            "check_usage" => {
+                self.check_output(s, "json", expect, session.and_then(|x| x.usage_json()), round_trip::<Usage>)?
+            }
             "check_info" => {
                 let info = session.and_then(|x| x.info_json()).map_err(|e| format!("info: {e}"))?;
+                round_trip::<SessionInfo>("info", &info)?;
                 let got: Value = serde_json::from_str(&info).map_err(|e| e.to_string())?;
                 for (name, want) in s["fields"].as_object().unwrap() {
                     ensure!(got.get(name) == Some(want), "info field {name}: {:?}, expected {want}", got.get(name));
                 }
             }
             "check_diagnostics" => {
-                let text = session.and_then(|x| x.diagnostics()).map_err(|e| format!("diagnostics: {e}"))?;
+                let text = session.and_then(|x| x.diagnostics_json()).map_err(|e| format!("diagnostics: {e}"))?;
+                round_trip::<Vec<Diagnostic>>("diagnostics", &text)?;
                 let got: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
                 let want = s["expected"].as_array().unwrap();
                 ensure!(got.as_array().map(Vec::len) == Some(want.len()), "diagnostics {text}");
@@ -78,17 +114,35 @@ impl Runner<'_> {
                 }
             }
             "check_resolve" => {
-                let got = self.store.resolve(str_arg("query").unwrap(), str_arg("cwd"));
+                let got = self.store.resolve(str_arg("query").unwrap(), str_arg("cwd").map(Path::new));
                 ensure!(status(&got) == expect, "got {:?}, expected {expect}", got.as_ref().err());
                 if let Ok(path) = got {
+                    let path = path.to_str().ok_or("a resolved path that is not UTF-8")?;
                     let want = str_arg("path").unwrap();
-                    ensure!(self.relative(&path) == want, "resolved {path}, expected {want}");
+                    ensure!(self.relative(path) == want, "resolved {path}, expected {want}");
                 }
             }
             "check_list" => self.check_list(s)?,
             other => return Err(format!("unknown op {other}")),
         }
         Ok(())
+    }
+
+    /// [`Runner::check_text`], then the typed round trip of the text (`typed`, from `typed.rs`).
+    pub(crate) fn check_output(
+        &self,
+        s: &Value,
+        key: &str,
+        expect: i32,
+        got: xsession::Result<String>,
+        typed: fn(&str, &str) -> StepResult,
+    ) -> StepResult {
+        let text = got.as_ref().ok().cloned();
+        self.check_text(s, key, expect, got)?;
+        match text {
+            Some(text) => typed(key, &text),
+            None => Ok(()),
+        }
     }
 
     /// Compares a read's status, then (when it succeeded) its exact bytes with `s[key]`.
@@ -137,7 +191,8 @@ impl Runner<'_> {
         if let Some(limit) = s.get("limit") {
             opts = opts.limit(limit.as_u64().unwrap());
         }
-        let text = self.store.list(&opts).map_err(|e| format!("list: {e}"))?;
+        let text = self.store.list_json(&opts).map_err(|e| format!("list: {e}"))?;
+        round_trip::<Vec<ListedSession>>("list", &text)?;
         let got: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
         let mut items: Vec<&Value> = got.as_array().unwrap().iter().collect();
         let want = s["expected"].as_array().unwrap();

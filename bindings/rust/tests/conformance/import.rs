@@ -4,8 +4,10 @@
 //! expected text stands for it.
 
 use serde_json::Value;
+use xsession::types::{ForeignListing, ImportReport};
 use xsession::{ImportKind, ImportOptions};
 
+use crate::typed::round_trip;
 use crate::{status, text_of, Runner};
 
 /// A listing's file times are the run's, not the case's: every number after `"mtime":` or
@@ -55,11 +57,19 @@ impl Runner<'_> {
                 let kind = str_arg("kind").unwrap().parse::<ImportKind>();
                 let got = kind.and_then(|kind| {
                     if op == "import" {
-                        self.store.import(kind, &path(s), &o)
+                        self.store.import_json(kind, path(s), &o)
                     } else {
-                        self.store.foreign_list(kind, &path(s), &o).map(without_mtimes)
+                        self.store.foreign_list_json(kind, path(s), &o)
                     }
                 });
+                if let Ok(text) = &got {
+                    if op == "import" {
+                        round_trip::<ImportReport>(op, text)?;
+                    } else {
+                        round_trip::<ForeignListing>(op, text)?;
+                    }
+                }
+                let got = if op == "import" { got } else { got.map(without_mtimes) };
                 ensure!(status(&got) == expect, "got {:?}, expected {expect}", got.as_ref().err());
                 if let Ok(got) = got {
                     let want = text_of(&s["json"]).replace("{root}", self.root());

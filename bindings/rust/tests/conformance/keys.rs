@@ -2,7 +2,7 @@
 //! the C++ runner's are in tests/conformance/keys_steps.cc), through [`xsession::Keys`].
 
 use serde_json::Value;
-use xsession::{Error, ErrorCode, Update};
+use xsession::{Error, ErrorCode, KeyRecord, Update};
 
 use crate::{status, status_names, text_of, Runner, StepResult};
 
@@ -32,7 +32,14 @@ impl Runner<'_> {
             }
             "check_keys_list" => {
                 // Absent and "" both mean every key (the C runner passes NULL).
-                self.check_keys_text(s, expect, keys.list_json(s.get("prefix").and_then(Value::as_str).unwrap_or("")))?
+                let got = keys.list_json(s.get("prefix").and_then(Value::as_str).unwrap_or(""));
+                if let Ok(text) = &got {
+                    // Typed: the records encode again as exactly the library's text.
+                    let typed = KeyRecord::list_from_json(text).map_err(|e| format!("typed key list: {e}"))?;
+                    let again = serde_json::to_string(&typed).map_err(|e| e.to_string())?;
+                    ensure!(&again == text, "the typed key list encodes as\n{again}\nnot\n{text}");
+                }
+                self.check_keys_text(s, expect, got)?
             }
             "check_keys_file" => {
                 let got = std::fs::read(self.root.path().join("sessions.json"));

@@ -3,8 +3,10 @@
 //! C++ runner's are in tests/conformance/{library,stats,archive,reset}_steps.cc).
 
 use serde_json::Value;
-use xsession::{sys, ArchiveOptions, CompactionSettings, ResetPolicy};
+use xsession::types::{ArchiveReport, CompactionPlan, FixStatsReport, PruneReport, ResumeCheck};
+use xsession::{sys, ArchiveOptions, CompactionSettings, ResetPolicy, SessionStats};
 
+use crate::typed::round_trip;
 use crate::{status, text_of, Runner, StepResult};
 
 /// The step's `settings`: the library's defaults, then the fields it names; and its `version`,
@@ -62,12 +64,20 @@ impl Runner<'_> {
         let (settings, version) = settings_of(s);
         let session = self.session();
         match op {
-            "compaction_plan" => {
-                self.check_text(s, "plan", expect, session.and_then(|x| x.compaction_plan(str_arg("leaf"), &settings)))?
-            }
-            "check_resume" => {
-                self.check_text(s, "json", expect, session.and_then(|x| x.resume_check(str_arg("leaf"))))?
-            }
+            "compaction_plan" => self.check_output(
+                s,
+                "plan",
+                expect,
+                session.and_then(|x| x.compaction_plan_json(str_arg("leaf"), &settings)),
+                round_trip::<CompactionPlan>,
+            )?,
+            "check_resume" => self.check_output(
+                s,
+                "json",
+                expect,
+                session.and_then(|x| x.resume_check_json(str_arg("leaf"))),
+                round_trip::<ResumeCheck>,
+            )?,
             "check_should_compact" => {
                 let got = match version {
                     None => xsession::should_compact(&settings, int("context_tokens")),
@@ -107,11 +117,16 @@ impl Runner<'_> {
                 );
                 self.check_decision(s, expect, got)?
             }
-            "check_stats" => self.check_text(s, "json", expect, session.and_then(|x| x.stats_json()))?,
+            "check_stats" => {
+                self.check_output(s, "json", expect, session.and_then(|x| x.stats_json()), round_trip::<SessionStats>)?
+            }
             "keys_fix_stats" => {
                 // Absent and "" both mean every key (the C runner passes NULL).
-                let got = self.store.keys().fix_stats(str_arg("prefix").unwrap_or(""));
+                let got = self.store.keys().fix_stats_json(str_arg("prefix").unwrap_or(""));
                 ensure!(status(&got) == expect, "got {:?}, expected {expect}", got.as_ref().err());
+                if let Ok(got) = &got {
+                    round_trip::<FixStatsReport>("fix_stats", got)?;
+                }
                 if let (Ok(got), Some(want)) = (got, s.get("json")) {
                     let want = rooted(text_of(want), self.root());
                     ensure!(got == want, "got\n{got}\nexpected\n{want}");
@@ -163,12 +178,17 @@ impl Runner<'_> {
         }
         let dry_run = s.get("dry_run").and_then(Value::as_bool) == Some(true);
         o = o.dry_run(dry_run);
-        let got = if op == "archive" { self.store.archive(&o) } else { self.store.prune(&o) };
+        let got = if op == "archive" { self.store.archive_json(&o) } else { self.store.prune_json(&o) };
         ensure!(status(&got) == expect, "got {:?}, expected {expect}", got.as_ref().err());
         let text = match got {
             Ok(text) => text,
             Err(_) => return Ok(()),
         };
+        if op == "archive" {
+            round_trip::<ArchiveReport>(op, &text)?;
+        } else {
+            round_trip::<PruneReport>(op, &text)?;
+        }
         let report: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
         ensure!(report["dryRun"] == Value::Bool(dry_run), "dryRun in {text}");
         let lists: &[&str] = if op == "archive" { &["archived", "skipped"] } else { &["pruned"] };

@@ -93,6 +93,7 @@ mod checks;
 mod import;
 mod keys;
 mod library;
+mod typed;
 
 // Fields drop in order: the session closes, then the store, then the directory goes.
 struct Runner<'a> {
@@ -181,6 +182,10 @@ impl<'a> Runner<'a> {
 
     fn run(&mut self) -> Result<(), String> {
         let case = self.case;
+        let input = case.get("input").and_then(Value::as_array).map_or_else(Vec::new, |lines| {
+            lines.iter().map(|l| l.as_str().unwrap().to_owned()).collect::<Vec<String>>()
+        });
+        typed::CASE_INPUT.with(|lines| *lines.borrow_mut() = input);
         if let Some(lines) = case.get("input") {
             // Unlike step texts, input lines are plain strings.
             let bytes: String =
