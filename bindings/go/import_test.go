@@ -47,12 +47,12 @@ func TestImportOptionsOfAnUnknownVersionAreRefused(t *testing.T) {
 	st, dir := openTestStore(t)
 	src := writeMyAgents(t, t.TempDir())
 	o := DefaultImportOptions()
-	o.version = 2
+	o.version = 3
 	if _, err := st.Import(ImportMyAgents, src, &o); codeOf(t, err) != CodeVersion {
-		t.Errorf("Import with version 2: %v, want XS_EVERSION", err)
+		t.Errorf("Import with version 3: %v, want XS_EVERSION", err)
 	}
 	if _, err := st.ForeignList(ImportMyAgents, src, &o); codeOf(t, err) != CodeVersion {
-		t.Errorf("ForeignList with version 2: %v, want XS_EVERSION", err)
+		t.Errorf("ForeignList with version 3: %v, want XS_EVERSION", err)
 	}
 	assertNothingIn(t, dir)
 }

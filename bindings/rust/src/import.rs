@@ -259,8 +259,8 @@ mod tests {
     #[test]
     fn default_options_are_the_librarys_defaults() {
         let raw = ImportOptions::new().to_raw().unwrap().raw;
-        assert_eq!((raw.version, raw.flags, raw.lock_wait_ms, raw.now_ms), (1, 0, 2000, 0));
-        assert!(raw.target_cwd.is_null() && raw.fallback_cwd.is_null());
+        assert_eq!((raw.version, raw.flags, raw.lock_wait_ms, raw.now_ms), (2, 0, 2000, 0));
+        assert!(raw.target_cwd.is_null() && raw.fallback_cwd.is_null() && raw.progress.is_none());
     }
 
     #[test]
@@ -268,7 +268,7 @@ mod tests {
         let opts = ImportOptions::new().dry_run(true).target_cwd("/t").fallback_cwd("/f").lock_wait_ms(0).now_ms(5);
         let raw = opts.to_raw().unwrap();
         let r = raw.raw;
-        assert_eq!((r.version, r.flags, r.lock_wait_ms, r.now_ms), (1, sys::XS_IMPORT_DRY_RUN, 0, 5));
+        assert_eq!((r.version, r.flags, r.lock_wait_ms, r.now_ms), (2, sys::XS_IMPORT_DRY_RUN, 0, 5));
         // SAFETY: both pointers point into the CStrings `raw` holds.
         let (target, fallback) =
             unsafe { (std::ffi::CStr::from_ptr(r.target_cwd), std::ffi::CStr::from_ptr(r.fallback_cwd)) };

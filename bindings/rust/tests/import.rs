@@ -193,15 +193,16 @@ fn the_library_refuses_an_unknown_kind_with_the_status_the_enum_gives() {
 }
 
 #[test]
-fn options_init_gives_version_one_defaults_and_refuses_other_versions() {
+fn options_init_gives_the_current_version_defaults_and_refuses_unknown_versions() {
     let mut o = std::mem::MaybeUninit::<sys::xs_import_options>::zeroed();
     // SAFETY: `o` is a writable struct of the right type.
     assert_eq!(unsafe { sys::xs_import_options_init(o.as_mut_ptr(), sys::XS_IMPORT_OPTIONS_VERSION) }, sys::XS_OK);
     // SAFETY: initialised by the call above.
     let o = unsafe { o.assume_init() };
-    assert_eq!((o.version, o.flags, o.lock_wait_ms, o.now_ms), (1, 0, 2000, 0));
+    assert_eq!((o.version, o.flags, o.lock_wait_ms, o.now_ms), (2, 0, 2000, 0));
     assert!(o.target_cwd.is_null() && o.fallback_cwd.is_null());
-    for version in [0, 2] {
+    assert!(o.progress.is_none() && o.progress_user.is_null());
+    for version in [0, 3] {
         let mut other = o;
         // SAFETY: as above.
         assert_eq!(unsafe { sys::xs_import_options_init(&mut other, version) }, sys::XS_EVERSION);
@@ -209,7 +210,7 @@ fn options_init_gives_version_one_defaults_and_refuses_other_versions() {
     // SAFETY: NULL is refused before anything is written.
     assert_eq!(unsafe { sys::xs_import_options_init(std::ptr::null_mut(), 1) }, sys::XS_EINVAL);
     if cfg!(target_pointer_width = "64") {
-        assert_eq!(std::mem::size_of::<sys::xs_import_options>(), 40);
+        assert_eq!(std::mem::size_of::<sys::xs_import_options>(), 56);
     }
 
     // A struct of another version is refused by both calls, and nothing is imported.
@@ -217,7 +218,7 @@ fn options_init_gives_version_one_defaults_and_refuses_other_versions() {
     let source = claude_project(&dir);
     let root = dir.path().join("store");
     let store = RawStore::open(&root);
-    let future = sys::xs_import_options { version: 2, ..o };
+    let future = sys::xs_import_options { version: 3, ..o };
     for list in [false, true] {
         assert_eq!(store.call(list, "claude", &source, Some(&future)), sys::XS_EVERSION);
     }

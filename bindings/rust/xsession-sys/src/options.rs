@@ -242,8 +242,9 @@ pub struct xs_archive_options {
     pub progress_user: *mut c_void,
 }
 
-/// Version of [`xs_import_options`] this crate fills in.
-pub const XS_IMPORT_OPTIONS_VERSION: u32 = 1;
+/// Version of [`xs_import_options`] this crate fills in (2 added `progress`; the library still
+/// accepts a version 1 struct, which ends before it).
+pub const XS_IMPORT_OPTIONS_VERSION: u32 = 2;
 /// Report what would be imported; write nothing (not even the store's directory).
 pub const XS_IMPORT_DRY_RUN: u32 = 0x1;
 
@@ -265,7 +266,15 @@ pub struct xs_import_options {
     pub lock_wait_ms: i64,
     /// "Now" for a lock's age; 0 = the system clock.
     pub now_ms: i64,
+    /// Version 2: `done` of `total` bytes of the source's transcripts handled, on the calling
+    /// thread (NULL: none; `xs_foreign_list` does not call it).
+    pub progress: xs_import_progress_fn,
+    /// Passed to `progress`.
+    pub progress_user: *mut c_void,
 }
+
+/// Progress of `xs_import`: 0 first, about once per thousandth of the total, the total last.
+pub type xs_import_progress_fn = Option<unsafe extern "C" fn(done: u64, total: u64, user: *mut c_void)>;
 
 /// Version of [`xs_reset_policy`] this crate fills in.
 pub const XS_RESET_POLICY_VERSION: u32 = 1;
