@@ -1,6 +1,6 @@
 'use strict';
 // Loads the native addon. The whole API is native (Store, Session, XsError, status, ...); see
-// index.d.ts. This file adds only the explicit-resource-management hooks (`using`), and
+// index.d.ts. This file adds only the explicit-resource-management hooks (`using`) and isEntry, and
 // index.mjs gives ES modules the same names.
 // Where the addon is looked for, first match wins:
 //   $XSESSION_NODE_ADDON        an explicit path (the CTest runs use the build tree's addon)
@@ -58,5 +58,10 @@ if (typeof Symbol.asyncDispose === 'symbol') {
   Object.defineProperty(xs.Session.prototype, Symbol.asyncDispose,
                         { value: disposeSessionAsync, writable: true, configurable: true });
 }
+
+// A type guard in index.d.ts (entries of unknown types keep any `type`, so TypeScript needs one).
+xs.isEntry = function isEntry(entry, type) {
+  return entry !== null && typeof entry === 'object' && entry.type === type;
+};
 
 module.exports = xs;
