@@ -6,24 +6,8 @@
 # Arguments (-D): BUILD_DIR, SOURCE_DIR (bindings/node), WORK_DIR, NODE, NPM, NODEDIR.
 cmake_minimum_required(VERSION 3.25)
 
-function(run)
-  execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGV}\n${out}\n${err}")
-  endif()
-endfunction()
-
-set(prefix ${WORK_DIR}/prefix)
-file(REMOVE_RECURSE ${WORK_DIR})
+include(${CMAKE_CURRENT_LIST_DIR}/prefix.cmake)
 file(MAKE_DIRECTORY ${WORK_DIR}/pack ${WORK_DIR}/project)
-run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-file(GLOB_RECURSE pc_files ${prefix}/xsession.pc)
-list(LENGTH pc_files n)
-if(NOT n EQUAL 1)
-  message(FATAL_ERROR "expected one installed xsession.pc under ${prefix}, found: ${pc_files}")
-endif()
-get_filename_component(pc_dir ${pc_files} DIRECTORY)
-get_filename_component(lib_dir ${pc_dir} DIRECTORY)
 
 # npm's own settings for this run only: no user config, a scratch cache, no network.
 set(ENV{npm_config_userconfig} ${WORK_DIR}/npmrc)
