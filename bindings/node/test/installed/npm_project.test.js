@@ -28,3 +28,17 @@ test('import: named exports and the default one', async () => {
   assert.equal(same, true);
   assert.equal(isError, true);
 });
+
+test('the tarball holds every declaration file the types import', () => {
+  const pkg = path.dirname(require.resolve('xsession/package.json'));
+  const { types } = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8'));
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    assert.ok(fs.existsSync(path.join(pkg, file)), `${file} is not in the package`);
+    for (const m of fs.readFileSync(path.join(pkg, file), 'utf8').matchAll(/from '\.\/(\w+)'/g)) visit(`${m[1]}.d.ts`);
+  };
+  visit(types);
+  assert.deepEqual([...seen].sort(), ['entries.d.ts', 'index.d.ts', 'library.d.ts', 'outputs.d.ts']);
+});
