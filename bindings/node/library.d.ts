@@ -138,9 +138,16 @@ export interface ImportOptions extends ForeignListOptions {
   /** 'gateway' and 'myagents' only: the cwd of a session its source names none for; absent or
    *  null: the source directory. */
   fallbackCwd?: string | null;
+  /**
+   * Called with (0, total) first, then about once per thousandth, then (total, total): bytes of
+   * the source's transcripts (docs/import.md#progress), on the JS thread, every call before the
+   * result. Calls on this store from inside it throw XS_EMISUSE. It cannot stop the import: if it
+   * throws it is not called again, and import() throws (rejects with) that error once done.
+   */
+  progress?: ((done: number, total: number) => void) | null;
 }
 /** What xs_import_options_init fills in. */
-export declare const defaultImportOptions: Readonly<Required<Omit<ImportOptions, 'version' | 'raw'>>>;
+export declare const defaultImportOptions: Readonly<Required<Omit<ImportOptions, 'version' | 'raw' | 'progress'>>>;
 /** XS_IMPORT_OPTIONS_VERSION of the header the addon was built with. */
 export declare const IMPORT_OPTIONS_VERSION: number;
 

@@ -211,7 +211,7 @@ struct xsn_call {
   int absent; /* the record or key was not there (XS_ENOTFOUND made a result) */
   /* a keys.update call (keys_update.c); NULL for every other call */
   struct xsn_update *upd;
-  /* an archive call with a progress callback (retention.c); NULL for every other call */
+  /* an archive or import call with a progress callback (progress.c); NULL for every other call */
   struct xsn_progress *prog;
   napi_env sync_env; /* the JS thread's env during a synchronous call; NULL on a worker */
   /* async */
@@ -292,9 +292,15 @@ int xsn_define_planning(napi_env env, napi_value exports);
  * zone is copied into *tz, which p->time_zone points into. 1, or 0 with an exception pending. */
 int xsn_get_reset_policy(xsn_args *a, napi_value v, const char *what, xs_reset_policy *p, xsn_str *tz);
 
-/* ---- retention.c: archive's progress callback (the pattern of keys_update.c, without waiting) */
+/* ---- progress.c: the progress callbacks of archive and import (the pattern of keys_update.c,
+ * without waiting) ---- */
 
 typedef struct xsn_progress xsn_progress;
+/* `fn` (undefined or null: none; else a function, or a TypeError) into c->prog, with the
+ * options' progress and progress_user (`slot`, `user`) set for the synchronous form. */
+int xsn_progress_parse(xsn_args *a, napi_value fn, xsn_call *c, xs_archive_progress_fn *slot, void **user);
+/* In the C call (run/read): a synchronous call's callback runs on c->sync_env. */
+void xsn_progress_here(xsn_call *c);
 int xsn_progress_start_async(napi_env env, xsn_call *c);
 /* Completion (JS thread): delivers the progress calls not yet delivered. */
 void xsn_progress_end_async(napi_env env, xsn_call *c);

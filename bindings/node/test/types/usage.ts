@@ -46,14 +46,16 @@ export async function store(root: string): Promise<void> {
   exact<Session>()(st.continueRecentSync('/w'));
   exact<Session>()(await st.forkFrom('/w/s.jsonl', '/v'));
   exact<Session>()(st.forkFromSync('/w/s.jsonl', '/v', { title: 'copy' }));
-  const keyed = exact<KeySession>()(await st.sessionForKey('agent:a', { nowMs: 1, force: true, session: { title: 'x' } }));
+  const keyed = exact<KeySession>()(
+    await st.sessionForKey('agent:a', { nowMs: 1, force: true, session: { title: 'x' } }));
   exact<ResetReason>()(keyed.reason);
   exact<KeySession>()(st.sessionForKeySync('agent:a', { policy: { idleMinutes: 30 } }));
-  exact<ArchiveReport>()(await st.archive({ olderThanMs: 1000, progress: (done: number, total: number) => done + total }));
+  exact<ArchiveReport>()(await st.archive({ olderThanMs: 1000, progress: (done: number, all: number) => done + all }));
   exact<string>()(st.archiveSync({ olderThanMs: 0, dryRun: true, raw: true }));
   exact<PruneReport>()(await st.prune({ olderThanMs: 0 }));
   exact<string>()(st.pruneSync({ olderThanMs: 0, raw: true }));
-  const report = exact<ImportReport>()(await st.import('claude', '/c', { dryRun: true, targetCwd: '/w' }));
+  const progress = (done: number, total: number): void => void (done / total);
+  const report = exact<ImportReport>()(await st.import('claude', '/c', { dryRun: true, targetCwd: '/w', progress }));
   exact<number>()(report.sessions[0].imported);
   exact<string>()(st.importSync('gateway', '/g', { raw: true, fallbackCwd: '/w', lockWaitMs: 0 }));
   const listing = exact<ForeignListing>()(await st.foreignList('myagents', '/m'));
@@ -87,7 +89,8 @@ export async function keys(k: Keys): Promise<void> {
   exact<void>()(k.patchSync('agent:a', { updatedAt: 5 }));
   exact<boolean>()(await k.delete('agent:a'));
   exact<boolean>()(k.deleteSync('agent:a'));
-  exact<void>()(await k.update('agent:a', (current: KeyRecord | null) => (current ? { ...current, title: 'u' } : undefined)));
+  const retitle = (current: KeyRecord | null) => (current ? { ...current, title: 'u' } : undefined);
+  exact<void>()(await k.update('agent:a', retitle));
   exact<void>()(k.updateSync('agent:a', (current: string | null) => current, { raw: true }));
   exact<boolean>()(await k.claimMemoryFlush('agent:a', { contextWindow: 200000 }, 150000, 1n));
   exact<boolean>()(k.claimMemoryFlushSync('agent:a', defaultCompactionSettings, 10));
@@ -110,7 +113,8 @@ export async function session(s: Session): Promise<void> {
   exact<string>()(await s.appendThinkingLevelAsync('high'));
   exact<string>()(s.appendModelChange('a/b', 'smol'));
   exact<string>()(await s.appendModelChangeAsync('a/b'));
-  const compaction = { summary: 's', firstKeptEntryId: first, tokensBefore: 5n, details: { a: 1 }, fromExtension: true };
+  const compaction = { summary: 's', firstKeptEntryId: first, tokensBefore: 5n, details: { a: 1 },
+                       fromExtension: true };
   exact<string>()(s.appendCompaction(compaction));
   exact<string>()(await s.appendCompactionAsync({ ...compaction, shortSummary: null, preserveData: null }));
   exact<string>()(s.appendCustom('ext', { state: 1 }));
