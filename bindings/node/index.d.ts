@@ -3,16 +3,27 @@
 //
 // Conventions:
 // - Methods with a Promise form run off the main thread: `name()` returns a Promise and
-//   `nameSync()` blocks. Methods without one are quick and synchronous.
+//   `nameSync()` blocks. The appends are the exception: `appendX()` is synchronous and
+//   `appendXAsync()` its Promise form. Methods without one are quick and synchronous.
 // - Failures throw (the Promise forms reject) an XsError whose `code` names the status. The
 //   Promise forms also reject for bad arguments; only a foreign `this` throws at once.
+// - Outputs are plain parsed JSON with the interfaces below (no class instances); caller-owned
+//   JSON inside them (message content, `data`, `details`) is JsonValue, never re-typed.
 // - JSON arguments (`Json`): a JS value is JSON.stringify'd; a string is taken as the JSON text
 //   itself (its bytes are stored token for token); a Buffer/Uint8Array/ArrayBuffer is UTF-8 JSON
 //   text. To store a JSON string value, pass JSON.stringify(value).
 // - Readers return parsed values; with `{ raw: true }` the library's exact JSON text instead.
 // - Ids are strings. Timestamps are ISO-8601 strings.
 
-/// <reference types="node" />
+// No `/// <reference types="node" />`: these declarations compile without @types/node (bytes are
+// Uint8Array, which a Buffer is). The two symbols of explicit resource management are declared
+// below as @types/node and TypeScript 5.2's lib declare them, for older compilers.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+    readonly asyncDispose: unique symbol;
+  }
+}
 
 // The session library's types (library.d.ts), used by the methods below.
 import type {
@@ -20,7 +31,17 @@ import type {
   ForeignListing, ForeignListOptions, ImportKind, ImportOptions, ImportReport, KeySession, PruneReport, ResetPolicy, ResumeCheck, RetentionOptions, SessionForKeyOptions, SessionStats,
 } from './library';
 export * from './library';
+export * from './entries';
+// The readers' outputs (outputs.d.ts), used by the methods below.
+import type {
+  BlobListing, Context, Diagnostic, GcReport, Header, Label, RepairReport, SessionInfo, SessionListing, TreeNode, Usage,
+  VerifyReport,
+} from './outputs';
+import type { Entry } from './entries';
+export * from './outputs';
 
+/** A JSON value as JSON.parse gives it: caller-owned JSON the library keeps verbatim. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 /** JSON input: a JS value, JSON text, or UTF-8 JSON bytes. */
 export type Json = unknown;
 export type JsonInput = Json | string | Uint8Array | ArrayBuffer;
@@ -36,13 +57,19 @@ export declare const status: Readonly<{
 
 export type StatusName = keyof typeof status;
 
-/** What every library failure throws. `XS_ECLOSED` (status XS_EMISUSE) is the binding's own:
- *  the Store or Session was closed. Codes newer than the binding arrive as 'XS_ERROR' with the
- *  real number in `status`. */
-export interface XsError extends Error {
-  code: StatusName | 'XS_ECLOSED';
+/** What every library failure throws (`err instanceof XsError`). `XS_ECLOSED` (status
+ *  XS_EMISUSE) is the binding's own: the Store or Session was closed. Codes newer than the
+ *  binding arrive as 'XS_ERROR' with the real number in `status`. Wrong argument types are
+ *  TypeError/RangeError (code ERR_INVALID_ARG_TYPE / ERR_OUT_OF_RANGE), not XsError. */
+export declare class XsError extends Error {
+  constructor(message: string, code: XsErrorCode, status: number);
+  /** 'XsError'. */
+  readonly name: string;
+  code: XsErrorCode;
+  /** The xs_status number (status.XS_ENOTFOUND, ...). */
   status: number;
 }
+export type XsErrorCode = StatusName | 'XS_ECLOSED';
 
 export interface Version { major: number; minor: number; patch: number }
 /** Version of the loaded libxsession. */
@@ -121,60 +148,6 @@ export interface ListOptions extends RawOption {
   limit?: Int64;
 }
 
-export interface Entry {
-  type: string;
-  id: string;
-  parentId: string | null;
-  timestamp: string;
-  [key: string]: unknown;
-}
-export interface Header {
-  type: 'session'; version: number; id: string; timestamp: string; cwd: string;
-  title?: string; parentSession?: string;
-}
-export interface AgentMessage { role: string; [key: string]: unknown }
-export interface Context {
-  leafId: string | null;
-  messages: AgentMessage[];
-  thinkingLevel: string;
-  /** pi dialect only: pi's model of the path's last model setter, or null. */
-  model?: { provider: string; modelId: string } | null;
-  models: Record<string, string>;
-  injectedTtsrRules: string[];
-  mode: string;
-  modeData?: unknown;
-  serviceTier?: unknown;
-  selectedMCPToolNames?: string[];
-  hasPersistedMCPToolSelection?: boolean;
-}
-export interface TreeNode {
-  id: string; parentId: string | null; depth: number; children: string[];
-  label?: string; labelTimestamp?: string; entry: Entry;
-}
-export interface Label { targetId: string; label: string; timestamp: string }
-export interface Diagnostic { line: number; offset: number; length: number; code: string; reason: string }
-export interface SessionInfo {
-  id: string; path: string; cwd: string; timestamp: string; title: string | null;
-  parentSession: string | null; version: number; dialect: Dialect; entryCount: number; leafId: string | null;
-  persisted: boolean; readOnly: boolean;
-  /** Opened from an archive (`.jsonl.gz`, docs/retention.md): read-only, every write XS_EREADONLY. */
-  archived: boolean;
-  diagnostics: number;
-  [key: string]: unknown;
-}
-export interface Usage {
-  input: number; output: number; cacheRead: number; cacheWrite: number;
-  premiumRequests: number; cost: number; assistantMessages: number;
-}
-export interface Problem extends Diagnostic {
-  /** xs_session_repair can fix it (a torn last line). */
-  fixable: boolean;
-}
-/** xs_session_verify: everything wrong with the file as loaded. */
-export interface VerifyReport {
-  path: string; id: string; fileVersion: number; needsMigration: boolean;
-  lines: number; entries: number; blobRefs: number; problems: Problem[];
-}
 export interface RepairOptions extends RawOption {
   /**
    * Also move the lines that are not JSON (garbage, invalid UTF-8, NUL bytes, a torn last line)
@@ -182,31 +155,6 @@ export interface RepairOptions extends RawOption {
    * (XS_REPAIR_QUARANTINE). Lines that are JSON stay; verify reports them.
    */
   quarantine?: boolean;
-}
-/** One line of the quarantine file: a moved line, where it was, and its exact bytes. */
-export interface QuarantineRecord {
-  line: number; offset: number; length: number; code: string; reason: string;
-  /** A '\n' followed it in the session file (false for a torn last line). */
-  newline: boolean;
-  /** The bytes, when they are valid UTF-8 (else `base64`). */
-  text?: string;
-  /** The bytes, standard base64, when they are not valid UTF-8. */
-  base64?: string;
-}
-/** xs_session_repair: what was done (this handle's open included). */
-export interface RepairReport {
-  path: string;
-  /** Codes: "migrated", "corrupt_file_preserved", "quarantined" (one per moved line), "newline_written". */
-  done: Diagnostic[];
-  /** With {quarantine: true}: null when nothing moved, else the file the moved lines went to. */
-  quarantine?: { path: string; lines: number; bytes: number } | null;
-}
-export interface BlobFile { size: number; mtimeMs: number }
-export interface BlobListing {
-  count: number; bytes: number;
-  /** `problem` only with {verify: true}: null, or why the content does not match its hash. */
-  blobs: Array<BlobFile & { hash: string; problem?: string | null }>;
-  others: Array<BlobFile & { name: string }>;
 }
 export interface BlobListOptions extends RawOption { verify?: boolean }
 export interface BlobGcOptions extends RawOption {
@@ -216,22 +164,6 @@ export interface BlobGcOptions extends RawOption {
   graceMs?: Int64;
   /** "Now" for the age test (default: the system clock). */
   nowMs?: Int64;
-}
-export interface GcReport {
-  dryRun: boolean; filesScanned: number; referenced: number; bytesFreed: number;
-  deleted: Array<BlobFile & { name: string }>; young: Array<BlobFile & { name: string }>; missing: string[];
-}
-export interface SessionListing {
-  path: string; id: string; cwd: string; timestamp: string; modified: number; size: number;
-  title: string | null; parentSession: string | null; version: number; needsMigration: boolean;
-  corruptCopies: number;
-  /** An archive (`<file>.jsonl.gz`; modified and size are the archive's). */
-  archived: boolean;
-  firstMessage: string | null;
-  /** What a person typed first: the first user text that is not an agent's injection, at most
-   *  200 characters (docs/format.md#finding-sessions). */
-  firstPrompt: string | null;
-  messageCount?: number; entryCount?: number; diagnostics?: number;
 }
 
 export interface Compaction {
@@ -362,6 +294,13 @@ export declare class Store {
   /** Frees the store; sessions opened from it stay usable. Idempotent. */
   close(): void;
   readonly closed: boolean;
+  /** `using store = new Store(...)`: close(). */
+  [Symbol.dispose](): void;
+  /** `await using`: close(). */
+  [Symbol.asyncDispose](): Promise<void>;
+  /** The status of the store's last call (xs_store_errcode): 0 after a success. With Promise
+   *  forms in flight it belongs to whichever call ran last; errors carry their own `status`. */
+  lastStatus(): number;
   /** The keyed session store (made on first use; the same object every time). */
   readonly keys: Keys;
 
@@ -375,9 +314,9 @@ export declare class Store {
   /** Stores bytes (a string as UTF-8) atomically; resolves to their SHA-256 hex. */
   blobPut(data: Uint8Array | ArrayBuffer | string): Promise<string>;
   blobPutSync(data: Uint8Array | ArrayBuffer | string): string;
-  /** A blob's bytes, verified against its hash. */
-  blobGet(hash: string): Promise<Buffer>;
-  blobGetSync(hash: string): Buffer;
+  /** A blob's bytes, verified against its hash (a Buffer). */
+  blobGet(hash: string): Promise<Uint8Array>;
+  blobGetSync(hash: string): Uint8Array;
 
   /** The store's sessions, newest first. */
   list(options: ListOptions & { raw: true }): Promise<string>;
@@ -443,33 +382,59 @@ export declare class Store {
 /** One open transcript (xs_session). Made by Store and by fork/createBranched, never by `new`. */
 export declare class Session {
   private constructor();
-  /** Flushes (errors ignored: call flush() first to see them), releases the writer lock and frees
-   *  the handle; with async work in flight the free waits for the last one. Idempotent. A session
-   *  that is garbage collected unclosed is closed by its finalizer. */
+  /** Flushes, releases the writer lock and frees the handle, then throws the flush's error (an
+   *  XsError: XS_EIO, XS_EPOISONED...) if it failed; the session is closed either way. With
+   *  async work in flight the flush waits for the call running now and the free for the last
+   *  one. Idempotent. A session garbage collected unclosed is closed by its finalizer, whose
+   *  flush errors nobody sees. */
   close(): void;
   readonly closed: boolean;
+  /** `using s = store.create(...)`: close(), which throws the final flush's error. */
+  [Symbol.dispose](): void;
+  /** `await using`: flush() on a worker (so a durable session's fdatasync does not block the
+   *  event loop), then close(); rejects with the flush's error, the session closed either way. */
+  [Symbol.asyncDispose](): Promise<void>;
+  /** The status of the session's last call (xs_session_errcode): 0 after a success. With
+   *  Promise forms in flight it belongs to whichever call ran last; errors carry their own. */
+  lastStatus(): number;
 
-  // --- writing: each returns the new entry's id. In the pi dialect the omp-only entries
-  // (ttsr injection, session init, mode change, a model role, a compaction's shortSummary or
-  // preserveData, a custom message's attribution) throw XS_EDIALECT and change nothing. ---
+  // --- writing: each returns the new entry's id; its `...Async` form resolves to it, the write
+  // done on a worker (for {sync: true} sessions, whose appends wait for fdatasync). Await each
+  // before the next: a synchronous call made meanwhile may run before it. In the pi dialect the
+  // omp-only entries (ttsr injection, session init, mode change, a model role, a compaction's
+  // shortSummary or preserveData, a custom message's attribution) throw XS_EDIALECT and change
+  // nothing. ---
   append(entry: JsonInput): string;
+  appendAsync(entry: JsonInput): Promise<string>;
   appendMessage(message: JsonInput): string;
+  appendMessageAsync(message: JsonInput): Promise<string>;
   appendThinkingLevel(level: string | null): string;
+  appendThinkingLevelAsync(level: string | null): Promise<string>;
   appendModelChange(model: string, role?: string | null): string;
+  appendModelChangeAsync(model: string, role?: string | null): Promise<string>;
   appendCompaction(compaction: Compaction): string;
+  appendCompactionAsync(compaction: Compaction): Promise<string>;
   appendCustom(customType: string, data?: JsonInput | null): string;
+  appendCustomAsync(customType: string, data?: JsonInput | null): Promise<string>;
   appendCustomMessage(message: CustomMessage): string;
+  appendCustomMessageAsync(message: CustomMessage): Promise<string>;
   /** label null clears the target's label. */
   appendLabel(targetId: string, label?: string | null): string;
+  appendLabelAsync(targetId: string, label?: string | null): Promise<string>;
   appendTtsrInjection(rules: JsonInput): string;
+  appendTtsrInjectionAsync(rules: JsonInput): Promise<string>;
   appendSessionInit(init: SessionInitEntry): string;
+  appendSessionInitAsync(init: SessionInitEntry): Promise<string>;
   appendModeChange(mode: string, data?: JsonInput | null): string;
+  appendModeChangeAsync(mode: string, data?: JsonInput | null): Promise<string>;
   /** pi dialect: pi's title entry, a session_info {name} (trimmed as String.prototype.trim does;
    *  '' clears the title). The title is the name of the last one. XS_EDIALECT in the omp
    *  dialect, which keeps the title in the header (setTitle). */
   appendSessionInfo(name: string): string;
+  appendSessionInfoAsync(name: string): Promise<string>;
   /** Moves the leaf to fromId (null: a new root) and appends a branch_summary there. */
   branchWithSummary(fromId: string | null, summary: string, options?: BranchSummaryOptions): string;
+  branchWithSummaryAsync(fromId: string | null, summary: string, options?: BranchSummaryOptions): Promise<string>;
   /** Moves the leaf to entry `id`, or to none for null (the next append starts a new root).
    *  Nothing is written; an unknown id throws XS_ENOTFOUND and leaves the leaf where it was. */
   setLeaf(id: string | null): void;

@@ -53,10 +53,13 @@ export interface SessionStats {
   messageCounts: Record<string, number>;
   toolCalls: number;
 }
+/** A stat field of a keyed record: a count, or counts by role (messageCounts). */
+export type StatValue = number | Record<string, number>;
 /** xs_keys_fix_stats: what was repaired (only the fields that differed). */
 export interface FixStatsReport {
   checked: number;
-  fixed: Array<{ key: string; sessionId: string; before: Record<string, number | null>; after: Record<string, number> }>;
+  /** The record's stat fields that differed, before and after (messageCounts: counts by role). */
+  fixed: Array<{ key: string; sessionId: string; before: Record<string, StatValue | null>; after: Record<string, StatValue> }>;
   skipped: Array<{ key: string; reason: string }>;
 }
 /** xs_reset_policy (docs/reset-policies.md); {} never expires. */
@@ -135,9 +138,16 @@ export interface ImportOptions extends ForeignListOptions {
   /** 'gateway' and 'myagents' only: the cwd of a session its source names none for; absent or
    *  null: the source directory. */
   fallbackCwd?: string | null;
+  /**
+   * Called with (0, total) first, then about once per thousandth, then (total, total): bytes of
+   * the source's transcripts (docs/import.md#progress), on the JS thread, every call before the
+   * result. Calls on this store from inside it throw XS_EMISUSE. It cannot stop the import: if it
+   * throws it is not called again, and import() throws (rejects with) that error once done.
+   */
+  progress?: ((done: number, total: number) => void) | null;
 }
 /** What xs_import_options_init fills in. */
-export declare const defaultImportOptions: Readonly<Required<Omit<ImportOptions, 'version' | 'raw'>>>;
+export declare const defaultImportOptions: Readonly<Required<Omit<ImportOptions, 'version' | 'raw' | 'progress'>>>;
 /** XS_IMPORT_OPTIONS_VERSION of the header the addon was built with. */
 export declare const IMPORT_OPTIONS_VERSION: number;
 
@@ -188,12 +198,60 @@ export interface ClaudeListing {
   projects: Array<{ dir: string; hasIndex: boolean; originalPath: string; transcripts: ClaudeTranscript[];
                     skippedRows: SkippedRow[]; notes: string[] }>;
 }
-/** docs/import-hosts.md#listing-json: parsed, not typed field by field. */
-export interface HostListing {
-  source: 'gateway' | 'myagents';
-  root: string;
-  problems: unknown[];
-  notes: string[];
-  [field: string]: unknown;
+/** A host's index file or one of its elements that could not be used (docs/import-hosts.md). */
+export interface ListingProblem {
+  file: string;
+  /** From 1; 0 for the file as a whole. */
+  line: number;
+  reason: string;
 }
+/** docs/import-hosts.md#listing-json: one OpenClaw gateway agent. Texts that are not UTF-8 carry U+FFFD. */
+export interface GatewayAgent {
+  id: string;
+  dir: string;
+  /** The agent's sessions.json; null without one. */
+  index: string | null;
+  indexRows: number;
+  keys: Array<{ key: string; sessionId: string | null; line: number; transcript: string | null }>;
+  transcripts: Array<{
+    file: string; path: string; sessionId: string | null; threadId: string | null;
+    generation: 'live' | 'reset' | 'deleted' | 'bak' | 'checkpoint';
+    stamp: string | null; size: number; mtimeMs: number; writeLock: boolean; keys: string[];
+  }>;
+  problems: ListingProblem[];
+  notes: string[];
+}
+export interface GatewayListing {
+  source: 'gateway';
+  root: string;
+  agents: GatewayAgent[];
+}
+/** MyAgents' counters as its index wrote them (only those it has). */
+export interface MyAgentsStats {
+  messageCount?: number; totalInputTokens?: number; totalOutputTokens?: number;
+  totalCacheReadTokens?: number; totalCacheCreationTokens?: number;
+}
+export interface MyAgentsSession {
+  id: string;
+  messagesFile: string | null;
+  legacyFile: string | null;
+  legacyBeside: boolean;
+  inIndex: boolean;
+  /** The index element's line; 0 when not in the index. */
+  line: number;
+  title: string | null; agentDir: string | null; createdAt: string | null; lastActiveAt: string | null;
+  stats: MyAgentsStats | null;
+}
+export interface MyAgentsListing {
+  source: 'myagents';
+  root: string;
+  index: string | null;
+  indexLock: 'free' | 'released' | 'stale' | 'held';
+  indexRows: number;
+  sessions: MyAgentsSession[];
+  problems: ListingProblem[];
+  notes: string[];
+}
+/** @deprecated the union of the two host listings (GatewayListing, MyAgentsListing). */
+export type HostListing = GatewayListing | MyAgentsListing;
 export type ForeignListing = ClaudeListing | HostListing;

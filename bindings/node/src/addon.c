@@ -68,6 +68,9 @@ NAPI_MODULE_INIT() {
   }
   XSN_CHECK(env, napi_set_instance_data(env, e, env_free, NULL), (free(e), NULL));
   if (!keep_json_functions(env, e)) return NULL;
+  napi_value xs_error = xsn_error_class(env);
+  if (!xs_error) return NULL;
+  XSN_CHECK(env, napi_create_reference(env, xs_error, 1, &e->xs_error), NULL);
 
   napi_value store = xsn_store_class(env), session = store ? xsn_session_class(env) : NULL;
   napi_value keys = session ? xsn_keys_class(env) : NULL;
@@ -85,6 +88,7 @@ NAPI_MODULE_INIT() {
       {"Store", NULL, NULL, NULL, NULL, store, napi_enumerable, NULL},
       {"Session", NULL, NULL, NULL, NULL, session, napi_enumerable, NULL},
       {"Keys", NULL, NULL, NULL, NULL, keys, napi_enumerable, NULL},
+      {"XsError", NULL, NULL, NULL, NULL, xs_error, napi_enumerable, NULL},
       {"status", NULL, NULL, NULL, NULL, status, napi_enumerable, NULL},
       {"bindingVersion", NULL, NULL, NULL, NULL, binding_version, napi_enumerable, NULL},
       {"version", NULL, NULL, NULL, NULL, fn_version, napi_enumerable, NULL},

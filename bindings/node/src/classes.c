@@ -17,11 +17,14 @@ static xsn_handle *this_handle(napi_env env, napi_callback_info info) {
   return xsn_handle_get(env, self, *(const xsn_kind *)kind, 1);
 }
 
-/* Idempotent. With async work in flight the C handle is freed when the last one completes (its
- * Promise still settles normally); meanwhile new calls throw XS_ECLOSED. */
+/* Idempotent. A session is flushed first, and that flush's error is thrown once the handle is
+ * closed all the same (a finalizer has nobody to tell). With async work in flight the flush waits
+ * for the call running now, and the C handle is freed when the last one completes (its Promise
+ * still settles normally); meanwhile new calls throw XS_ECLOSED. */
 static napi_value close_method(napi_env env, napi_callback_info info) {
   xsn_handle *h = this_handle(env, info);
-  if (!h) return NULL;
+  if (!h || h->closed) return NULL;
+  if (h->kind == XSN_SESSION) xsn_call_now(env, h, &xsn_session_close_flush); /* may leave its error pending */
   xsn_handle_close(h);
   return NULL;
 }

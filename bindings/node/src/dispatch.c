@@ -167,6 +167,22 @@ static napi_value call_sync(napi_env env, napi_callback_info info) {
   return r;
 }
 
+int xsn_call_now(napi_env env, xsn_handle *h, const xsn_method *m) {
+  xsn_call *c = calloc(1, sizeof *c);
+  if (!c) {
+    xsn_throw_status(env, XS_ENOMEM, "out of memory");
+    return 0;
+  }
+  c->m = m;
+  c->h = h;
+  c->sync_env = env;
+  execute_call(c, env);
+  int ok = c->rc == XS_OK;
+  if (!ok) xsn_throw_status(env, c->rc, c->errmsg);
+  call_free(env, c);
+  return ok;
+}
+
 static void execute_cb(napi_env env, void *data) {
   (void)env; /* no napi_* on a worker thread */
   execute_call(data, NULL);
@@ -255,19 +271,22 @@ static napi_property_descriptor method_prop(napi_value name, napi_callback cb, c
   return p;
 }
 
-/* An async row gives `name` (Promise) and `nameSync`; a sync-only row gives `name`. Names are
- * napi_values (not utf8name) because "nameSync" is built here and must outlive this call. */
+/* An async row gives `name` (Promise) and `nameSync` (XSN_SYNC_FIRST: `name` and `nameAsync`); a
+ * sync-only row gives `name`. Names are napi_values (not utf8name) because the suffixed name is
+ * built here and must outlive this call. */
 size_t xsn_method_props(napi_env env, const xsn_method *rows, size_t n, napi_property_descriptor *props) {
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     const xsn_method *r = &rows[i];
-    char sync_name[96];
-    napi_value name, sname;
-    snprintf(sync_name, sizeof sync_name, "%s%s", r->name, r->forms & XSN_ASYNC ? "Sync" : "");
-    if (napi_create_string_utf8(env, r->name, NAPI_AUTO_LENGTH, &name) != napi_ok ||
+    const int both = (r->forms & XSN_SYNC) && (r->forms & XSN_ASYNC), sync_first = r->forms & XSN_SYNC_FIRST;
+    char sync_name[96], async_name[96];
+    napi_value aname, sname;
+    snprintf(sync_name, sizeof sync_name, "%s%s", r->name, both && !sync_first ? "Sync" : "");
+    snprintf(async_name, sizeof async_name, "%s%s", r->name, both && sync_first ? "Async" : "");
+    if (napi_create_string_utf8(env, async_name, NAPI_AUTO_LENGTH, &aname) != napi_ok ||
         napi_create_string_utf8(env, sync_name, NAPI_AUTO_LENGTH, &sname) != napi_ok)
       return 0;
-    if (r->forms & XSN_ASYNC) props[k++] = method_prop(name, call_async, r);
+    if (r->forms & XSN_ASYNC) props[k++] = method_prop(aname, call_async, r);
     if (r->forms & XSN_SYNC) props[k++] = method_prop(sname, call_sync, r);
   }
   return k;

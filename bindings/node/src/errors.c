@@ -1,7 +1,7 @@
 /*
  * errors.c -- xs_status codes as JS Error objects.
  *
- * A failing call throws (or rejects with) an Error whose `code` is the status's macro name
+ * A failing call throws (or rejects with) an XsError whose `code` is the status's macro name
  * ('XS_ELOCKED'), `status` its number, and `message` the library's own text for that call
  * (copied under the handle's lock, so it is never another call's message).
  */
@@ -56,13 +56,38 @@ napi_value xsn_status_table(napi_env env) {
   return table;
 }
 
-/* An Error with `code`, `status` and `message`; NULL if even that failed (exception pending). */
+/* XsError is a JS class (so `instanceof` and subclassing work as for any Error), compiled once per
+ * environment from this source: Node-API cannot declare a class that extends Error. */
+static const char kXsErrorSource[] =
+    "(class XsError extends Error {\n"
+    "  constructor(message, code, status) {\n"
+    "    super(message);\n"
+    "    this.code = code;\n"
+    "    this.status = status;\n"
+    "  }\n"
+    "  get name() { return 'XsError'; }\n"
+    "})";
+
+napi_value xsn_error_class(napi_env env) {
+  napi_value src, cls;
+  XSN_CHECK(env, napi_create_string_utf8(env, kXsErrorSource, NAPI_AUTO_LENGTH, &src), NULL);
+  XSN_CHECK(env, napi_run_script(env, src, &cls), NULL);
+  return cls;
+}
+
+/* An XsError with `code`, `status` and `message` (a plain Error before the class exists: while
+ * the module loads); NULL if even that failed (exception pending). */
 static napi_value make_error(napi_env env, const char *code, xs_status status, const char *msg) {
-  napi_value code_v, msg_v, err, status_v;
-  if (napi_create_string_utf8(env, code, NAPI_AUTO_LENGTH, &code_v) != napi_ok ||
-      napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &msg_v) != napi_ok ||
-      napi_create_error(env, code_v, msg_v, &err) != napi_ok || napi_create_int32(env, status, &status_v) != napi_ok ||
-      napi_set_named_property(env, err, "status", status_v) != napi_ok)
+  napi_value args[3], cls = NULL, err;
+  xsn_env *e = xsn_env_get(env);
+  if (e && e->xs_error && napi_get_reference_value(env, e->xs_error, &cls) != napi_ok) return NULL;
+  if (napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &args[0]) != napi_ok ||
+      napi_create_string_utf8(env, code, NAPI_AUTO_LENGTH, &args[1]) != napi_ok ||
+      napi_create_int32(env, status, &args[2]) != napi_ok)
+    return NULL;
+  if (cls) return napi_new_instance(env, cls, 3, args, &err) == napi_ok ? err : NULL;
+  if (napi_create_error(env, args[1], args[0], &err) != napi_ok ||
+      napi_set_named_property(env, err, "status", args[2]) != napi_ok)
     return NULL;
   return err;
 }

@@ -10,10 +10,11 @@
 
 #define A(i) (a->argv[i])
 
-/* (kind, sourcePath, options?) -> s[0], s[1], c->iopts (its cwds point into s[2], s[3]). A version
+/* (kind, sourcePath, options?) -> s[0], s[1], c->iopts (its cwds point into s[2], s[3]); *options
+ * gets the options object (NULL when left out). A version
  * other than the header's goes to the library as a caller of another header would send it, whose
  * XS_EVERSION answers it. */
-static int p_source(xsn_args *a, xsn_call *c, const char *const *keys) {
+static int p_source(xsn_args *a, xsn_call *c, const char *const *keys, napi_value *options) {
   napi_value o, x;
   int dry = 0;
   int64_t version = XS_IMPORT_OPTIONS_VERSION;
@@ -35,23 +36,29 @@ static int p_source(xsn_args *a, xsn_call *c, const char *const *keys) {
   if (dry) c->iopts.flags |= XS_IMPORT_DRY_RUN;
   c->iopts.target_cwd = c->s[2].p; /* copied by the call */
   c->iopts.fallback_cwd = c->s[3].p;
+  *options = o;
   return 1;
 }
 
+/* progress(done, total): source bytes read, of the total (docs/import.md; progress.c). */
 static int p_import(xsn_args *a, xsn_call *c) {
   static const char *const keys[] = {"dryRun", "targetCwd", "fallbackCwd", "lockWaitMs", "nowMs", "version", "raw",
-                                     NULL};
-  return p_source(a, c, keys);
+                                     "progress", NULL};
+  napi_value o;
+  return p_source(a, c, keys, &o) &&
+         xsn_progress_parse(a, xsn_prop(a, o, "progress"), c, &c->iopts.progress, &c->iopts.progress_user);
 }
 
 /* A listing reads only the lock options: the others are not accepted rather than ignored. */
 static int p_foreign_list(xsn_args *a, xsn_call *c) {
   static const char *const keys[] = {"lockWaitMs", "nowMs", "version", "raw", NULL};
-  return p_source(a, c, keys);
+  napi_value o;
+  return p_source(a, c, keys, &o);
 }
 
 /* Any thread; the retry after XS_EBUFS copies the kept report (nothing is imported twice). */
 static xs_status r_import(xsn_call *c, char *b, size_t cap, size_t *n) {
+  xsn_progress_here(c);
   return xs_import(XSN_STORE_PTR(c), c->s[0].p, c->s[1].p, &c->iopts, b, cap, n);
 }
 static xs_status r_foreign_list(xsn_call *c, char *b, size_t cap, size_t *n) {

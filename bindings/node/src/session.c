@@ -77,6 +77,12 @@ static xs_status x_reload(xsn_call *c) {
   return rc;
 }
 
+/* The status of the handle's last call, which is not a failure of this one. */
+static xs_status x_last_status(xsn_call *c) {
+  c->number = xs_session_errcode(XSN_SESSION_PTR(c));
+  return XS_OK;
+}
+
 /* ---- the class -------------------------------------------------------------------------- */
 
 #define BOTH (XSN_SYNC | XSN_ASYNC)
@@ -88,7 +94,9 @@ const xsn_method xsn_session_life_rows[] = {
     {"reload", XSN_SESSION, NULL, x_reload, NULL, XSN_OUT_NUMBER, BOTH},
     {"fork", XSN_SESSION, p_opts, x_fork, NULL, XSN_OUT_SESSION, BOTH},
     {"createBranched", XSN_SESSION, p_leaf_opts, x_branched, NULL, XSN_OUT_SESSION, BOTH},
+    {"lastStatus", XSN_SESSION, NULL, x_last_status, NULL, XSN_OUT_NUMBER, XSN_SYNC},
 };
+const xsn_method xsn_session_close_flush = {"close", XSN_SESSION, NULL, x_flush, NULL, XSN_OUT_VOID, XSN_SYNC};
 const size_t xsn_session_life_row_count = sizeof xsn_session_life_rows / sizeof xsn_session_life_rows[0];
 
 napi_value xsn_session_class(napi_env env) {

@@ -1,6 +1,7 @@
 /*
- * session_write.c -- appends and leaf moves. Each is one write of one line (or none), so they
- * are synchronous and return the new entry's id.
+ * session_write.c -- appends and leaf moves. Each is one write of one line (or none), so an append
+ * is synchronous and returns the new entry's id; its Promise form `<name>Async` runs it on a worker
+ * instead, for sessions opened with {sync: true}, whose every append waits for fdatasync.
  *
  * JSON arguments (entries, messages, details...) may be a JS value (JSON.stringify'd), the JSON
  * text itself as a string (its bytes reach the file token for token), or a Buffer of UTF-8.
@@ -152,7 +153,8 @@ static xs_status x_branch_summary(xsn_call *c) {
 
 /* ---- rows ------------------------------------------------------------------------------- */
 
-#define APPEND(name, parse, run) {name, XSN_SESSION, parse, run, NULL, XSN_OUT_ID, XSN_SYNC}
+#define APPEND_FORMS (XSN_SYNC | XSN_ASYNC | XSN_SYNC_FIRST)
+#define APPEND(name, parse, run) {name, XSN_SESSION, parse, run, NULL, XSN_OUT_ID, APPEND_FORMS}
 const xsn_method xsn_session_write_rows[] = {
     APPEND("append", p_entry, x_append),
     APPEND("appendMessage", p_message, x_message),

@@ -192,6 +192,12 @@ static xs_status x_fork_from(xsn_call *c) {
 /* ---- the class -------------------------------------------------------------------------- */
 
 #define BOTH (XSN_SYNC | XSN_ASYNC)
+/* The status of the store's last call, which is not a failure of this one. */
+static xs_status x_last_status(xsn_call *c) {
+  c->number = xs_store_errcode(XSN_STORE_PTR(c));
+  return XS_OK;
+}
+
 const xsn_method xsn_store_rows[] = {
     {"sessionDir", XSN_STORE, p_cwd, NULL, r_session_dir, XSN_OUT_STRING, XSN_SYNC},
     {"blobPut", XSN_STORE, p_data, x_blob_put, NULL, XSN_OUT_ID, BOTH},
@@ -205,6 +211,7 @@ const xsn_method xsn_store_rows[] = {
     {"open", XSN_STORE, p_open, x_open, NULL, XSN_OUT_SESSION, BOTH},
     {"continueRecent", XSN_STORE, p_continue, x_continue, NULL, XSN_OUT_SESSION, BOTH},
     {"forkFrom", XSN_STORE, p_fork_from, x_fork_from, NULL, XSN_OUT_SESSION, BOTH},
+    {"lastStatus", XSN_STORE, NULL, x_last_status, NULL, XSN_OUT_NUMBER, XSN_SYNC},
 };
 const size_t xsn_store_row_count = sizeof xsn_store_rows / sizeof xsn_store_rows[0];
 

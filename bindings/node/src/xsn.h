@@ -36,6 +36,7 @@ void xsn_throw_range(napi_env env, const char *fmt, ...);
 /* After a failed napi_* call: throws its error unless an exception is already pending. */
 void xsn_throw_napi(napi_env env, napi_status st);
 napi_value xsn_status_table(napi_env env); /* {XS_OK: 0, XS_ERROR: -1, ...} */
+napi_value xsn_error_class(napi_env env);  /* a new XsError class (addon.c keeps it per environment) */
 /* The value a JS callback threw, kept in *ref: taken (the reference deleted, *ref NULL), or NULL. */
 napi_value xsn_take_thrown(napi_env env, napi_ref *ref);
 
@@ -158,8 +159,10 @@ typedef enum {
   XSN_OUT_KEYED    /* {session: call->fresh wrapped, reason: the XS_RESET_* name of call->u32} */
 } xsn_out;
 
-/* XSN_DOC_LOCK: the C call takes the keyed store's document lock (keys writes). */
-enum { XSN_SYNC = 1, XSN_ASYNC = 2, XSN_DOC_LOCK = 4 };
+/* XSN_DOC_LOCK: the C call takes the keyed store's document lock (keys writes). XSN_SYNC_FIRST:
+ * with both forms, `name` is the synchronous one and `nameAsync` the Promise (the appends, which
+ * were synchronous first). */
+enum { XSN_SYNC = 1, XSN_ASYNC = 2, XSN_DOC_LOCK = 4, XSN_SYNC_FIRST = 8 };
 
 #define XSN_MAX_STRS 8
 #define XSN_SESSION_STRS 5 /* the string fields of SessionOptions */
@@ -174,7 +177,8 @@ typedef struct xsn_method {
   xs_status (*read)(xsn_call *c, char *buf, size_t cap, size_t *len); /* or: a buffer reader */
   xsn_out out;
   unsigned forms; /* XSN_SYNC: `name` is synchronous; with XSN_ASYNC too, `name` returns a
-                     Promise and `nameSync` is the synchronous form; and XSN_DOC_LOCK */
+                     Promise and `nameSync` is the synchronous form (XSN_SYNC_FIRST: `name` and
+                     `nameAsync`); and XSN_DOC_LOCK */
 } xsn_method;
 
 struct xsn_call {
@@ -207,7 +211,7 @@ struct xsn_call {
   int absent; /* the record or key was not there (XS_ENOTFOUND made a result) */
   /* a keys.update call (keys_update.c); NULL for every other call */
   struct xsn_update *upd;
-  /* an archive call with a progress callback (retention.c); NULL for every other call */
+  /* an archive or import call with a progress callback (progress.c); NULL for every other call */
   struct xsn_progress *prog;
   napi_env sync_env; /* the JS thread's env during a synchronous call; NULL on a worker */
   /* async */
@@ -215,6 +219,12 @@ struct xsn_call {
   napi_deferred deferred;
   napi_ref self;
 };
+
+/* JS thread: runs the C call of `m` (a row without arguments) on `h` at once, under its gates as
+ * any call; 1, or 0 with its XsError thrown. */
+int xsn_call_now(napi_env env, xsn_handle *h, const xsn_method *m);
+/* session.c: close()'s last flush, whose error close() throws. */
+extern const xsn_method xsn_session_close_flush;
 
 /* Adds a table's rows to a class's property list; returns the number written. */
 size_t xsn_method_props(napi_env env, const xsn_method *rows, size_t n, napi_property_descriptor *props);
@@ -282,9 +292,15 @@ int xsn_define_planning(napi_env env, napi_value exports);
  * zone is copied into *tz, which p->time_zone points into. 1, or 0 with an exception pending. */
 int xsn_get_reset_policy(xsn_args *a, napi_value v, const char *what, xs_reset_policy *p, xsn_str *tz);
 
-/* ---- retention.c: archive's progress callback (the pattern of keys_update.c, without waiting) */
+/* ---- progress.c: the progress callbacks of archive and import (the pattern of keys_update.c,
+ * without waiting) ---- */
 
 typedef struct xsn_progress xsn_progress;
+/* `fn` (undefined or null: none; else a function, or a TypeError) into c->prog, with the
+ * options' progress and progress_user (`slot`, `user`) set for the synchronous form. */
+int xsn_progress_parse(xsn_args *a, napi_value fn, xsn_call *c, xs_archive_progress_fn *slot, void **user);
+/* In the C call (run/read): a synchronous call's callback runs on c->sync_env. */
+void xsn_progress_here(xsn_call *c);
 int xsn_progress_start_async(napi_env env, xsn_call *c);
 /* Completion (JS thread): delivers the progress calls not yet delivered. */
 void xsn_progress_end_async(napi_env env, xsn_call *c);
@@ -317,6 +333,7 @@ napi_value xsn_define_class(napi_env env, xsn_kind kind, napi_callback ctor, con
 typedef struct {
   napi_ref session_ctor, keys_ctor;
   napi_ref json_parse, json_stringify;
+  napi_ref xs_error; /* the XsError class every status error is made of */
   xsn_handle *adopting; /* set while xsn_new_session constructs a Session */
   int making_keys;      /* set while xsn_new_keys constructs a Keys */
 } xsn_env;

@@ -11,6 +11,7 @@ const path = require('node:path');
 const { xs } = require('./helpers');
 const { libraryStep, storeOptions, textOf } = require('./conformance_library');
 const { importStep } = require('./conformance_import');
+const { recordOutput, checkRecordedTypes } = require('./typed_outputs');
 
 const CASES = process.env.XS_CONFORMANCE_DIR || path.join(__dirname, '..', '..', '..', 'tests', 'conformance', 'cases');
 const caseFiles = fs.readdirSync(CASES).filter((n) => n.endsWith('.json')).sort();
@@ -115,9 +116,19 @@ class CaseRunner {
     }
   }
 
-  async checkText(s, expect, key, fn) {
+  // A raw output against the step's text; `type` (index.d.ts) is what the parsed output is
+  // declared as, checked by tsc after the replay (typed_outputs.js).
+  async checkText(s, expect, key, fn, type) {
     const got = await this.attempt(expect, fn);
-    if (expect === 'XS_OK') assert.equal(got, textOf(s[key]));
+    if (expect === 'XS_OK') {
+      assert.equal(got, textOf(s[key]));
+      this.typed(type, got, s);
+    }
+    return got;
+  }
+
+  typed(type, text, s) {
+    recordOutput(type, text, `${this.name} ${s.op}`);
   }
 
   async step(s) {
@@ -196,7 +207,7 @@ class CaseRunner {
       case 'persist': return this.attempt(expect, () => this.call(session, 'persist'));
       case 'check_file': return this.checkFile(s);
       case 'check_context':
-        return this.checkText(s, expect, 'context', () => this.call(session, 'buildContext', str(s, 'leaf'), { raw: true }));
+        return this.checkText(s, expect, 'context', () => this.call(session, 'buildContext', str(s, 'leaf'), { raw: true }), 'Context');
       case 'check_leaf':
         assert.equal(session.leaf(), s.id === null ? null : textOf(s.id));
         return;
@@ -205,17 +216,21 @@ class CaseRunner {
         if (expect === 'XS_OK') assert.equal(got, s.dialect);
         return;
       }
-      case 'check_header': return this.checkText(s, expect, 'json', () => session.header({ raw: true }));
-      case 'check_entries': return this.checkText(s, expect, 'json', () => this.call(session, 'entries', readOpts));
-      case 'check_entry': return this.checkText(s, expect, 'json', () => session.entry(s.id, readOpts));
+      case 'check_header': return this.checkText(s, expect, 'json', () => session.header({ raw: true }), 'Header');
+      case 'check_entries':
+        return this.checkText(s, expect, 'json', () => this.call(session, 'entries', readOpts), 'Entry[]');
+      case 'check_entry': return this.checkText(s, expect, 'json', () => session.entry(s.id, readOpts), 'Entry');
       case 'check_path':
-        return this.checkText(s, expect, 'json', () => this.call(session, 'path', str(s, 'id'), readOpts));
-      case 'check_children': return this.checkText(s, expect, 'json', () => session.children(s.id, readOpts));
-      case 'check_tree': return this.checkText(s, expect, 'json', () => this.call(session, 'tree', readOpts));
-      case 'check_labels': return this.checkText(s, expect, 'json', () => session.labels({ raw: true }));
-      case 'check_usage': return this.checkText(s, expect, 'json', () => session.usage({ raw: true }));
+        return this.checkText(s, expect, 'json', () => this.call(session, 'path', str(s, 'id'), readOpts), 'Entry[]');
+      case 'check_children':
+        return this.checkText(s, expect, 'json', () => session.children(s.id, readOpts), 'Entry[]');
+      case 'check_tree':
+        return this.checkText(s, expect, 'json', () => this.call(session, 'tree', readOpts), 'TreeNode[]');
+      case 'check_labels': return this.checkText(s, expect, 'json', () => session.labels({ raw: true }), 'Label[]');
+      case 'check_usage': return this.checkText(s, expect, 'json', () => session.usage({ raw: true }), 'Usage');
       case 'check_info': {
         const info = session.info();
+        this.typed('SessionInfo', session.info({ raw: true }), s);
         for (const [k, v] of Object.entries(s.fields)) {
           assert.ok(k in info, `info has no field ${k}`);
           assert.deepEqual(info[k], v, `info field ${k}`);
@@ -224,6 +239,7 @@ class CaseRunner {
       }
       case 'check_diagnostics': {
         const diags = session.diagnostics();
+        this.typed('Diagnostic[]', session.diagnostics({ raw: true }), s);
         assert.equal(diags.length, s.expected.length, JSON.stringify(diags));
         s.expected.forEach((want, i) => {
           for (const [k, v] of Object.entries(want)) assert.deepEqual(diags[i][k], v, JSON.stringify(diags));
@@ -322,10 +338,12 @@ class CaseRunner {
       case 'check_keys_get': {
         const got = await absentAs(null, () => this.call(keys, 'get', s.key, { raw: true }));
         if (expect === 'XS_OK') assert.equal(got, textOf(s.json));
+        if (expect === 'XS_OK') this.typed('KeyRecord', got, s);
         return;
       }
       case 'check_keys_list':
-        return this.checkText(s, expect, 'json', () => this.call(keys, 'list', str(s, 'prefix'), { raw: true }));
+        return this.checkText(s, expect, 'json', () => this.call(keys, 'list', str(s, 'prefix'), { raw: true }),
+                              'KeyEntry[]');
       case 'check_keys_file':
         if (s.exists === false) assert.equal(fs.existsSync(doc), false, 'sessions.json should not exist');
         else assert.deepEqual(fs.readFileSync(doc), Buffer.from(textOf(s.raw)));
@@ -393,7 +411,9 @@ class CaseRunner {
   }
 
   async checkList(s) {
-    const got = await this.call(this.store, 'list', { cwd: str(s, 'cwd'), full: s.full, limit: s.limit });
+    const options = { cwd: str(s, 'cwd'), full: s.full, limit: s.limit };
+    const got = await this.call(this.store, 'list', options);
+    this.typed('SessionListing[]', await this.call(this.store, 'list', { ...options, raw: true }), s);
     assert.equal(got.length, s.expected.length, JSON.stringify(got));
     // Listed newest first by file time, which ties within a test: compare in path order.
     got.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -424,3 +444,37 @@ for (const mode of ['sync', 'async']) {
     });
   }
 }
+
+// Outputs no case reaches (the C runner checks them in tests/capi): made here so that tsc checks
+// their types with the rest.
+test('typed outputs the cases do not reach: verify, repair, blob listing and GC', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'xsn-typed-'));
+  const store = new xs.Store(root);
+  try {
+    const s = store.create('/w', { noDefer: true, idSeed: 3, clockStartMs: 1767225600000, clockStepMs: 1000 });
+    const image = Buffer.alloc(3000, 1).toString('base64');
+    const q = s.appendMessage({ role: 'user', content: [{ type: 'image', data: image, mimeType: 'image/png' }] });
+    s.appendLabel(q, 'start');
+    const file = s.info().path;
+    s.close();
+    fs.appendFileSync(file, 'not json\n{"torn":');
+    const w = await store.open(file);
+    const where = (op) => `typed outputs ${op}`;
+    recordOutput('VerifyReport', await w.verify({ raw: true }), where('verify'));
+    recordOutput('RepairReport', await w.repair({ quarantine: true, raw: true }), where('repair'));
+    recordOutput('VerifyReport', w.verifySync({ raw: true }), where('verify after repair'));
+    recordOutput('SessionInfo', w.info({ raw: true }), where('info'));
+    w.close();
+    recordOutput('BlobListing', await store.blobList({ verify: true, raw: true }), where('blobList'));
+    fs.writeFileSync(path.join(root, 'blobs', 'stray.tmp'), 'x');
+    recordOutput('GcReport', await store.blobGc({ dryRun: true, graceMs: 0, raw: true }), where('blobGc'));
+    recordOutput('SessionListing[]', await store.list({ full: true, raw: true }), where('list full'));
+  } finally {
+    store.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('every JSON output of the replay is the type index.d.ts declares (tsc)', () => {
+  checkRecordedTypes(200);
+});

@@ -43,6 +43,7 @@ async function importStep(runner, s, expect) {
       if (expect !== 'XS_OK') return true;
       const want = rooted(runner, textOf(s.json));
       assert.equal(s.op === 'import' ? got : withoutMtimes(got), want);
+      runner.typed(s.op === 'import' ? 'ImportReport' : 'ForeignListing', got, s);
       return true;
     }
     default:

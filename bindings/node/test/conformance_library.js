@@ -66,6 +66,7 @@ async function retention(runner, s, expect) {
   if ('now_ms' in s) o.nowMs = s.now_ms;
   const report = await runner.attempt(expect, () => runner.call(runner.store, s.op, o));
   if (expect !== 'XS_OK') return;
+  runner.typed(s.op === 'archive' ? 'ArchiveReport' : 'PruneReport', JSON.stringify(report), s);
   assert.equal(report.dryRun, s.dry_run === true);
   if (s.op === 'archive') {
     expectListed(runner, report, 'archived', s.archived);
@@ -84,6 +85,7 @@ async function sessionForKey(runner, s, expect) {
   if (s.policy) o.policy = policyOf(s.policy);
   const got = await runner.attempt(expect, () => runner.call(runner.store, 'sessionForKey', s.key, o));
   if (!got) return;
+  runner.typed('ResetReason', JSON.stringify(got.reason), s);
   runner.adopt(got.session);
   if (s.expect_reason !== undefined) assert.equal(got.reason, s.expect_reason);
 }
@@ -94,7 +96,7 @@ async function libraryStep(runner, s, expect) {
   switch (s.op) {
     case 'compaction_plan':
       await runner.checkText(s, expect, 'plan', () =>
-        runner.call(session, 'compactionPlan', str(s, 'leaf'), { ...settingsOf(s), raw: true }));
+        runner.call(session, 'compactionPlan', str(s, 'leaf'), { ...settingsOf(s), raw: true }), 'CompactionPlan');
       return true;
     case 'check_should_compact':
       await decision(runner, s, expect, () => xs.shouldCompact(settingsOf(s), s.context_tokens));
@@ -108,14 +110,16 @@ async function libraryStep(runner, s, expect) {
         runner.call(keys, 'claimMemoryFlush', s.key, settingsOf(s), s.context_tokens, s.now_ms));
       return true;
     case 'check_resume':
-      await runner.checkText(s, expect, 'json', () => runner.call(session, 'resumeCheck', str(s, 'leaf'), { raw: true }));
+      await runner.checkText(s, expect, 'json', () => runner.call(session, 'resumeCheck', str(s, 'leaf'), { raw: true }),
+                             'ResumeCheck');
       return true;
     case 'check_stats':
-      await runner.checkText(s, expect, 'json', () => session.stats({ raw: true }));
+      await runner.checkText(s, expect, 'json', () => session.stats({ raw: true }), 'SessionStats');
       return true;
     case 'keys_fix_stats': {
       const got = await runner.attempt(expect, () => runner.call(keys, 'fixStats', str(s, 'prefix'), { raw: true }));
       if (expect === 'XS_OK' && s.json !== undefined) assert.equal(got, rooted(runner, textOf(s.json)));
+      if (expect === 'XS_OK') runner.typed('FixStatsReport', got, s);
       return true;
     }
     case 'check_stats_document':

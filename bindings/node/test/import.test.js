@@ -154,3 +154,57 @@ test('argument errors: the library statuses, and TypeErrors for the wrong types'
   assert.throws(() => store.importSync('claude', src(CLAUDE)), { code: 'XS_ECLOSED' });
   await assert.rejects(store.foreignList('claude', src(CLAUDE)), { code: 'XS_ECLOSED' });
 });
+
+// docs/import.md#progress: bytes of the source's transcripts, 0 first and the total last, on the
+// JS thread before the result, in both forms (the Promise form's come from a worker, queued).
+for (const [form, run] of [['sync', (st, ...a) => st.importSync(...a)], ['async', (st, ...a) => st.import(...a)]]) {
+  test(`${form} import: progress(done, total) counts the transcripts' bytes, 0 first, the total last`, async (t) => {
+    const src = sources(t);
+    const transcripts = { claude: [`${CLAUDE}/11111111-2222-4333-8444-555555555555.jsonl`],
+                          myagents: [`${MYAGENTS}/sessions/3f1c2a4e-8b7d-4e21-9a35-0c6f1d2b7e90.jsonl`],
+                          gateway: [`${GATEWAY}/agents/main/sessions/4ab09157-4770-4cc8-a762-6e86a25cfa13.jsonl`] };
+    for (const [kind, dir] of [['claude', CLAUDE], ['myagents', MYAGENTS], ['gateway', GATEWAY]]) {
+      const { store } = scratchStore(t);
+      const total = transcripts[kind].reduce((n, f) => n + fs.statSync(src(f)).size, 0);
+      const calls = [];
+      let settled = false;
+      const report = await run(store, kind, src(dir), { progress: (done, all) => {
+        assert.equal(settled, false, 'every call comes before the result');
+        calls.push([done, all]);
+      } });
+      settled = true;
+      assert.ok(report.imported > 0, kind);
+      assert.deepEqual(calls[0], [0, total], kind);
+      assert.deepEqual(calls[calls.length - 1], [total, total], kind);
+      calls.forEach(([done, all], i) => {
+        assert.equal(all, total);
+        if (i) assert.ok(done >= calls[i - 1][0], `${kind}: ${JSON.stringify(calls)}`);
+      });
+    }
+  });
+
+  test(`${form} import: a throwing progress is not called again, the import completes, and it throws that`, async (t) => {
+    const src = sources(t);
+    const { store } = scratchStore(t);
+    const boom = new Error('progress failed');
+    let calls = 0;
+    const attempt = async () => run(store, 'claude', src(CLAUDE), { progress: () => {
+      calls++;
+      assert.throws(() => store.listSync(), code('XS_EMISUSE')); // the store is busy with the import
+      throw boom;
+    } });
+    await assert.rejects(attempt, (err) => err === boom);
+    assert.equal(calls, 1);
+    assert.equal(store.importSync('claude', src(CLAUDE)).alreadyImported, 2); // it did import
+  });
+}
+
+test('import: progress must be a function; foreignList takes none', (t) => {
+  const src = sources(t);
+  const { store } = scratchStore(t);
+  assert.throws(() => store.importSync('claude', src(CLAUDE), { progress: 1 }),
+                typeError('Store.import: progress must be a function'));
+  assert.throws(() => store.foreignListSync('claude', src(CLAUDE), { progress: () => {} }),
+                typeError("Store.foreignList: unknown key 'progress' in options"));
+  assert.equal(store.importSync('claude', src(CLAUDE), { progress: null }).imported, 2);
+});

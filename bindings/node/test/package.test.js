@@ -39,9 +39,18 @@ test('index.d.ts declares exactly the methods of Store, Session and Keys', () =>
   assert.deepEqual(declared('Store'), own(xs.Store));
   assert.deepEqual(declared('Session'), own(xs.Session));
   assert.deepEqual(declared('Keys'), [...own(xs.Keys), 'store'].sort()); // `store`: each object's own
-  const both = dts + fs.readFileSync(path.join(DIR, 'library.d.ts'), 'utf8'); // index.d.ts re-exports it
+  // index.d.ts re-exports the other two.
+  const both = [dts, ...['library.d.ts', 'entries.d.ts'].map((f) => fs.readFileSync(path.join(DIR, f), 'utf8'))].join('\n');
   const exported = [...both.matchAll(/^export declare (?:const|function|class) (\w+)/gm)].map((m) => m[1]).sort();
   assert.deepEqual(exported, Object.keys(xs).sort());
+});
+
+test('test/types/usage.ts (node.tsc) uses every method, accessor and export', () => {
+  const usage = fs.readFileSync(path.join(DIR, 'test', 'types', 'usage.ts'), 'utf8');
+  for (const [cls, names] of [['Store', own(xs.Store)], ['Session', own(xs.Session)], ['Keys', [...own(xs.Keys), 'store']]]) {
+    for (const name of names) assert.match(usage, new RegExp(`\\.${name}\\b`), `${cls}.${name}`);
+  }
+  for (const name of Object.keys(xs)) assert.match(usage, new RegExp(`\\b${name}\\b`), name);
 });
 
 test('the README documents every method', () => {
@@ -70,4 +79,28 @@ test("the README's agent loop runs and prints the branched context", (t) => {
   assert.deepEqual(types, ['session', 'message', 'message', 'branch_summary', 'message']);
   // The example in the README is this file.
   assert.ok(readme.includes(fs.readFileSync(path.join(DIR, 'example', 'agent-loop.js'), 'utf8').trim()));
+});
+
+test("the README's typed agent loop (example/agent-loop.ts) compiles with tsc and runs", (t) => {
+  const work = scratch(t);
+  const out = path.join(work, 'out');
+  fs.mkdirSync(path.join(work, 'node_modules'));
+  fs.symlinkSync(DIR, path.join(work, 'node_modules', 'xsession'));
+  fs.writeFileSync(path.join(work, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { strict: true, outDir: out, rootDir: path.join(DIR, 'example'), target: 'es2020',
+                       module: 'commonjs', lib: ['es2020'], types: [], baseUrl: work,
+                       paths: { xsession: [path.join(DIR, 'index.d.ts')] } },
+    files: [path.join(DIR, 'example', 'agent-loop.ts')],
+  }));
+  execFileSync(process.env.XS_TSC || 'tsc', ['-p', work], { encoding: 'utf8' });
+  const main = `require(${JSON.stringify(path.join(out, 'agent-loop.js'))}).agentLoop(process.argv[1], '/home/dev/project')
+    .then((lines) => console.log(JSON.stringify(lines)))`;
+  const lines = JSON.parse(execFileSync(process.execPath, ['-e', main, path.join(work, 'store')], { encoding: 'utf8' }));
+  assert.deepEqual(lines, [
+    'user: "Why does the build fail?"',
+    'branchSummary: "Tried the missing-include theory."',
+    'label diagnosis on the answer',
+    'the question is a root: true',
+  ]);
+  assert.ok(readme.includes(fs.readFileSync(path.join(DIR, 'example', 'agent-loop.ts'), 'utf8').trim()));
 });

@@ -4,24 +4,8 @@
 # Arguments (-D): BUILD_DIR, SOURCE_DIR (bindings/node), WORK_DIR, NODE, GENERATOR.
 cmake_minimum_required(VERSION 3.25)
 
-function(run)
-  execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed (${rc}): ${ARGV}\n${out}\n${err}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/prefix.cmake)
 
-set(prefix ${WORK_DIR}/prefix)
-file(REMOVE_RECURSE ${WORK_DIR})
-run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-
-file(GLOB_RECURSE pc_files ${prefix}/xsession.pc)
-list(LENGTH pc_files n)
-if(NOT n EQUAL 1)
-  message(FATAL_ERROR "expected one installed xsession.pc under ${prefix}, found: ${pc_files}")
-endif()
-get_filename_component(pc_dir ${pc_files} DIRECTORY)
-get_filename_component(lib_dir ${pc_dir} DIRECTORY)
 # The installed .pc names the prefix the build was configured with (/usr/local); pkg-config's
 # standard relocation, --define-variable=prefix, points it at where this copy really is.
 set(ENV{PKG_CONFIG_PATH} ${pc_dir})

@@ -1,0 +1,241 @@
+// Compiled by node.tsc (never run): every method and export of the package with the arguments a
+// user passes, each result held to the exact type the declarations promise (`any` would fail
+// `exact`), and calls that must not compile marked @ts-expect-error.
+import {
+  Store, Session, Keys, XsError, status, bindingVersion, version, statusString, isEntry, shouldCompact,
+  shouldFlushMemory, defaultCompactionSettings, defaultImportOptions, IMPORT_OPTIONS_VERSION,
+} from 'xsession';
+import type {
+  Context, Entry, TreeNode, Label, Diagnostic, SessionInfo, Usage, Header, SessionListing, BlobListing, GcReport,
+  VerifyReport, RepairReport, SessionStats, ResumeCheck, CompactionPlan, KeyRecord, KeyEntry, FixStatsReport,
+  KeySession, ArchiveReport, PruneReport, ImportReport, ForeignListing, Version, Dialect, StatusName, XsErrorCode,
+  MessageEntry, AgentMessage, JsonValue, ResetReason,
+} from 'xsession';
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** exact<T>()(value): compiles only when value's type is exactly T. */
+function exact<T>() {
+  return <V>(value: V, ...notExact: Equal<V, T> extends true ? [] : [never]): V => (notExact.length, value);
+}
+
+export async function store(root: string): Promise<void> {
+  const st = new Store(root, { dialect: 'pi', keysPath: null, resetPolicy: { dailyHour: 4, timeZone: 'UTC' } });
+  new Store(null, { inMemory: true }).close();
+  exact<boolean>()(st.closed);
+  exact<number>()(st.lastStatus());
+  exact<Keys>()(st.keys);
+  exact<string>()(st.sessionDir('/w'));
+  exact<string>()(st.resolve('abc', '/w'));
+  exact<void>()(st.writeBreadcrumb('tty1', '/w', '/w/s.jsonl'));
+  const hash = exact<string>()(await st.blobPut(new Uint8Array(3)));
+  exact<string>()(st.blobPutSync('text'));
+  exact<Uint8Array>()(await st.blobGet(hash));
+  exact<Uint8Array>()(st.blobGetSync(hash));
+  exact<SessionListing[]>()(await st.list({ cwd: '/w', full: true, limit: 5 }));
+  exact<string>()(await st.list({ raw: true }));
+  exact<SessionListing[]>()(st.listSync());
+  exact<string>()(st.listSync({ raw: true }));
+  exact<BlobListing>()(await st.blobList({ verify: true }));
+  exact<string>()(st.blobListSync({ raw: true }));
+  exact<GcReport>()(await st.blobGc({ dryRun: true, graceMs: 0, nowMs: 5n }));
+  exact<string>()(st.blobGcSync({ raw: true }));
+  exact<Session>()(st.create('/w', { noDefer: true, sync: true, title: 't', idSeed: 7 }));
+  exact<Session>()(await st.open('abc', { readOnly: true }));
+  exact<Session>()(st.openSync('/w/s.jsonl', { create: true, cwd: '/w', dialect: 'omp' }));
+  exact<Session>()(await st.continueRecent('/w', 'tty1'));
+  exact<Session>()(st.continueRecentSync('/w'));
+  exact<Session>()(await st.forkFrom('/w/s.jsonl', '/v'));
+  exact<Session>()(st.forkFromSync('/w/s.jsonl', '/v', { title: 'copy' }));
+  const keyed = exact<KeySession>()(
+    await st.sessionForKey('agent:a', { nowMs: 1, force: true, session: { title: 'x' } }));
+  exact<ResetReason>()(keyed.reason);
+  exact<KeySession>()(st.sessionForKeySync('agent:a', { policy: { idleMinutes: 30 } }));
+  exact<ArchiveReport>()(await st.archive({ olderThanMs: 1000, progress: (done: number, all: number) => done + all }));
+  exact<string>()(st.archiveSync({ olderThanMs: 0, dryRun: true, raw: true }));
+  exact<PruneReport>()(await st.prune({ olderThanMs: 0 }));
+  exact<string>()(st.pruneSync({ olderThanMs: 0, raw: true }));
+  const progress = (done: number, total: number): void => void (done / total);
+  const report = exact<ImportReport>()(await st.import('claude', '/c', { dryRun: true, targetCwd: '/w', progress }));
+  exact<number>()(report.sessions[0].imported);
+  exact<string>()(st.importSync('gateway', '/g', { raw: true, fallbackCwd: '/w', lockWaitMs: 0 }));
+  const listing = exact<ForeignListing>()(await st.foreignList('myagents', '/m'));
+  if (listing.source === 'myagents') exact<'free' | 'released' | 'stale' | 'held'>()(listing.indexLock);
+  if (listing.source === 'gateway') exact<string[]>()(listing.agents[0].notes);
+  if (listing.source === 'claude') exact<string>()(listing.projects[0].transcripts[0].sessionId);
+  exact<string>()(st.foreignListSync('claude', '/c', { raw: true }));
+  st[Symbol.dispose]();
+  exact<Promise<void>>()(st[Symbol.asyncDispose]());
+  exact<void>()(st.close());
+  // @ts-expect-error: the root is a string or null
+  new Store(42);
+  // @ts-expect-error: an unknown import kind
+  await st.import('other', '/x');
+}
+
+export async function keys(k: Keys): Promise<void> {
+  exact<Store>()(k.store);
+  exact<KeyRecord | null>()(await k.get('agent:a'));
+  exact<string | null>()(await k.get('agent:a', { raw: true }));
+  exact<KeyRecord | null>()(k.getSync('agent:a'));
+  exact<string | null>()(k.getSync('agent:a', { raw: true }));
+  const all = exact<KeyEntry[]>()(await k.list('agent:'));
+  exact<string>()(all[0].record.sessionId);
+  exact<string>()(await k.list({ raw: true }));
+  exact<KeyEntry[]>()(k.listSync());
+  exact<string>()(k.listSync('agent:', { raw: true }));
+  exact<void>()(await k.put('agent:a', { sessionId: 'x', title: 't', hostField: [1] }));
+  exact<void>()(k.putSync('agent:a', '{"sessionId":"x"}'));
+  exact<void>()(await k.patch('agent:a', { title: null }));
+  exact<void>()(k.patchSync('agent:a', { updatedAt: 5 }));
+  exact<boolean>()(await k.delete('agent:a'));
+  exact<boolean>()(k.deleteSync('agent:a'));
+  const retitle = (current: KeyRecord | null) => (current ? { ...current, title: 'u' } : undefined);
+  exact<void>()(await k.update('agent:a', retitle));
+  exact<void>()(k.updateSync('agent:a', (current: string | null) => current, { raw: true }));
+  exact<boolean>()(await k.claimMemoryFlush('agent:a', { contextWindow: 200000 }, 150000, 1n));
+  exact<boolean>()(k.claimMemoryFlushSync('agent:a', defaultCompactionSettings, 10));
+  exact<FixStatsReport>()(await k.fixStats('agent:'));
+  exact<string>()(await k.fixStats({ raw: true }));
+  exact<FixStatsReport>()(k.fixStatsSync());
+  exact<string>()(k.fixStatsSync(null, { raw: true }));
+  // @ts-expect-error: a key is a string
+  await k.put(5, { sessionId: 'x' });
+}
+
+export async function session(s: Session): Promise<void> {
+  exact<boolean>()(s.closed);
+  exact<number>()(s.lastStatus());
+  const first = exact<string>()(s.appendMessage({ role: 'user', content: 'q' }));
+  exact<Promise<string>>()(s.appendMessageAsync('{"role":"assistant","content":[]}'));
+  exact<string>()(s.append({ type: 'custom', customType: 'x' }));
+  exact<string>()(await s.appendAsync(new Uint8Array(2)));
+  exact<string>()(s.appendThinkingLevel(null));
+  exact<string>()(await s.appendThinkingLevelAsync('high'));
+  exact<string>()(s.appendModelChange('a/b', 'smol'));
+  exact<string>()(await s.appendModelChangeAsync('a/b'));
+  const compaction = { summary: 's', firstKeptEntryId: first, tokensBefore: 5n, details: { a: 1 },
+                       fromExtension: true };
+  exact<string>()(s.appendCompaction(compaction));
+  exact<string>()(await s.appendCompactionAsync({ ...compaction, shortSummary: null, preserveData: null }));
+  exact<string>()(s.appendCustom('ext', { state: 1 }));
+  exact<string>()(await s.appendCustomAsync('ext'));
+  exact<string>()(s.appendCustomMessage({ customType: 'n', content: [{ type: 'text', text: 'hi' }], display: false }));
+  exact<string>()(await s.appendCustomMessageAsync({ customType: 'n', content: '"x"', attribution: 'user' }));
+  exact<string>()(s.appendLabel(first, 'start'));
+  exact<string>()(await s.appendLabelAsync(first, null));
+  exact<string>()(s.appendTtsrInjection(['rule']));
+  exact<string>()(await s.appendTtsrInjectionAsync(['rule']));
+  exact<string>()(s.appendSessionInit({ systemPrompt: 'p', task: 't', tools: ['read'], outputSchema: null }));
+  exact<string>()(await s.appendSessionInitAsync({ systemPrompt: 'p', task: 't', tools: '["read"]' }));
+  exact<string>()(s.appendModeChange('plan', { step: 1 }));
+  exact<string>()(await s.appendModeChangeAsync('plan'));
+  exact<string>()(s.appendSessionInfo('title'));
+  exact<string>()(await s.appendSessionInfoAsync('title'));
+  exact<string>()(s.branchWithSummary(first, 'back', { details: null, fromExtension: false }));
+  exact<string>()(await s.branchWithSummaryAsync(null, 'back'));
+  exact<void>()(s.setLeaf(null));
+  exact<void>()(await s.flush());
+  exact<void>()(s.flushSync());
+  exact<void>()(await s.persist());
+  exact<void>()(s.persistSync());
+  exact<void>()(await s.setTitle(null));
+  exact<void>()(s.setTitleSync('t'));
+  exact<void>()(await s.moveTo('/v'));
+  exact<void>()(s.moveToSync('/w'));
+  exact<number>()(await s.reload());
+  exact<number>()(s.reloadSync());
+  exact<Session>()(await s.fork({ sessionId: 'f' }));
+  exact<Session>()(s.forkSync());
+  exact<Session>()(await s.createBranched(first, { title: 'b' }));
+  exact<Session>()(await s.createBranched({ title: 'b' }));
+  exact<Session>()(s.createBranchedSync());
+  exact<Session>()(s.createBranchedSync(first));
+  exact<Session>()(s.createBranchedSync({}));
+
+  const context = exact<Context>()(await s.buildContext());
+  exact<AgentMessage[]>()(context.messages);
+  exact<string>()(context.messages[0].role);
+  exact<string>()(await s.buildContext(first, { raw: true }));
+  exact<string>()(await s.buildContext({ raw: true }));
+  exact<Context>()(s.buildContextSync(null));
+  exact<string>()(s.buildContextSync({ raw: true }));
+  const entries = exact<Entry[]>()(await s.entries({ resolveBlobs: true }));
+  for (const e of entries) {
+    if (isEntry(e, 'message')) exact<MessageEntry>()(e);
+    if (isEntry(e, 'compaction')) exact<number>()(e.tokensBefore);
+    exact<string | null>()(e.parentId);
+  }
+  exact<string>()(await s.entries({ raw: true }));
+  exact<Entry[]>()(s.entriesSync());
+  exact<string>()(s.entriesSync({ raw: true }));
+  exact<Entry[]>()(await s.path(first));
+  exact<string>()(await s.path({ raw: true }));
+  exact<Entry[]>()(s.pathSync());
+  exact<string>()(s.pathSync(null, { raw: true }));
+  const tree = exact<TreeNode[]>()(await s.tree());
+  exact<Entry>()(tree[0].entry);
+  exact<string>()(await s.tree({ raw: true }));
+  exact<TreeNode[]>()(s.treeSync());
+  exact<string>()(s.treeSync({ raw: true }));
+  exact<Header>()(s.header());
+  exact<string>()(s.header({ raw: true }));
+  exact<Entry>()(s.entry(first));
+  exact<string>()(s.entry(first, { raw: true, resolveBlobs: true }));
+  exact<Entry[]>()(s.children(first));
+  exact<string>()(s.children(first, { raw: true }));
+  exact<Label[]>()(s.labels());
+  exact<string>()(s.labels({ raw: true }));
+  exact<Diagnostic[]>()(s.diagnostics());
+  exact<string>()(s.diagnostics({ raw: true }));
+  const info = exact<SessionInfo>()(s.info());
+  exact<Dialect>()(info.dialect);
+  exact<Record<string, number>>()(info.entryTypes);
+  exact<string>()(s.info({ raw: true }));
+  exact<Usage>()(s.usage());
+  exact<string>()(s.usage({ raw: true }));
+  exact<SessionStats>()(s.stats());
+  exact<string>()(s.stats({ raw: true }));
+  exact<ResumeCheck>()(await s.resumeCheck());
+  exact<string>()(await s.resumeCheck(first, { raw: true }));
+  exact<ResumeCheck>()(s.resumeCheckSync(null));
+  exact<string>()(s.resumeCheckSync({ raw: true }));
+  exact<CompactionPlan>()(await s.compactionPlan({ contextWindow: 200000, keepRecentTokens: 100 }));
+  exact<string>()(await s.compactionPlan(first, { raw: true }));
+  exact<CompactionPlan>()(s.compactionPlanSync());
+  exact<string>()(s.compactionPlanSync({ raw: true }));
+  exact<string | null>()(s.leaf());
+  exact<Dialect>()(s.dialect());
+  exact<VerifyReport>()(await s.verify());
+  exact<string>()(await s.verify({ raw: true }));
+  exact<VerifyReport>()(s.verifySync());
+  exact<string>()(s.verifySync({ raw: true }));
+  exact<RepairReport>()(await s.repair({ quarantine: true }));
+  exact<string>()(await s.repair({ raw: true }));
+  exact<RepairReport>()(s.repairSync());
+  exact<string>()(s.repairSync({ raw: true }));
+  s[Symbol.dispose]();
+  exact<Promise<void>>()(s[Symbol.asyncDispose]());
+  exact<void>()(s.close());
+  // @ts-expect-error: appends are synchronous; their Promise forms are ...Async
+  exact<Promise<string>>()(s.appendMessage({ role: 'user', content: 'q' }));
+  // @ts-expect-error: a compaction needs its firstKeptEntryId
+  s.appendCompaction({ summary: 's', tokensBefore: 1 });
+}
+
+export function module(e: unknown): JsonValue {
+  exact<Version>()(version());
+  exact<Readonly<Version>>()(bindingVersion);
+  exact<string>()(statusString(status.XS_ENOTFOUND));
+  exact<-5>()(status.XS_ENOTFOUND);
+  exact<boolean>()(shouldCompact({ contextWindow: 1000 }, 900));
+  exact<boolean>()(shouldFlushMemory(defaultCompactionSettings, 900n, 1, null));
+  exact<number>()(defaultImportOptions.lockWaitMs as number);
+  exact<number>()(IMPORT_OPTIONS_VERSION);
+  if (e instanceof XsError) {
+    exact<XsErrorCode>()(e.code);
+    exact<number>()(e.status);
+    const name: StatusName | 'XS_ECLOSED' = e.code;
+    return name;
+  }
+  return new XsError('m', 'XS_EIO', status.XS_EIO).message;
+}
