@@ -49,6 +49,10 @@ class PkgConfig(unittest.TestCase):
         cls.pc_dir = os.path.dirname(found[0])
         cls.libdir = os.path.dirname(cls.pc_dir)
 
+    def test_the_schemas_are_installed_beside_the_library(self):
+        installed = os.path.join(self.prefix, "share", "xsession", "schema")
+        self.assertEqual(sorted(os.listdir(installed)), sorted(os.listdir(os.path.join(SOURCE, "capi", "schema"))))
+
     def test_build_tree_cflags_are_the_include_directory_only(self):
         self.assertEqual(pkg_config(os.path.join(BUILD, "pkgconfig"), "--cflags"),
                          ["-I" + os.path.join(SOURCE, "capi", "include")])
