@@ -72,8 +72,8 @@ extension Store {
     /// write stay whole. An import can take long: the store is busy meanwhile (other calls on it
     /// wait), so call it off the main thread.
     @discardableResult
-    public func `import`(_ kind: ImportKind, from sourcePath: String,
-                         options: ImportOptions = ImportOptions()) throws -> JSONText {
+    public func importJSON(_ kind: ImportKind, from sourcePath: String,
+                           options: ImportOptions = ImportOptions()) throws -> JSONText {
         try CArgs.with { a in
             let k = try a.cString(kind.rawValue), p = try a.cString(sourcePath)
             var o = try options.cStruct(a)
@@ -87,12 +87,25 @@ extension Store {
     /// (docs/import-claude.md#the-listing); `.gateway` and `.myagents`: the listings of
     /// docs/import-hosts.md#listing-json. `lockWaitMs` and `nowMs` as in ImportOptions. Throws
     /// as `import` does for its arguments, and `.io`.
-    public func foreignList(_ kind: ImportKind, at sourcePath: String, lockWaitMs: Int64? = nil,
-                            nowMs: Int64? = nil) throws -> JSONText {
+    public func foreignListJSON(_ kind: ImportKind, at sourcePath: String, lockWaitMs: Int64? = nil,
+                                nowMs: Int64? = nil) throws -> JSONText {
         try CArgs.with { a in
             let k = try a.cString(kind.rawValue), p = try a.cString(sourcePath)
             var o = try ImportOptions(lockWaitMs: lockWaitMs, nowMs: nowMs).cStruct(a)
             return JSONText(try handle.readString { xs_foreign_list($0, k, p, &o, $1, $2, $3) })
         }
+    }
+
+    /// Store.importJSON, typed.
+    @discardableResult
+    public func `import`(_ kind: ImportKind, from sourcePath: String,
+                         options: ImportOptions = ImportOptions()) throws -> ImportReport {
+        try importJSON(kind, from: sourcePath, options: options).decode()
+    }
+
+    /// Store.foreignListJSON, typed: the listing of `kind`.
+    public func foreignList(_ kind: ImportKind, at sourcePath: String, lockWaitMs: Int64? = nil,
+                            nowMs: Int64? = nil) throws -> ForeignListing {
+        try foreignListJSON(kind, at: sourcePath, lockWaitMs: lockWaitMs, nowMs: nowMs).decode()
     }
 }

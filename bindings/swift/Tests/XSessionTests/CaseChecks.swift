@@ -10,7 +10,7 @@ extension CaseRunner {
         case "check_file": try checkFile(s)
         case "check_context":
             let leaf = optionalText(s, "leaf")
-            try checkText(s, "context") { try $0.buildContext(leaf: leaf) }
+            try checkText(s, "context") { try $0.buildContextJSON(leaf: leaf) }
         case "check_leaf":
             let got = try current().leaf() ?? ""
             let want = optionalText(s, "id") ?? ""
@@ -20,19 +20,19 @@ extension CaseRunner {
             if let got = try expecting(s, { try current().dialect() }) {
                 try require(got.rawValue == want, "dialect \(got), expected \(want)")
             }
-        case "check_header": try checkText(s, "json") { try $0.header() }
-        case "check_entries": try checkText(s, "json") { try $0.entries(flags) }
+        case "check_header": try checkText(s, "json") { try $0.headerJSON() }
+        case "check_entries": try checkText(s, "json") { try $0.entriesJSON(flags) }
         case "check_entry":
             let id = try text(s, "id")
-            try checkText(s, "json") { try $0.entry(id, flags) }
+            try checkText(s, "json") { try $0.entryJSON(id, flags) }
         case "check_path":
             let id = optionalText(s, "id")
-            try checkText(s, "json") { try $0.path(to: id, flags) }
+            try checkText(s, "json") { try $0.pathJSON(to: id, flags) }
         case "check_children":
             let id = try text(s, "id")
-            try checkText(s, "json") { try $0.children(of: id, flags) }
-        case "check_tree": try checkText(s, "json") { try $0.tree(flags) }
-        case "check_labels": try checkText(s, "json") { try $0.labels() }
+            try checkText(s, "json") { try $0.childrenJSON(of: id, flags) }
+        case "check_tree": try checkText(s, "json") { try $0.treeJSON(flags) }
+        case "check_labels": try checkText(s, "json") { try $0.labelsJSON() }
         case "check_usage": try checkText(s, "json") { try $0.usageJSON() }
         case "check_info":
             let info = try CaseJSON.parse(try current().infoJSON().string)
@@ -41,7 +41,7 @@ extension CaseRunner {
                 try require(got == want, "info field \(field) is \(got), expected \(want)")
             }
         case "check_diagnostics":
-            let diags = try current().diagnostics().string
+            let diags = try current().diagnosticsJSON().string
             let got = try CaseJSON.parse(diags).array ?? []
             let want = s["expected"]?.array ?? []
             try require(got.count == want.count, "\(got.count) diagnostics, expected \(want.count): \(diags)")
@@ -109,7 +109,7 @@ extension CaseRunner {
     private func checkList(_ s: CaseJSON) throws {
         let options = ListOptions(cwd: optionalText(s, "cwd"), full: s["full"]?.bool ?? false,
                                   limit: s["limit"]?.uint64 ?? 0)
-        let listing = try store.list(options).string
+        let listing = try store.listJSON(options).string
         // Listed newest first by file time, which ties within a test: compare in path order.
         let got = (try CaseJSON.parse(listing).array ?? []).sorted {
             Array(($0["path"]?.string ?? "").utf8).lexicographicallyPrecedes(Array(($1["path"]?.string ?? "").utf8))

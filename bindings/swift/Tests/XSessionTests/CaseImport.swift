@@ -33,10 +33,10 @@ extension CaseRunner {
             let options = ImportOptions(dryRun: s["dry_run"]?.bool ?? false, targetCwd: optionalText(s, "target_cwd"),
                                         fallbackCwd: optionalText(s, "fallback_cwd"),
                                         lockWaitMs: s["lock_wait_ms"]?.int64, nowMs: s["now_ms"]?.int64)
-            got = try expecting(s) { try store.import(kind, from: source, options: options) }
+            got = try expecting(s) { try store.importJSON(kind, from: source, options: options) }
         } else {
             let lockWait = s["lock_wait_ms"]?.int64, now = s["now_ms"]?.int64
-            got = try expecting(s) { try store.foreignList(kind, at: source, lockWaitMs: lockWait, nowMs: now) }
+            got = try expecting(s) { try store.foreignListJSON(kind, at: source, lockWaitMs: lockWait, nowMs: now) }
         }
         guard let got else { return }
         let shown = op == "import" ? got.string : withoutMtimes(got.string)

@@ -36,7 +36,7 @@ extension CaseRunner {
         case "check_stats": try checkExact(s, "json") { try current().statsJSON() }
         case "keys_fix_stats":
             let prefix = optionalText(s, "prefix")
-            if let got = try expecting(s, { try store.keys.fixStats(prefix: prefix) }), s["json"] != nil {
+            if let got = try expecting(s, { try store.keys.fixStatsJSON(prefix: prefix) }), s["json"] != nil {
                 let want = rooted(try text(s, "json"))
                 try require(sameBytes(got.string, want), "fix stats gave\n\(got)\nexpected\n\(want)")
             }
@@ -106,7 +106,7 @@ extension CaseRunner {
         // Absent: -1, as xs_archive_options_init leaves it (the library refuses it).
         let options = ArchiveOptions(olderThanMs: s["older_than_ms"]?.int64 ?? -1, nowMs: s["now_ms"]?.int64,
                                      dryRun: dryRun)
-        let call = { op == "archive" ? try self.store.archive(options) : try self.store.prune(options) }
+        let call = { op == "archive" ? try self.store.archiveJSON(options) : try self.store.pruneJSON(options) }
         guard let got = try expecting(s, call) else { return }
         let report = try CaseJSON.parse(got.string)
         try require(report["dryRun"] == .bool(dryRun), "dryRun of \(got)")
@@ -126,7 +126,7 @@ extension CaseRunner {
     }
 
     private func sessionForKey(_ s: CaseJSON) throws {
-        session?.close()  // the key's session may be the one held: let go of it first
+        try? session?.close()  // the key's session may be the one held: let go of it first
         session = nil
         var o = try options(s)
         o.sessionID = optionalText(s, "session_id")

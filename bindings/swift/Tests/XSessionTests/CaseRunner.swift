@@ -72,7 +72,7 @@ final class CaseRunner {
                 throw fail("unexpected \(e)")  // a call the step did not expect to fail
             }
         }
-        session?.close()
+        try? session?.close()
     }
 
     // --- helpers for the steps ---------------------------------------------------------------
@@ -165,7 +165,7 @@ final class CaseRunner {
 
     /// A session made by create, open, fork and friends becomes the current one.
     func adopt(_ fresh: Session) throws {
-        session?.close()
+        try? session?.close()
         session = fresh
         path = try fresh.info().path
     }
