@@ -33,7 +33,7 @@ extension Session {
         }
     }
 
-    public func buildContext(leaf: String? = nil) async throws -> Context {
+    public func buildContext(leaf: String? = nil) async throws -> SessionContext {
         try await perform { try $0.buildContext(leaf: leaf) }
     }
 

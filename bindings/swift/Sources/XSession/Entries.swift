@@ -73,7 +73,7 @@ public struct ContextModel: Codable, Sendable, Hashable {
 }
 
 /// What the model sees for a path (Session.buildContext; docs/context.md).
-public struct Context: Codable, Sendable, Hashable {
+public struct SessionContext: Codable, Sendable, Hashable {
     @Nullable public var leafID: String?
     public var messages: [Message]
     @Nullable public var thinkingLevel: String?

@@ -164,7 +164,7 @@ extension Entry {
         public var timestamp: String
         public var summary: String
         @Tristate public var shortSummary: String??
-        public var firstKeptEntryID: String
+        public var firstKeptEntryID: String?  // absent in compactions migrated from v1 files
         public var tokensBefore: Double
         @Tristate public var details: JSONValue??
         @Tristate public var fromExtension: Bool??

@@ -48,7 +48,7 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The value of JSON text (any value, not only objects and arrays).
     public init(parsing text: JSONText) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: text.data)
+        self = try text.decode(JSONValue.self)
     }
 
     /// The JSON text of the value (members sorted, so equal values give equal text).
@@ -128,7 +128,8 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
-    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral {
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByFloatLiteral {
+    // Not ExpressibleByNilLiteral: `nil` must stay Optional's absent, never turn into .null.
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(floatLiteral value: Double) { self = .double(value) }
@@ -137,7 +138,6 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
-    public init(nilLiteral: ()) { self = .null }
 }
 
 // --- members that are null or absent -----------------------------------------------------------
@@ -184,9 +184,11 @@ public struct Tristate<Value: Codable & Sendable & Hashable>: Codable, Sendable,
 }
 
 extension KeyedDecodingContainer {
-    /// An absent member of a Tristate is `nil` rather than an error.
+    /// An absent member of a Tristate is `nil` rather than an error; null is `.some(nil)`
+    /// (decodeIfPresent would read null as absent).
     public func decode<V>(_ type: Tristate<V>.Type, forKey key: Key) throws -> Tristate<V> {
-        try decodeIfPresent(type, forKey: key) ?? Tristate(wrappedValue: nil)
+        guard contains(key) else { return Tristate(wrappedValue: nil) }
+        return try Tristate<V>(from: superDecoder(forKey: key))
     }
 }
 

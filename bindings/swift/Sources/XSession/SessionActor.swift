@@ -59,7 +59,7 @@ public actor SessionActor {
     }
 
     /// Session.buildContext, in turn.
-    public func buildContext(leaf: String? = nil) async throws -> Context {
+    public func buildContext(leaf: String? = nil) async throws -> SessionContext {
         try await inTurn { try $0.buildContext(leaf: leaf) }
     }
 

@@ -57,7 +57,7 @@ extension Session {
     }
 
     /// The context the model sees for the path ending at `leaf` (nil: the current leaf), typed.
-    public func buildContext(leaf: String? = nil) throws -> Context { try buildContextJSON(leaf: leaf).decode() }
+    public func buildContext(leaf: String? = nil) throws -> SessionContext { try buildContextJSON(leaf: leaf).decode() }
 
     /// The header line, typed.
     public func header() throws -> SessionHeader { try headerJSON().decode() }

@@ -39,6 +39,7 @@ extension CaseRunner {
             got = try expecting(s) { try store.foreignListJSON(kind, at: source, lockWaitMs: lockWait, nowMs: now) }
         }
         guard let got else { return }
+        if op == "import" { try roundTrip(got, as: ImportReport.self) } else { try roundTrip(got, as: ForeignListing.self) }
         let shown = op == "import" ? got.string : withoutMtimes(got.string)
         let want = rooted(try text(s, "json"))
         try require(sameBytes(shown, want), "\(op) gave\n\(shown)\nexpected\n\(want)")

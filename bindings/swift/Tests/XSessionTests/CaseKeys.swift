@@ -31,12 +31,14 @@ extension CaseRunner {
                 let got = try keys.getJSON(key)
                 try require(got == nil, "get gave \(got.map(\.string) ?? "")")
             } else if let got = try expecting(s, { try keys.getJSON(key) }) {
+                if let got { try roundTrip(got, as: KeyRecord.self) }
                 let want = try text(s, "json")
                 try require(got.map { sameBytes($0.string, want) } ?? false, "get gave \(String(describing: got))")
             }
         case "check_keys_list":
             let prefix = optionalText(s, "prefix")
             if let got = try expecting(s, { try keys.listJSON(prefix: prefix) }) {
+                try roundTrip(got, as: [KeyEntry].self)
                 let want = try text(s, "json")
                 try require(sameBytes(got.string, want), "list gave\n\(got)\nexpected\n\(want)")
             }

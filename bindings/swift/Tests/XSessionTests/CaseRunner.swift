@@ -32,6 +32,12 @@ final class CaseRunner {
     var path = ""
     /// The step being run, for messages.
     var where_ = ""
+    /// How many outputs went through the typed round trip (CaseTyped.swift).
+    var typedOutputs = 0
+    /// The types they were decoded as.
+    var typedKinds: Set<String> = []
+    /// Outputs holding a number beyond Double's range, which no Swift type can decode.
+    var outOfRangeOutputs = 0
 
     var root: String { scratch.path }
 

@@ -5,7 +5,7 @@ import Testing
 import XSession
 
 /// A Decodable view of a context, as an app would declare it.
-struct Context: Decodable {
+struct ContextView: Decodable {
     struct Message: Decodable {
         let role: String
         let content: String
@@ -62,7 +62,7 @@ struct Context: Decodable {
         try s.appendModelChange("openai/gpt", role: "default")
         try s.appendMessage(#"{"role":"user","content":"hi"}"#)
         let leaf = try s.appendMessage(JSONText(encoding: ["role": "assistant", "content": "hello"]))
-        let context = try s.buildContextJSON().decode(Context.self)
+        let context = try s.buildContextJSON().decode(ContextView.self)
         #expect(context.leafId == leaf)
         #expect(context.messages.map(\.content) == ["hi", "hello"])
         #expect(context.thinkingLevel == "high" && context.models == ["default": "openai/gpt"])
