@@ -14,10 +14,12 @@ func openAppStore(applicationSupport: URL) throws -> Store {
 /// is one perform: no other call of the actor runs while the model thinks.
 func turn(_ shared: SessionActor, prompt: String,
           callModel: @escaping @Sendable ([Message]) async throws -> String) async throws {
+    // One turn of the agent loop: no other call of the actor runs until it is done, not even
+    // while the model thinks.
     try await shared.perform { session in
         try await session.appendMessage(Message(role: "user", content: .string(prompt)))
-        let context = try await session.buildContext()
-        let reply = try await callModel(context.messages)
+        let context = try await session.buildContext()      // SessionContext: leafID, messages, models…
+        let reply = try await callModel(context.messages)   // your code; message.role, .text, .content
         try await session.appendMessage(Message(role: "assistant", content: .string(reply)))
     }
 }
@@ -39,6 +41,16 @@ func turn(_ shared: SessionActor, prompt: String,
         try await shared.close()
         let again = try await store.continueRecent(cwd: "/Users/me/project", terminalID: "window-1")
         #expect(try await again.info().id == info.id)
+    }
+
+    /// The README shows turn(_:prompt:callModel:)'s body as it is.
+    @Test func readmeShowsTheTurn() throws {
+        let readme = try String(contentsOfFile: Repository.root + "/bindings/swift/README.md", encoding: .utf8)
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let body = source.components(separatedBy: "callModel: @escaping @Sendable ([Message]) async throws -> String) async throws {\n")[1]
+            .components(separatedBy: "\n}\n")[0]
+        let unindented = body.split(separator: "\n").map { $0.dropFirst(4) }.joined(separator: "\n")
+        #expect(readme.contains(unindented + "\n"), "the README's turn is ExampleTests.turn's body")
     }
 
     /// examples/c/agent_loop.c, step for step: open, append user + assistant, branch with a

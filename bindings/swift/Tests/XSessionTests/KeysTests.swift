@@ -19,7 +19,7 @@ struct NotNow: Error, Equatable {}
 /// README, "Keyed store": its example, returning what it reads.
 struct SessionRef: Codable, Equatable { let sessionId: String }
 
-func keyedStoreExample(_ store: Store) throws -> (SessionRef?, JSONText) {
+func keyedStoreExample(_ store: Store) throws -> (SessionRef?, [KeyEntry]) {
     let keys = store.keys
     try keys.put("agent:main", #"{"sessionId":"a1b2c3d4","title":"Main"}"#)
     try keys.patch("agent:main", #"{"title":null,"inputTokens":812}"#)  // RFC 7386 merge patch
@@ -30,7 +30,7 @@ func keyedStoreExample(_ store: Store) throws -> (SessionRef?, JSONText) {
         return .set(try JSONText(encoding: SessionRef(sessionId: "e5f6a7b8")))
     }
     let now = try keys.get("agent:main", as: SessionRef.self)  // SessionRef(sessionId: "e5f6a7b8")
-    let all = try keys.listJSON(prefix: "agent:")                    // [{"key":"agent:main","record":{…}}]
+    let all = try keys.list(prefix: "agent:")  // [KeyEntry]: key "agent:main", record.sessionID "e5f6a7b8"
     return (now, all)
 }
 
@@ -83,7 +83,7 @@ func count(of record: JSONText?) throws -> Int { try record?.dictionary()["n"] a
     @Test func readmeExampleRuns() throws {
         let (now, all) = try keyedStoreExample(store)
         #expect(now == SessionRef(sessionId: "e5f6a7b8"))
-        #expect(all.string == #"[{"key":"agent:main","record":{"sessionId":"e5f6a7b8"}}]"#)
+        #expect(all.map(\.key) == ["agent:main"] && all[0].record.sessionID == "e5f6a7b8" && all[0].record.members.isEmpty)
         // Run again, the record is no longer the stale one: the closure keeps it.
         try store.keys.update("agent:main") { _ in .set(#"{"sessionId":"other"}"#) }
         #expect(try keyedStoreExample(store).0 == SessionRef(sessionId: "e5f6a7b8"))

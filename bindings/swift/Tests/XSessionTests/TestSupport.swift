@@ -76,4 +76,5 @@ let fixedOptions = SessionOptions(fixedClock: .init(startMs: 1_771_237_230_000, 
 
 /// Runs `body` synchronously: inside it, Swift picks the blocking methods rather than their
 /// async overloads (tests of the handle's lock call them from many threads at once).
+@discardableResult
 func blocking<T>(_ body: () throws -> T) rethrows -> T { try body() }
