@@ -16,6 +16,8 @@ public enum Entry: Codable, Sendable, Hashable {
     case sessionInit(SessionInit)
     case modeChange(ModeChange)
     case sessionInfo(SessionInfo)
+    case serviceTierChange(ServiceTierChange)
+    case mcpToolSelection(MCPToolSelection)
     /// An entry of another type, or of a known type in a shape this binding does not type.
     case other(OtherEntry)
 
@@ -48,6 +50,8 @@ public enum Entry: Codable, Sendable, Hashable {
         case "session_init": return attempt(SessionInit.self, Entry.sessionInit)
         case "mode_change": return attempt(ModeChange.self, Entry.modeChange)
         case "session_info": return attempt(SessionInfo.self, Entry.sessionInfo)
+        case "service_tier_change": return attempt(ServiceTierChange.self, Entry.serviceTierChange)
+        case "mcp_tool_selection": return attempt(MCPToolSelection.self, Entry.mcpToolSelection)
         default: return nil
         }
     }
@@ -66,6 +70,8 @@ public enum Entry: Codable, Sendable, Hashable {
         case .sessionInit(let e): try e.encode(to: encoder)
         case .modeChange(let e): try e.encode(to: encoder)
         case .sessionInfo(let e): try e.encode(to: encoder)
+        case .serviceTierChange(let e): try e.encode(to: encoder)
+        case .mcpToolSelection(let e): try e.encode(to: encoder)
         case .other(let e): try e.encode(to: encoder)
         }
     }
@@ -76,11 +82,32 @@ public enum Entry: Codable, Sendable, Hashable {
         return (try? JSONValue(encoding: self)) ?? .null
     }
 
-    public var type: String { raw["type"]?.string ?? "" }
-    public var id: String { raw["id"]?.string ?? "" }
+    /// The typed struct of the entry; nil for `.other`.
+    public var typed: (any EntryEnvelope)? {
+        switch self {
+        case .message(let e): return e
+        case .thinkingLevelChange(let e): return e
+        case .modelChange(let e): return e
+        case .compaction(let e): return e
+        case .branchSummary(let e): return e
+        case .custom(let e): return e
+        case .customMessage(let e): return e
+        case .label(let e): return e
+        case .ttsrInjection(let e): return e
+        case .sessionInit(let e): return e
+        case .modeChange(let e): return e
+        case .sessionInfo(let e): return e
+        case .serviceTierChange(let e): return e
+        case .mcpToolSelection(let e): return e
+        case .other: return nil
+        }
+    }
+
+    public var type: String { typed?.type ?? raw["type"]?.string ?? "" }
+    public var id: String { typed?.id ?? raw["id"]?.string ?? "" }
     /// nil for a root.
-    public var parentID: String? { raw["parentId"]?.string }
-    public var timestamp: String { raw["timestamp"]?.string ?? "" }
+    public var parentID: String? { typed.map(\.parentID) ?? raw["parentId"]?.string }
+    public var timestamp: String { typed?.timestamp ?? raw["timestamp"]?.string ?? "" }
 
     /// The message of a "message" entry.
     public var message: XSession.Message? {
@@ -88,6 +115,30 @@ public enum Entry: Codable, Sendable, Hashable {
         return nil
     }
 }
+
+/// What every typed entry has: the envelope of docs/format.md.
+public protocol EntryEnvelope: Codable, Sendable, Hashable {
+    var type: String { get }
+    var id: String { get }
+    /// nil for a root.
+    var parentID: String? { get }
+    var timestamp: String { get }
+}
+
+extension Entry.Message: EntryEnvelope {}
+extension Entry.ThinkingLevelChange: EntryEnvelope {}
+extension Entry.ModelChange: EntryEnvelope {}
+extension Entry.Compaction: EntryEnvelope {}
+extension Entry.BranchSummary: EntryEnvelope {}
+extension Entry.Custom: EntryEnvelope {}
+extension Entry.CustomMessage: EntryEnvelope {}
+extension Entry.Label: EntryEnvelope {}
+extension Entry.TTSRInjection: EntryEnvelope {}
+extension Entry.SessionInit: EntryEnvelope {}
+extension Entry.ModeChange: EntryEnvelope {}
+extension Entry.SessionInfo: EntryEnvelope {}
+extension Entry.ServiceTierChange: EntryEnvelope {}
+extension Entry.MCPToolSelection: EntryEnvelope {}
 
 /// An entry this binding does not type: the object as read.
 public struct OtherEntry: Codable, Sendable, Hashable {
@@ -349,4 +400,35 @@ extension Entry {
             case timestamp
             case name
         }
-    }}
+    }
+    /// A "service_tier_change" entry (omp): the service tier contexts report, null for none.
+    public struct ServiceTierChange: Codable, Sendable, Hashable {
+        public var type: String
+        public var id: String
+        @Nullable public var parentID: String?
+        public var timestamp: String
+        @Tristate public var serviceTier: JSONValue??
+
+        private enum CodingKeys: String, CodingKey {
+            case type, id
+            case parentID = "parentId"
+            case timestamp, serviceTier
+        }
+    }
+
+    /// A "mcp_tool_selection" entry (omp): the MCP tools selected (contexts'
+    /// selectedMCPToolNames).
+    public struct MCPToolSelection: Codable, Sendable, Hashable {
+        public var type: String
+        public var id: String
+        @Nullable public var parentID: String?
+        public var timestamp: String
+        @Tristate public var selectedToolNames: JSONValue??
+
+        private enum CodingKeys: String, CodingKey {
+            case type, id
+            case parentID = "parentId"
+            case timestamp, selectedToolNames
+        }
+    }
+}

@@ -24,6 +24,8 @@ public struct KeyRecord: Codable, Sendable, Hashable {
     public var compactionCount: Double?
     public var memoryFlushAt: Double?
     public var memoryFlushCompactionCount: Double?
+    /// Earlier session ids of the key, newest last (docs/reset-policies.md).
+    public var previousSessionIDs: [String]?
     /// The other members, as written.
     public var members: [String: JSONValue]
 
@@ -61,6 +63,10 @@ public struct KeyRecord: Codable, Sendable, Hashable {
                 rest[name] = nil
             }
         }
+        if let ids = rest["previousSessionIds"]?.array, ids.allSatisfy({ $0.string != nil }) {
+            previousSessionIDs = ids.compactMap(\.string)
+            rest["previousSessionIds"] = nil
+        }
         members = rest
     }
 
@@ -73,6 +79,7 @@ public struct KeyRecord: Codable, Sendable, Hashable {
             // Whole numbers are written as integers, as the library writes counts and times.
             out[name] = d.rounded() == d && abs(d) < 9e15 ? .integer(Int64(d)) : .double(d)
         }
+        if let previousSessionIDs { out["previousSessionIds"] = .array(previousSessionIDs.map { .string($0) }) }
         try encodeMembers(out, encoder)
     }
 }

@@ -13,6 +13,7 @@ import XSession
 let typedEntryTypes: Set<String> = [
     "message", "thinking_level_change", "model_change", "compaction", "branch_summary", "custom",
     "custom_message", "label", "ttsr_injection", "session_init", "mode_change", "session_info",
+    "service_tier_change", "mcp_tool_selection",
 ]
 
 /// A JSON number beyond Double's range (1e400): Swift's JSONDecoder cannot read it at all.

@@ -77,14 +77,18 @@ func expectRoundTrip<T: Codable & Equatable>(_ typed: T, _ text: JSONText,
         try s.appendLabel("start", for: user)
         try s.appendCustom("ext", data: #"{"k":[1,2]}"#)
         try s.append(#"{"type":"from_another_agent","payload":{"x":null}}"#)
+        try s.append(#"{"type":"service_tier_change","serviceTier":"flex"}"#)
+        try s.append(#"{"type":"mcp_tool_selection","selectedToolNames":["t1"]}"#)
         try s.branchWithSummary(from: user, summary: "went elsewhere", details: #"{"why":"test"}"#)
         let entries = try s.entries()
         try expectRoundTrip(entries, try s.entriesJSON())
         #expect(entries.map(\.type) == ["message", "thinking_level_change", "model_change", "label", "custom",
-                                        "from_another_agent", "branch_summary"])
+                                        "from_another_agent", "service_tier_change", "mcp_tool_selection",
+                                        "branch_summary"])
         guard case .message(let m) = entries[0], case .thinkingLevelChange(let t) = entries[1],
               case .modelChange(let mc) = entries[2], case .label(let l) = entries[3], case .custom(let c) = entries[4],
-              case .other(let other) = entries[5], case .branchSummary(let b) = entries[6] else {
+              case .other(let other) = entries[5], case .serviceTierChange(let tier) = entries[6],
+              case .mcpToolSelection(let mcp) = entries[7], case .branchSummary(let b) = entries[8] else {
             Issue.record("entries decoded as \(entries)")
             return
         }
@@ -93,7 +97,9 @@ func expectRoundTrip<T: Codable & Equatable>(_ typed: T, _ text: JSONText,
         #expect(l.targetID == user && l.label == .some("start"))
         #expect(c.customType == "ext" && c.data == .some(["k": [1, 2]]))
         #expect(other.raw["payload"] == ["x": .null] && entries[5].id.count == 8)
+        #expect(tier.serviceTier == .some("flex") && mcp.selectedToolNames == .some(["t1"]))
         #expect(b.fromID == user && b.details == .some(["why": "test"]))
+        #expect(entries.map(\.parentID) == [nil] + entries.prefix(7).map { Optional($0.id) } + [user])
         #expect(try s.entry(user) == entries[0])
         let tree = try s.tree()
         try expectRoundTrip(tree, try s.treeJSON())
@@ -122,6 +128,8 @@ func expectRoundTrip<T: Codable & Equatable>(_ typed: T, _ text: JSONText,
         try keys.put("agent:a", changed)
         #expect(try keys.get("agent:a")?.outputTokens == 5)
         #expect(try keys.list().map(\.key) == ["agent:a"])
+        try keys.put("agent:b", #"{"sessionId":"s3","previousSessionIds":["s1","s2"]}"#)
+        #expect(try keys.get("agent:b")?.previousSessionIDs == ["s1", "s2"])
         try expectRoundTrip(try keys.list(), try keys.listJSON())
     }
 }
