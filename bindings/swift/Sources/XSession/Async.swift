@@ -82,9 +82,11 @@ extension Store {
         try await perform { try $0.list(options) }
     }
 
+    /// Store.import, async; `progress` runs on the store's queue.
     @discardableResult
-    public func `import`(_ kind: ImportKind, from sourcePath: String,
-                         options: ImportOptions = ImportOptions()) async throws -> ImportReport {
-        try await perform { try $0.import(kind, from: sourcePath, options: options) }
+    public func `import`(_ kind: ImportKind, from sourcePath: String, options: ImportOptions = ImportOptions(),
+                         progress: (@Sendable (_ done: UInt64, _ total: UInt64) -> Void)? = nil) async throws
+        -> ImportReport {
+        try await perform { try $0.import(kind, from: sourcePath, options: options, progress: progress) }
     }
 }

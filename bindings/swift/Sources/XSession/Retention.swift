@@ -81,8 +81,9 @@ extension Store {
     public func prune(_ options: ArchiveOptions) throws -> PruneReport { try pruneJSON(options).decode() }
 }
 
-/// The progress closure of one archive, reached from the C callback through its user pointer.
-private final class ProgressBox {
+/// The progress closure of one archive or import, reached from the C callback through its user
+/// pointer.
+final class ProgressBox {
     let report: (UInt64, UInt64) -> Void
     init(_ report: @escaping (UInt64, UInt64) -> Void) { self.report = report }
 }

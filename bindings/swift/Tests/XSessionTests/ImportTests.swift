@@ -171,20 +171,46 @@ func gatewayState(_ state: String) throws {
         #expect(try store.keys.listJSON().array().count == 30)
     }
 
+    /// The progress closure (import options version 2): from 0 to all of the source's bytes, on
+    /// the calling thread, with the store busy (a call on it from there throws `.misuse`).
+    @Test func importReportsProgress() throws {
+        let source = try myagentsStore(sources, count: 3)
+        var calls: [(done: UInt64, total: UInt64)] = []
+        var misuse: XSessionError.Code?
+        let report = try store.import(.myagents, from: source) { done, total in
+            calls.append((done, total))
+            if calls.count == 1 {
+                misuse = (#expect(throws: XSessionError.self) { try self.store.listJSON() })?.code
+            }
+        }
+        #expect(report.imported == 3 * 2 + 3)
+        #expect(misuse == .misuse)
+        #expect(calls.count >= 2 && calls.first?.done == 0)
+        #expect(Set(calls.map(\.total)).count == 1 && calls.last.map { $0.done == $0.total } == true)
+        #expect(zip(calls, calls.dropFirst()).allSatisfy { $0.done <= $1.done })
+        // Without a closure nothing changes, and a dry run reports progress too.
+        let dry = try store.import(.myagents, from: source, options: ImportOptions(dryRun: true)) { _, _ in }
+        #expect(dry.imported == 0 && dry.alreadyImported == 9)
+    }
+
     /// README: "Import", with a scratch directory standing in for the home directory.
     @Test func readmeExampleRuns() throws {
         let home = sources.path
         let project = try claudeProject(sources, at: home + "/.claude/projects/-work-app")
         try gatewayState(home + "/.openclaw")
-        let listing = try store.foreignListJSON(.claude, at: project)  // writes nothing
+        let listing = try store.foreignList(.claude, at: project)  // writes nothing
         #expect(Files.list(dir.path).isEmpty)
-        let plan = try store.importJSON(.claude, from: project, options: ImportOptions(dryRun: true))
-        let report = try store.importJSON(.claude, from: project, options: ImportOptions(targetCwd: "/work/app"))
-        try store.importJSON(.gateway, from: home + "/.openclaw")  // a re-import adds only what is new
-        #expect(try listing.dictionary()["source"] as? String == "claude")
-        #expect(try plan.dictionary()["imported"] as? Int == 2 && report.dictionary()["imported"] as? Int == 2)
-        let gatewayAgain = try store.importJSON(.gateway, from: home + "/.openclaw").dictionary()
-        #expect(gatewayAgain["imported"] as? Int == 0 && gatewayAgain["alreadyImported"] as? Int == 2)
+        let plan = try store.import(.claude, from: project, options: ImportOptions(dryRun: true))
+        let report = try store.import(.claude, from: project, options: ImportOptions(targetCwd: "/work/app"))
+        try store.import(.gateway, from: home + "/.openclaw")  // a re-import adds only what is new
+        guard case .claude(let claude) = listing else {
+            Issue.record("listing \(listing)")
+            return
+        }
+        #expect(claude.projects.count == 1 && !claude.projects[0].transcripts.isEmpty)
+        #expect(plan.imported == 2 && plan.dryRun && report.imported == 2 && report.sessions.allSatisfy(\.created))
+        let gatewayAgain = try store.import(.gateway, from: home + "/.openclaw")
+        #expect(gatewayAgain.imported == 0 && gatewayAgain.alreadyImported == 2)
         #expect(try store.keys.getJSON("agent:main:main") != nil)
     }
 }
