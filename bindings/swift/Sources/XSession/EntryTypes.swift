@@ -1,6 +1,7 @@
 // The Entry enum: one case per entry type the engine writes, and `.other` for everything else
-// (see Entries.swift). The structs carry the envelope (type, id, parentID, timestamp) and their
-// type's members, named as in the file.
+// (see Entries.swift). Each case holds a TypedEntry: the envelope (type, id, parentID,
+// timestamp) and the type's own members (its Fields struct, named as in the file), which read
+// as members of the entry itself (`compaction.summary`).
 import Foundation
 
 public enum Entry: Codable, Sendable, Hashable {
@@ -125,20 +126,51 @@ public protocol EntryEnvelope: Codable, Sendable, Hashable {
     var timestamp: String { get }
 }
 
-extension Entry.Message: EntryEnvelope {}
-extension Entry.ThinkingLevelChange: EntryEnvelope {}
-extension Entry.ModelChange: EntryEnvelope {}
-extension Entry.Compaction: EntryEnvelope {}
-extension Entry.BranchSummary: EntryEnvelope {}
-extension Entry.Custom: EntryEnvelope {}
-extension Entry.CustomMessage: EntryEnvelope {}
-extension Entry.Label: EntryEnvelope {}
-extension Entry.TTSRInjection: EntryEnvelope {}
-extension Entry.SessionInit: EntryEnvelope {}
-extension Entry.ModeChange: EntryEnvelope {}
-extension Entry.SessionInfo: EntryEnvelope {}
-extension Entry.ServiceTierChange: EntryEnvelope {}
-extension Entry.MCPToolSelection: EntryEnvelope {}
+/// An entry of a type this binding types: the envelope and the type's own members (`Fields`),
+/// read from and written to one JSON object. The fields read as members of the entry
+/// (`entry.summary` for `entry.fields.summary`).
+@dynamicMemberLookup
+public struct TypedEntry<Fields: Codable & Sendable & Hashable>: EntryEnvelope {
+    public var type: String
+    public var id: String
+    /// nil for a root ("parentId": null; the member is always written).
+    public var parentID: String?
+    public var timestamp: String
+    public var fields: Fields
+
+    public init(type: String, id: String, parentID: String?, timestamp: String, fields: Fields) {
+        (self.type, self.id, self.parentID, self.timestamp, self.fields) = (type, id, parentID, timestamp, fields)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case type, id
+        case parentID = "parentId"
+        case timestamp
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        type = try c.decode(String.self, forKey: .type)
+        id = try c.decode(String.self, forKey: .id)
+        parentID = try c.decodeNil(forKey: .parentID) ? nil : try c.decode(String.self, forKey: .parentID)
+        timestamp = try c.decode(String.self, forKey: .timestamp)
+        fields = try Fields(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        try c.encode(id, forKey: .id)
+        if let parentID { try c.encode(parentID, forKey: .parentID) } else { try c.encodeNil(forKey: .parentID) }
+        try c.encode(timestamp, forKey: .timestamp)
+        try fields.encode(to: encoder)  // the same object: JSONEncoder merges keyed containers
+    }
+
+    public subscript<T>(dynamicMember path: WritableKeyPath<Fields, T>) -> T {
+        get { fields[keyPath: path] }
+        set { fields[keyPath: path] = newValue }
+    }
+}
 
 /// An entry this binding does not type: the object as read.
 public struct OtherEntry: Codable, Sendable, Hashable {
@@ -151,55 +183,32 @@ public struct OtherEntry: Codable, Sendable, Hashable {
 
 extension Entry {
     /// A "message" entry.
-    public struct Message: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
-        public var message: XSession.Message
+    public typealias Message = TypedEntry<MessageFields>
 
-        private enum CodingKeys: String, CodingKey {
-            case type
-            case id
-            case parentID = "parentId"
-            case timestamp
-            case message
-        }
+    /// The members of a "message" entry.
+    public struct MessageFields: Codable, Sendable, Hashable {
+        public var message: XSession.Message
     }
 
     /// A "thinking_level_change" entry.
-    public struct ThinkingLevelChange: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
-        @Nullable public var thinkingLevel: String?
+    public typealias ThinkingLevelChange = TypedEntry<ThinkingLevelChangeFields>
 
-        private enum CodingKeys: String, CodingKey {
-            case type
-            case id
-            case parentID = "parentId"
-            case timestamp
-            case thinkingLevel
-        }
+    /// The members of a "thinking_level_change" entry.
+    public struct ThinkingLevelChangeFields: Codable, Sendable, Hashable {
+        @Nullable public var thinkingLevel: String?
     }
 
     /// A "model_change" entry: omp writes `model` ("provider/id") and `role`, pi `provider` and `modelID`.
-    public struct ModelChange: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
+    public typealias ModelChange = TypedEntry<ModelChangeFields>
+
+    /// The members of a "model_change" entry.
+    public struct ModelChangeFields: Codable, Sendable, Hashable {
         @Tristate public var model: String??
         @Tristate public var role: String??
         @Tristate public var provider: String??
         @Tristate public var modelID: String??
 
         private enum CodingKeys: String, CodingKey {
-            case type
-            case id
-            case parentID = "parentId"
-            case timestamp
             case model
             case role
             case provider
@@ -208,11 +217,10 @@ extension Entry {
     }
 
     /// A "compaction" entry: a summary replacing the entries before `firstKeptEntryID`.
-    public struct Compaction: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
+    public typealias Compaction = TypedEntry<CompactionFields>
+
+    /// The members of a "compaction" entry.
+    public struct CompactionFields: Codable, Sendable, Hashable {
         public var summary: String
         @Tristate public var shortSummary: String??
         public var firstKeptEntryID: String?  // absent in compactions migrated from v1 files
@@ -223,10 +231,6 @@ extension Entry {
         @Tristate public var preserveData: JSONValue??
 
         private enum CodingKeys: String, CodingKey {
-            case type
-            case id
-            case parentID = "parentId"
-            case timestamp
             case summary
             case shortSummary
             case firstKeptEntryID = "firstKeptEntryId"
@@ -239,11 +243,10 @@ extension Entry {
     }
 
     /// A "branch_summary" entry: what the branch left at `fromID` was about.
-    public struct BranchSummary: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
+    public typealias BranchSummary = TypedEntry<BranchSummaryFields>
+
+    /// The members of a "branch_summary" entry.
+    public struct BranchSummaryFields: Codable, Sendable, Hashable {
         public var fromID: String
         public var summary: String
         @Tristate public var details: JSONValue??
@@ -251,10 +254,6 @@ extension Entry {
         @Tristate public var fromHook: Bool??
 
         private enum CodingKeys: String, CodingKey {
-            case type
-            case id
-            case parentID = "parentId"
-            case timestamp
             case fromID = "fromId"
             case summary
             case details
@@ -264,171 +263,89 @@ extension Entry {
     }
 
     /// A "custom" entry: an extension's data, not part of contexts.
-    public struct Custom: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
+    public typealias Custom = TypedEntry<CustomFields>
+
+    /// The members of a "custom" entry.
+    public struct CustomFields: Codable, Sendable, Hashable {
         public var customType: String
         @Tristate public var data: JSONValue??
-
-        private enum CodingKeys: String, CodingKey {
-            case type
-            case id
-            case parentID = "parentId"
-            case timestamp
-            case customType
-            case data
-        }
     }
 
     /// A "custom_message" entry: an extension's message, part of contexts.
-    public struct CustomMessage: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
+    public typealias CustomMessage = TypedEntry<CustomMessageFields>
+
+    /// The members of a "custom_message" entry.
+    public struct CustomMessageFields: Codable, Sendable, Hashable {
         public var customType: String
         public var content: JSONValue
         public var display: Bool
         @Tristate public var details: JSONValue??
         @Tristate public var attribution: String??
-
-        private enum CodingKeys: String, CodingKey {
-            case type
-            case id
-            case parentID = "parentId"
-            case timestamp
-            case customType
-            case content
-            case display
-            case details
-            case attribution
-        }
     }
 
     /// A "label" entry: sets (or with no label, removes) the label of `targetID`.
-    public struct Label: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
+    public typealias Label = TypedEntry<LabelFields>
+
+    /// The members of a "label" entry.
+    public struct LabelFields: Codable, Sendable, Hashable {
         public var targetID: String
         @Tristate public var label: String??
 
         private enum CodingKeys: String, CodingKey {
-            case type
-            case id
-            case parentID = "parentId"
-            case timestamp
             case targetID = "targetId"
             case label
         }
     }
 
     /// A "ttsr_injection" entry: rules injected into the context.
-    public struct TTSRInjection: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
-        public var injectedRules: [String]
+    public typealias TTSRInjection = TypedEntry<TTSRInjectionFields>
 
-        private enum CodingKeys: String, CodingKey {
-            case type
-            case id
-            case parentID = "parentId"
-            case timestamp
-            case injectedRules
-        }
+    /// The members of a "ttsr_injection" entry.
+    public struct TTSRInjectionFields: Codable, Sendable, Hashable {
+        public var injectedRules: [String]
     }
 
     /// A "session_init" entry: the system prompt, task and tools a (sub)agent started with.
-    public struct SessionInit: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
+    public typealias SessionInit = TypedEntry<SessionInitFields>
+
+    /// The members of a "session_init" entry.
+    public struct SessionInitFields: Codable, Sendable, Hashable {
         public var systemPrompt: String
         public var task: String
         public var tools: JSONValue
         @Tristate public var outputSchema: JSONValue??
-
-        private enum CodingKeys: String, CodingKey {
-            case type
-            case id
-            case parentID = "parentId"
-            case timestamp
-            case systemPrompt
-            case task
-            case tools
-            case outputSchema
-        }
     }
 
     /// A "mode_change" entry.
-    public struct ModeChange: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
+    public typealias ModeChange = TypedEntry<ModeChangeFields>
+
+    /// The members of a "mode_change" entry.
+    public struct ModeChangeFields: Codable, Sendable, Hashable {
         public var mode: String
         @Tristate public var data: JSONValue??
-
-        private enum CodingKeys: String, CodingKey {
-            case type
-            case id
-            case parentID = "parentId"
-            case timestamp
-            case mode
-            case data
-        }
     }
 
     /// A "session_info" entry (pi): the last one's name is the session's title.
-    public struct SessionInfo: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
+    public typealias SessionInfo = TypedEntry<SessionInfoFields>
+
+    /// The members of a "session_info" entry.
+    public struct SessionInfoFields: Codable, Sendable, Hashable {
         @Tristate public var name: String??
-
-        private enum CodingKeys: String, CodingKey {
-            case type
-            case id
-            case parentID = "parentId"
-            case timestamp
-            case name
-        }
     }
+
     /// A "service_tier_change" entry (omp): the service tier contexts report, null for none.
-    public struct ServiceTierChange: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
-        @Tristate public var serviceTier: JSONValue??
+    public typealias ServiceTierChange = TypedEntry<ServiceTierChangeFields>
 
-        private enum CodingKeys: String, CodingKey {
-            case type, id
-            case parentID = "parentId"
-            case timestamp, serviceTier
-        }
+    /// The members of a "service_tier_change" entry.
+    public struct ServiceTierChangeFields: Codable, Sendable, Hashable {
+        @Tristate public var serviceTier: JSONValue??
     }
 
-    /// A "mcp_tool_selection" entry (omp): the MCP tools selected (contexts'
-    /// selectedMCPToolNames).
-    public struct MCPToolSelection: Codable, Sendable, Hashable {
-        public var type: String
-        public var id: String
-        @Nullable public var parentID: String?
-        public var timestamp: String
-        @Tristate public var selectedToolNames: JSONValue??
+    /// A "mcp_tool_selection" entry (omp): the MCP tools selected (contexts' selectedMCPToolNames).
+    public typealias MCPToolSelection = TypedEntry<MCPToolSelectionFields>
 
-        private enum CodingKeys: String, CodingKey {
-            case type, id
-            case parentID = "parentId"
-            case timestamp, selectedToolNames
-        }
+    /// The members of a "mcp_tool_selection" entry.
+    public struct MCPToolSelectionFields: Codable, Sendable, Hashable {
+        @Tristate public var selectedToolNames: JSONValue??
     }
 }
