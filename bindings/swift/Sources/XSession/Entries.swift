@@ -114,7 +114,9 @@ public struct SessionHeader: Codable, Sendable, Hashable {
         type = try c.decode(String.self, forKey: .type)
         id = try c.decode(String.self, forKey: .id)
         // JSONValue decodes null as .null (not as absent): decode(_:forKey:) when present.
-        func member(_ k: CodingKeys) throws -> JSONValue? { c.contains(k) ? try c.decode(JSONValue.self, forKey: k) : nil }
+        func member(_ k: CodingKeys) throws -> JSONValue? {
+            c.contains(k) ? try c.decode(JSONValue.self, forKey: k) : nil
+        }
         (version, timestamp, cwd) = (try member(.version), try member(.timestamp), try member(.cwd))
         (title, parentSession) = (try member(.title), try member(.parentSession))
         members = try otherMembers(decoder, known: ["type", "id", "version", "timestamp", "cwd", "title",

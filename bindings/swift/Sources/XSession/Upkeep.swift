@@ -31,5 +31,7 @@ extension Session {
     public func verify() throws -> VerifyReport { try verifyJSON().decode() }
 
     /// Session.repairJSON, typed.
-    public func repair(quarantine: Bool = false) throws -> RepairReport { try repairJSON(quarantine: quarantine).decode() }
+    public func repair(quarantine: Bool = false) throws -> RepairReport {
+        try repairJSON(quarantine: quarantine).decode()
+    }
 }

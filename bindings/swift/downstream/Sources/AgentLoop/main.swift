@@ -18,7 +18,8 @@ struct AgentLoop {
             // The model's turn: context in, reply out, nothing else appended in between.
             let context = try await s.buildContext()
             let reply = "A missing header (\(context.messages.count) message seen)."
-            return try await s.appendMessage(Message(role: "assistant", content: [["type": "text", "text": .string(reply)]],
+            let content: JSONValue = [["type": "text", "text": .string(reply)]]
+            return try await s.appendMessage(Message(role: "assistant", content: content,
                                                      members: ["provider": "anthropic", "model": "claude-sonnet-4-5"]))
         }
         try await session.call { try $0.appendLabel("diagnosis", for: answer) }
