@@ -132,4 +132,33 @@ func expectRoundTrip<T: Codable & Equatable>(_ typed: T, _ text: JSONText,
         #expect(try keys.get("agent:b")?.previousSessionIDs == ["s1", "s2"])
         try expectRoundTrip(try keys.list(), try keys.listJSON())
     }
+
+    /// What the replay relies on: a member a type does not follow shows in the round trip. A new
+    /// member of a report is lost by its struct (the replay's comparison fails); a known entry
+    /// type with a member its struct does not name stays whole as Entry.other.
+    @Test func aMemberTheTypesDoNotFollowIsNoticed() throws {
+        let s = try store.createSession(cwd: "/w", options: fixedOptions)
+        let info = try s.infoJSON().string
+        let grown = JSONText(String(info.dropLast()) + #","newMember":1}"#)
+        let decoded = try grown.decode(SessionInfo.self)
+        #expect(try JSONValue(encoding: decoded) != JSONValue(parsing: grown))
+        #expect(try JSONValue(encoding: decoded) == JSONValue(parsing: s.infoJSON()))
+
+        let line: JSONText = #"{"type":"label","id":"l1","parentId":null,"timestamp":"t","targetId":"x","mood":"new"}"#
+        let entry = try line.decode(Entry.self)
+        guard case .other(let other) = entry else {
+            Issue.record("decoded as \(entry)")
+            return
+        }
+        #expect(other.raw["mood"] == "new" && entry.type == "label" && entry.id == "l1")
+        #expect(try JSONValue(encoding: entry) == JSONValue(parsing: line))
+        // Without the new member it is the typed case.
+        let known = try JSONText(#"{"type":"label","id":"l1","parentId":null,"timestamp":"t","targetId":"x"}"#)
+            .decode(Entry.self)
+        guard case .label(let label) = known else {
+            Issue.record("decoded as \(known)")
+            return
+        }
+        #expect(label.targetID == "x" && label.label == nil)
+    }
 }
