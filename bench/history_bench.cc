@@ -66,11 +66,17 @@ void fresh(const std::string& path) {
   for (const char* side : {"", "-wal", "-shm"}) unlink((path + side).c_str());
 }
 
-void BM_HistoryAdd(benchmark::State& state) {
-  int64_t n = state.range(0);
+// The same n prompts for the engine and its baseline.
+std::vector<std::string> make_prompts(int64_t n) {
   PromptMaker maker;
   std::vector<std::string> prompts;
   for (int64_t i = 0; i < n; ++i) prompts.push_back(maker.prompt());
+  return prompts;
+}
+
+void BM_HistoryAdd(benchmark::State& state) {
+  int64_t n = state.range(0);
+  std::vector<std::string> prompts = make_prompts(n);
   std::string path = history_dir() + "/add.db";
   for (auto _ : state) {
     state.PauseTiming();
@@ -93,9 +99,7 @@ void BM_HistoryAdd(benchmark::State& state) {
 // index, triggers) and pragmas (WAL, synchronous NORMAL), one prepared statement, one transaction.
 void BM_Baseline_SqliteInsertLoop(benchmark::State& state) {
   int64_t n = state.range(0);
-  PromptMaker maker;
-  std::vector<std::string> prompts;
-  for (int64_t i = 0; i < n; ++i) prompts.push_back(maker.prompt());
+  std::vector<std::string> prompts = make_prompts(n);
   std::string path = history_dir() + "/baseline.db";
   for (auto _ : state) {
     state.PauseTiming();
