@@ -117,8 +117,13 @@ void History::writer_loop() {
       std::unique_lock<std::mutex> lock(mu_);
       work_cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping, and nothing left
-      batch.swap(queue_);
-      queued_bytes_ = 0;
+      size_t bytes = 0;
+      while (!queue_.empty() && batch.size() < kMaxBatchPrompts && (batch.empty() || bytes < kMaxBatchBytes)) {
+        bytes += queue_.front().prompt.size();
+        batch.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+      queued_bytes_ -= bytes;
     }
     done_cv_.notify_all();  // adds waiting for room
     Status st;

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -39,6 +40,10 @@ inline constexpr uint32_t kDefaultLimit = 20;
 inline constexpr size_t kMaxCwdBytes = 64 * 1024;
 // Queued bytes beyond which add() waits for the writer (only when the disk stalls).
 inline constexpr size_t kMaxQueuedBytes = 64 * 1024 * 1024;
+// The most one transaction of the writer holds: other processes wait for the write lock while it
+// commits, so a long queue is written in several (docs/history.md#adding).
+inline constexpr size_t kMaxBatchPrompts = 10000;
+inline constexpr size_t kMaxBatchBytes = 16 * 1024 * 1024;
 
 struct SearchOptions {
   std::optional<std::string> cwd;  // only prompts added with this cwd
@@ -105,7 +110,7 @@ class History {
   std::mutex mu_;
   std::condition_variable work_cv_;  // the writer waits for work
   std::condition_variable done_cv_;  // flush waits for the writer
-  std::vector<Item> queue_;
+  std::deque<Item> queue_;
   size_t queued_bytes_ = 0;
   uint64_t enqueued_ = 0;  // prompts queued since open
   uint64_t written_ = 0;   // prompts the writer has finished with (committed, or failed)
