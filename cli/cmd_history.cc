@@ -122,10 +122,20 @@ void add_history(CLI::App& app, Globals& g) {
       return;
     }
     require_root(store);
+    bool search = !a->query.empty();
+    // Reading writes nothing: a store without a history shows an empty one (opening would create it).
+    if (!std::filesystem::exists(store.root() + "/history.db")) {
+      if (a->json) {
+        std::fputs("[]\n", stdout);
+      } else {
+        JsonDoc doc = parse_json("[]");
+        print_table(doc.root(), search, Style(g.color, STDOUT_FILENO));
+      }
+      return;
+    }
     HistoryHandle h(store);
     std::string cwd = absolute_cwd(a->cwd);
     const char* cwd_arg = cwd.empty() ? nullptr : cwd.c_str();
-    bool search = !a->query.empty();
     auto error = [&] { return std::string("history: ") + xs_history_errmsg(h.get()); };
     std::string text =
         search ? read_text(

@@ -64,6 +64,12 @@ class XsHistoryTest(unittest.TestCase):
                          [1, 2])
         self.assertEqual(self.xs("nothing-like-it").stdout, "ID  WHEN  CWD  MATCH\n0 prompts\n")
 
+    def test_a_store_without_history_shows_none_and_writes_nothing(self):
+        os.makedirs(self.root)
+        self.assertEqual(self.xs().stdout, "ID  WHEN  CWD  PROMPT\n0 prompts\n")
+        self.assertEqual(self.xs("word", "--json").stdout, "[]\n")
+        self.assertEqual(os.listdir(self.root), [])
+
     def test_errors(self):
         self.fill()
         p = self.xs('"open', "--fts", code=2)
