@@ -104,6 +104,7 @@ Status History::close() {
   write_db_.close();
   {
     std::lock_guard<std::mutex> lock(read_mu_);
+    read_stmts_.clear();
     read_db_.close();
   }
   std::lock_guard<std::mutex> lock(mu_);
@@ -163,6 +164,14 @@ Status History::write_batch(const std::vector<Item>& batch) {
   if (st.ok()) st = write_db_.exec("COMMIT");
   if (!st.ok()) write_db_.exec("ROLLBACK");
   return st;
+}
+
+Result<Stmt*> History::read_stmt(const char* sql) {
+  auto it = read_stmts_.find(sql);
+  if (it != read_stmts_.end()) return &it->second;
+  Result<Stmt> s = read_db_.prepare(sql);
+  if (!s.ok()) return s.status();
+  return &read_stmts_.emplace(sql, std::move(*s)).first->second;
 }
 
 }  // namespace xs::history

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -96,6 +97,9 @@ class History {
   Status write_batch(const std::vector<Item>& batch);
   template <class F>
   auto read(F&& body) -> decltype(body());
+  // The read connection's statement for `sql` (a constant), prepared at its first use; the caller
+  // holds read_mu_ and resets it when done (ResetOnExit) so no read transaction stays open.
+  Result<Stmt*> read_stmt(const char* sql);
 
   std::string path_;
   HistoryOptions options_;
@@ -106,6 +110,7 @@ class History {
 
   std::mutex read_mu_;  // the read connection: searches of several threads take turns
   Db read_db_;
+  std::map<const char*, Stmt> read_stmts_;  // prepared once per SQL text (its address)
 
   std::mutex mu_;
   std::condition_variable work_cv_;  // the writer waits for work
@@ -122,6 +127,19 @@ class History {
   std::optional<std::string> last_cwd_;
   bool have_last_ = false;
   std::thread writer_;
+};
+
+// Resets a statement when the scope ends: a statement left stepping would keep its read
+// transaction, and with it every checkpoint, waiting.
+class ResetOnExit {
+ public:
+  explicit ResetOnExit(Stmt* s) : s_(s) {}
+  ~ResetOnExit() { s_->reset(); }
+  ResetOnExit(const ResetOnExit&) = delete;
+  ResetOnExit& operator=(const ResetOnExit&) = delete;
+
+ private:
+  Stmt* s_;
 };
 
 inline const Status& status_of(const Status& s) { return s; }

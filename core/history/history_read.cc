@@ -83,8 +83,10 @@ Result<std::string> History::search_json(std::string_view query, const SearchOpt
   std::string fts = options.literal ? literal_query(query) : std::string(query);
   if (fts.find_first_not_of(" \t\r\n") == std::string::npos) return Status::Invalid("the query is empty");
   return read([&]() -> Result<std::string> {
-    Result<Stmt> s = read_db_.prepare(kSearchSql);
-    if (!s.ok()) return s.status();
+    Result<Stmt*> prepared = read_stmt(kSearchSql);
+    if (!prepared.ok()) return prepared.status();
+    Stmt* s = *prepared;
+    ResetOnExit done(s);
     s->bind(1, fts);
     if (options.cwd && !options.cwd->empty()) {
       s->bind(2, *options.cwd);
@@ -119,8 +121,10 @@ Result<std::string> History::recent_json(std::optional<std::string_view> cwd, ui
   if (!limit.ok()) return limit.status();
   if (cwd && cwd->empty()) cwd.reset();
   return read([&]() -> Result<std::string> {
-    Result<Stmt> s = read_db_.prepare(cwd ? kRecentCwdSql : kRecentSql);
-    if (!s.ok()) return s.status();
+    Result<Stmt*> prepared = read_stmt(cwd ? kRecentCwdSql : kRecentSql);
+    if (!prepared.ok()) return prepared.status();
+    Stmt* s = *prepared;
+    ResetOnExit done(s);
     s->bind(1, int64_t{*limit});
     if (cwd) s->bind(2, *cwd);
     std::string out = "[";

@@ -275,3 +275,29 @@ TEST_F(HistoryTest, AWriterFailureIsSticky) {
 
 }  // namespace
 }  // namespace xs::history
+
+namespace xs::history {
+namespace {
+
+// A search or recent call leaves no read transaction open: another connection can checkpoint the
+// whole WAL right after (a statement left stepping would block it for the handle's lifetime).
+TEST_F(HistoryTest, ReadsLeaveNoTransactionOpen) {
+  auto h = open();
+  for (int i = 0; i < 50; ++i) ASSERT_TRUE(h->add("word " + std::to_string(i), std::nullopt, 1).ok());
+  ASSERT_TRUE(h->flush().ok());
+  ASSERT_NE(search(*h, "word", {}), "[]");
+  ASSERT_NE(recent(*h, std::nullopt, 1), "[]");
+  ASSERT_NE(recent(*h, std::string_view("/none")), "x");
+  ASSERT_EQ(h->search_json("\"bad", {}).status().code(), Code::kInvalid);
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &other), SQLITE_OK);
+  sqlite3_stmt* s = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(other, "PRAGMA wal_checkpoint(TRUNCATE)", -1, &s, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(s), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(s, 0), 0);  // not busy: nobody reads
+  sqlite3_finalize(s);
+  sqlite3_close(other);
+}
+
+}  // namespace
+}  // namespace xs::history
