@@ -19,7 +19,7 @@ inline constexpr int kSchemaVersion = 1;
 
 struct OpenSettings {
   std::chrono::milliseconds busy_timeout{5000};
-  bool sync_full = false;  // synchronous=FULL instead of NORMAL (docs/history.md#durability)
+  bool sync_full = false;  // synchronous=FULL instead of NORMAL (docs/history.md#flush-close-and-durability)
 };
 
 // What opening found wrong with the file, when it had to start a fresh one.
