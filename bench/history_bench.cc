@@ -214,8 +214,13 @@ void BM_HistoryRecent(benchmark::State& state) {
   }
 }
 
-BENCHMARK(BM_HistoryAdd)->Arg(1000)->Arg(1000000)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Baseline_SqliteInsertLoop)->Arg(1000)->Arg(1000000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_HistoryAdd)->Arg(1000)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Baseline_SqliteInsertLoop)
+    ->Arg(1000)
+    ->Arg(100000)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_HistorySearch_Words)->Arg(1000)->Arg(1000000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_HistorySearch_Prefix)->Arg(1000)->Arg(1000000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_HistorySearch_CommonWord)->Arg(1000)->Arg(1000000)->Unit(benchmark::kMicrosecond);
