@@ -69,6 +69,10 @@ enum class OutputId : int {
   kRepair,
   kCompactionPlan,
   kResumeCheck,
+  // history handles
+  kHistorySearch,
+  kHistoryRecent,
+  kHistoryInfo,
 };
 
 // The last result that did not fit the caller's buffer, kept so the retry only copies it.
@@ -88,6 +92,7 @@ struct xs_store {
   std::mutex mu;
   uint64_t calls = 0;                       // calls made on the handle (a retry is the call right after a size query)
   std::shared_ptr<xs::store::Store> store;  // null until xs_store_open
+  bool in_memory = false;                   // opened with XS_STORE_IN_MEMORY: nothing of it is on disk
   xs::capi::ErrorSlot err;
   xs::capi::OutputCache cache;
 };

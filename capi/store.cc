@@ -85,6 +85,7 @@ xs_status xs_store_open(xs_store* st, const char* root, const xs_store_options* 
     auto opened = xs::store::Store::open(root ? root : "", std::move(o));
     if (!opened.ok()) return opened.status();
     st->store = std::move(*opened);
+    st->in_memory = flags & XS_STORE_IN_MEMORY;
     return Status::Ok();
   });
 }

@@ -164,6 +164,7 @@ int main(int argc, char** argv) {
   add_compact_plan(app, g);
   add_stats(app, g);
   add_reset(app, g);
+  add_history(app, g);
   add_global_options(app, g);
 
   try {

@@ -1096,6 +1096,118 @@ XS_API xs_status xs_session_repair(xs_session *s, uint32_t flags, char *buf, siz
  *  @return XS_OK; XS_EBUFS; XS_ENOTFOUND (no such entry).  @thread serialised per handle. */
 XS_API xs_status xs_session_resume_check(xs_session *s, const char *leaf_id, char *buf, size_t cap, size_t *out_len);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Prompt history (docs/history.md): the prompts a user typed, kept apart from transcripts in   */
+/* one SQLite database per store (<root>/history.db) with a full-text index (FTS5), for recall  */
+/* and search. Adds return at once: a background thread of the handle writes them, a batch per  */
+/* transaction; xs_history_flush waits for them. Several handles and processes may add and      */
+/* search one file at once (WAL mode; a busy lock is waited for and retried, never returned at   */
+/* once). Transcripts never depend on it: a damaged history.db is kept aside and a fresh one     */
+/* started, and no session is touched.                                                         */
+
+typedef struct xs_history xs_history;
+
+#define XS_HISTORY_OPTIONS_VERSION 1
+#define XS_HISTORY_SYNC 0x1u /* synchronous=FULL: a flushed prompt survives power loss too (by
+                                default, NORMAL: it survives the process's crash or kill -9) */
+
+typedef struct xs_history_options {
+  uint32_t version;          /* XS_HISTORY_OPTIONS_VERSION */
+  uint32_t flags;            /* XS_HISTORY_* */
+  const char *path;          /* the database file; NULL = <root>/history.db (required with an
+                                XS_STORE_IN_MEMORY store). Its directory is created. Copied. */
+  uint32_t busy_timeout_ms;  /* how long a call waits for another writer; 0 = 5000 */
+  uint32_t max_prompt_bytes; /* longest prompt xs_history_add takes; 0 = 1 MiB (1048576) */
+} xs_history_options;
+
+/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
+ *  @thread any thread. */
+XS_API xs_status xs_history_options_init(xs_history_options *o, uint32_t version);
+
+/** Opens (creating) the store's prompt history. A file of an older schema is migrated (by its
+ *  PRAGMA user_version); one SQLite cannot read as a database, or whose quick_check fails, is
+ *  renamed to "<path>.damaged-<UTC time>" (with its -wal and -shm) and a fresh one started:
+ *  xs_history_info reports it in "damaged".
+ *  @param opts  NULL for defaults.
+ *  @param[out] out  receives an owned handle; release with xs_history_close().
+ *  @return XS_OK; XS_EINVAL (out NULL; an in-memory store without opts->path); XS_EVERSION (an
+ *          unknown options version, or a file a newer xsession wrote); XS_ELOCKED (another
+ *          process kept the file locked past the busy timeout); XS_EIO; XS_ENOSPC;
+ *          XS_EMISUSE (store not open). Details via xs_store_errmsg(st).
+ *  @thread serialised per store; the history handle is independent of the store afterwards. */
+XS_API xs_status xs_history_open(xs_store *st, const xs_history_options *opts, XS_OWN xs_history **out);
+
+/** Flushes (as xs_history_flush), stops the handle's writer thread and releases the handle, whatever
+ *  the flush returned. NULL gives XS_OK.
+ *  @return the flush's status: XS_OK, or the writer's error (then the prompts it names were not
+ *          written; the text is lost with the handle: call xs_history_flush first to read it).
+ *  @thread not concurrently with other calls on h. */
+XS_API xs_status xs_history_close(xs_history *h);
+
+/** Code of the last call on h (XS_OK after a success). XS_EMISUSE for NULL.  @thread see top. */
+XS_API xs_status xs_history_errcode(const xs_history *h);
+/** Message of the last call on h: borrowed, valid until the next call on h; "" after a success;
+ *  never NULL.  @thread see top. */
+XS_API XS_BORROWED const char *xs_history_errmsg(const xs_history *h);
+
+/** Queues one prompt and returns without waiting for the disk (only when the writer has fallen
+ *  64 MiB behind does it wait for room). The prompt is checked at once; a prompt equal to the last
+ *  one this handle added with the same cwd (or, for the handle's first add, to the file's last
+ *  row) is skipped with XS_OK. A failure of the background writer is sticky: this and every
+ *  later add and flush return it; reopen the history to write again.
+ *  @param prompt, prompt_len  UTF-8 text, 1 to max_prompt_bytes bytes, without NUL bytes.
+ *  @param cwd      the working directory it was typed in (NUL-terminated UTF-8); NULL or "": none.
+ *  @param time_ms  when it was typed, ms since the epoch; 0 = now.
+ *  @return XS_OK; XS_EINVAL (prompt NULL or empty, a NUL byte, invalid UTF-8 in prompt or cwd,
+ *          time_ms < 0); XS_ELIMIT (prompt over max_prompt_bytes, cwd over 64 KiB); the writer's
+ *          error (XS_ELOCKED, XS_EIO, XS_ENOSPC, ...; the message starts "history writer: ").
+ *  @thread serialised per handle. */
+XS_API xs_status xs_history_add(xs_history *h, const char *prompt, size_t prompt_len, const char *cwd,
+                                int64_t time_ms);
+
+/** Waits until every prompt this handle queued before the call is committed. From then on they
+ *  survive a crash or kill -9 of the process (with XS_HISTORY_SYNC, power loss too) and other
+ *  handles' searches see them.
+ *  @return XS_OK; the writer's sticky error.  @thread serialised per handle. */
+XS_API xs_status xs_history_flush(xs_history *h);
+
+/* Search flags */
+#define XS_HISTORY_LITERAL 0x1u /* the query is plain words, not FTS5 syntax: each word must occur
+                                   (quotes and operators are ordinary characters), the last one
+                                   as a prefix */
+
+/** Prompts matching `query`, best first (bm25; ties newest first), as a JSON array
+ *  (capi/schema/history-search.schema.json): {"id","prompt","createdAt","cwd","score","snippet"};
+ *  score is bm25's (lower is better), snippet a part of the prompt around the matches, each
+ *  match between the characters U+0002 and U+0003, cut parts shown as "…". The query is FTS5's
+ *  syntax (words, "phrases", prefix*, AND/OR/NOT, NEAR(...)), or plain words with
+ *  XS_HISTORY_LITERAL. Only committed prompts are found (xs_history_flush first for this handle's).
+ *  @param cwd    NULL: every prompt; else only those added with this cwd.
+ *  @param flags  0 or XS_HISTORY_LITERAL.
+ *  @param limit  at most this many; 0 = 20; at most 10000.
+ *  @return XS_OK; XS_EBUFS (the retry right after copies the same result); XS_EINVAL (query NULL
+ *          or empty, not UTF-8, a query FTS5 refuses: the message is "bad history query: " and
+ *          SQLite's; unknown flags; limit over 10000); XS_ELOCKED; XS_EIO.
+ *  @thread serialised per handle. */
+XS_API xs_status xs_history_search(xs_history *h, const char *query, const char *cwd, uint32_t flags,
+                                   uint32_t limit, char *buf, size_t cap, size_t *out_len);
+
+/** The newest prompts, newest first, as a JSON array (capi/schema/history-recent.schema.json):
+ *  {"id","prompt","createdAt","cwd"}; cwd null for none.
+ *  @param cwd    NULL: every prompt; else only those added with this cwd.
+ *  @param limit  at most this many; 0 = 20; at most 10000.
+ *  @return XS_OK; XS_EBUFS (as above); XS_EINVAL (limit over 10000); XS_ELOCKED; XS_EIO.
+ *  @thread serialised per handle. */
+XS_API xs_status xs_history_recent(xs_history *h, const char *cwd, uint32_t limit, char *buf, size_t cap,
+                                   size_t *out_len);
+
+/** Facts about the history (capi/schema/history-info.schema.json): "path", "schemaVersion",
+ *  "count" (committed prompts in the file), "pending" (this handle's prompts not yet written),
+ *  "synchronous" ("normal" or "full"), "damaged": null, or {"path","reason"} when the open kept a
+ *  damaged file aside.
+ *  @return XS_OK; XS_EBUFS (as above); XS_ELOCKED; XS_EIO.  @thread serialised per handle. */
+XS_API xs_status xs_history_info(xs_history *h, char *buf, size_t cap, size_t *out_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,8 @@ conformance case reaches, and those of real session files of other agents.
   xs_session_repair without and with XS_REPAIR_QUARANTINE (lines moved, then nothing to move) and
   after the migration of a v1 file; each checked to be what these calls must return at all
   (status XS_OK, the problems and moves the files were built to have).
+- xs_history_search, xs_history_recent and xs_history_info (of a fresh file, and of one opened
+  over a damaged file, which reports it), on prompts with and without a cwd.
 - Every reading call on each *.jsonl of a corpus directory (pi's own files, ../shared/corpus/pi),
   opened read-only: files another agent wrote, whose members our schemas must allow.
 
@@ -21,6 +23,7 @@ XS_OK, XS_EBUFS = 0, -7
 XS_BLOB_LIST_VERIFY = 0x1
 XS_GC_OPTIONS_VERSION, XS_GC_DRY_RUN = 1, 0x1
 XS_REPAIR_QUARANTINE = 0x1
+XS_HISTORY_OPTIONS_VERSION, XS_HISTORY_LITERAL = 1, 0x1
 HASH = "%064x" % 0xdead  # a blob referenced by a session and never stored
 TS = "2026-02-16T10:20:30.000Z"
 
@@ -42,6 +45,11 @@ class SessionOptionsV1(Structure):  # xs_session_options as of version 1 (a vers
                 ("cwd", c_char_p), ("session_id", c_char_p), ("title", c_char_p), ("parent_session", c_char_p)]
 
 
+class HistoryOptions(Structure):
+    _fields_ = [("version", c_uint32), ("flags", c_uint32), ("path", c_char_p), ("busy_timeout_ms", c_uint32),
+                ("max_prompt_bytes", c_uint32)]
+
+
 def _declare(lib):
     lib.xs_store_new.restype = c_void_p
     lib.xs_store_open.argtypes = [c_void_p, c_char_p, c_void_p]
@@ -59,6 +67,17 @@ def _declare(lib):
     lib.xs_session_verify.argtypes = [c_void_p, c_char_p, c_size_t, POINTER(c_size_t)]
     lib.xs_session_repair.argtypes = [c_void_p, c_uint32, c_char_p, c_size_t, POINTER(c_size_t)]
     lib.xs_session_options_init.argtypes = [POINTER(SessionOptionsV1), c_uint32]
+    lib.xs_history_options_init.argtypes = [POINTER(HistoryOptions), c_uint32]
+    lib.xs_history_open.argtypes = [c_void_p, c_void_p, POINTER(c_void_p)]
+    lib.xs_history_close.argtypes = [c_void_p]
+    lib.xs_history_errmsg.argtypes = [c_void_p]
+    lib.xs_history_errmsg.restype = c_char_p
+    lib.xs_history_add.argtypes = [c_void_p, c_char_p, c_size_t, c_char_p, c_int64]
+    lib.xs_history_flush.argtypes = [c_void_p]
+    lib.xs_history_search.argtypes = [c_void_p, c_char_p, c_char_p, c_uint32, c_uint32, c_char_p, c_size_t,
+                                      POINTER(c_size_t)]
+    lib.xs_history_recent.argtypes = [c_void_p, c_char_p, c_uint32, c_char_p, c_size_t, POINTER(c_size_t)]
+    lib.xs_history_info.argtypes = [c_void_p, c_char_p, c_size_t, POINTER(c_size_t)]
     for name in READERS:
         getattr(lib, name).argtypes = [c_void_p, c_char_p, c_size_t, POINTER(c_size_t)]
     for name in ("xs_build_context", "xs_session_resume_check"):
@@ -153,6 +172,42 @@ class Driver:
         self._json("xs_session_verify", lambda b, c, n: lib.xs_session_verify(s, b, c, n), err)
         lib.xs_session_close(s)
 
+    def history(self, st):
+        lib = self.lib
+        h = c_void_p()
+        assert lib.xs_history_open(st, None, byref(h)) == XS_OK, lib.xs_store_errmsg(st)
+        err = lambda: lib.xs_history_errmsg(h).decode()  # noqa: E731
+        try:
+            for i, (prompt, cwd) in enumerate([("fix the flaky \"login\" test", b"/w"), ("explain bm25 ranking", None),
+                                               ("fix the build \u2014 again", b"/w")]):
+                data = prompt.encode()
+                assert lib.xs_history_add(h, data, len(data), cwd, 1771237230000 + i) == XS_OK, err()
+            assert lib.xs_history_flush(h) == XS_OK, err()
+            hits = self._json("xs_history_search",
+                              lambda b, c, n: lib.xs_history_search(h, b"fix", None, 0, 0, b, c, n), err)
+            assert [x["id"] for x in hits] and all("\u0002fix\u0003" in x["snippet"] for x in hits), hits
+            self._json("xs_history_search",
+                       lambda b, c, n: lib.xs_history_search(h, b'"login" te', b"/w", XS_HISTORY_LITERAL, 5, b, c, n),
+                       err)
+            recent = self._json("xs_history_recent", lambda b, c, n: lib.xs_history_recent(h, None, 0, b, c, n), err)
+            assert [x["cwd"] for x in recent] == ["/w", None, "/w"], recent
+            info = self._json("xs_history_info", lambda b, c, n: lib.xs_history_info(h, b, c, n), err)
+            assert info["count"] == 3 and info["damaged"] is None, info
+        finally:
+            assert lib.xs_history_close(h) == XS_OK
+        damaged = os.path.join(self.root, "damaged-history.db")
+        with open(damaged, "wb") as f:
+            f.write(b"not a database at all")
+        o = HistoryOptions()
+        assert lib.xs_history_options_init(byref(o), XS_HISTORY_OPTIONS_VERSION) == XS_OK
+        o.path = damaged.encode()
+        assert lib.xs_history_open(st, byref(o), byref(h)) == XS_OK, lib.xs_store_errmsg(st)
+        try:
+            info = self._json("xs_history_info", lambda b, c, n: lib.xs_history_info(h, b, c, n), err)
+            assert info["damaged"]["path"].startswith(damaged + ".damaged-"), info
+        finally:
+            assert lib.xs_history_close(h) == XS_OK
+
     def corpus_file(self, st, path):
         """Every reading call on another agent's file, opened read-only (nothing is written)."""
         lib = self.lib
@@ -179,6 +234,7 @@ class Driver:
             assert self.lib.xs_store_open(st, self.root.encode(), None) == XS_OK, self.lib.xs_store_errmsg(st)
             self.upkeep(st)  # first: the sessions hold the blob refs the collector marks
             self.blobs(st)
+            self.history(st)
             names = sorted(n for n in os.listdir(self.corpus) if n.endswith(".jsonl")) if self.corpus else []
             if self.corpus and not names:
                 raise AssertionError("no *.jsonl in " + self.corpus)

@@ -1,0 +1,170 @@
+// The read side of the prompt history as JSON: search, recent, info (history.h).
+#include <cstdio>
+
+#include "history/history.h"
+#include "json/json_string.h"
+
+namespace xs::history {
+namespace {
+
+// Snippet markers around each match: STX and ETX, which prompts almost never hold and which every
+// JSON reader keeps (docs/history.md#search-output). The best rows are chosen first (bm25 of every
+// match, the cwd filter), and the prompt and snippet made for those rows only: a snippet for
+// every match before the LIMIT took 30 times longer for a word in most prompts.
+constexpr const char* kSearchSql = R"sql(
+WITH top AS (
+  SELECT history_fts.rowid AS id, bm25(history_fts) AS score
+  FROM history_fts JOIN history AS h ON h.id = history_fts.rowid
+  WHERE history_fts MATCH ?1 AND (?2 IS NULL OR h.cwd = ?2)
+  ORDER BY score, history_fts.rowid DESC
+  LIMIT ?3)
+SELECT h.id, h.prompt, h.created_at, h.cwd, top.score,
+       snippet(history_fts, 0, char(2), char(3), '…', 16)
+FROM top JOIN history_fts ON history_fts.rowid = top.id JOIN history AS h ON h.id = top.id
+WHERE history_fts MATCH ?1
+ORDER BY top.score, top.id DESC)sql";
+
+// Two statements, so that the cwd filter can use the (cwd, id) index.
+constexpr const char* kRecentSql = "SELECT id, prompt, created_at, cwd FROM history ORDER BY id DESC LIMIT ?1";
+constexpr const char* kRecentCwdSql =
+    "SELECT id, prompt, created_at, cwd FROM history WHERE cwd = ?2 ORDER BY id DESC LIMIT ?1";
+
+Result<uint32_t> effective_limit(uint32_t limit) {
+  if (limit > kMaxLimit)
+    return Status::Invalid("limit " + std::to_string(limit) + " is over " + std::to_string(kMaxLimit));
+  return limit == 0 ? kDefaultLimit : limit;
+}
+
+// The columns id, prompt, created_at, cwd as the members every row shares. Text that another
+// writer stored unchecked (a version-0 file) is made valid UTF-8 so the output stays JSON.
+void append_row(std::string& out, const Stmt& s) {
+  out += "{\"id\":";
+  out += std::to_string(s.int64(0));
+  out += ",\"prompt\":";
+  json::append_quoted_lossy(out, s.text(1));
+  out += ",\"createdAt\":";
+  out += std::to_string(s.int64(2));
+  out += ",\"cwd\":";
+  if (s.is_null(3)) {
+    out += "null";
+  } else {
+    json::append_quoted_lossy(out, s.text(3));
+  }
+}
+
+}  // namespace
+
+std::string literal_query(std::string_view words) {
+  std::string out;
+  size_t i = 0;
+  while (i < words.size()) {
+    while (i < words.size() && (words[i] == ' ' || words[i] == '\t' || words[i] == '\n' || words[i] == '\r')) ++i;
+    size_t start = i;
+    while (i < words.size() && !(words[i] == ' ' || words[i] == '\t' || words[i] == '\n' || words[i] == '\r')) ++i;
+    if (start == i) break;
+    if (!out.empty()) out += ' ';
+    out += '"';
+    for (char c : words.substr(start, i - start)) {
+      if (c == '"') out += '"';
+      out += c;
+    }
+    out += '"';
+  }
+  if (!out.empty()) out += '*';  // the last word may be typed only in part
+  return out;
+}
+
+Result<std::string> History::search_json(std::string_view query, const SearchOptions& options) {
+  Result<uint32_t> limit = effective_limit(options.limit);
+  if (!limit.ok()) return limit.status();
+  if (query.find('\0') != std::string_view::npos || !json::is_valid_utf8(query)) {
+    return Status::Invalid("the query is not valid UTF-8 text");
+  }
+  std::string fts = options.literal ? literal_query(query) : std::string(query);
+  if (fts.find_first_not_of(" \t\r\n") == std::string::npos) return Status::Invalid("the query is empty");
+  return read([&]() -> Result<std::string> {
+    Result<Stmt*> prepared = read_stmt(kSearchSql);
+    if (!prepared.ok()) return prepared.status();
+    Stmt* s = *prepared;
+    ResetOnExit done(s);
+    s->bind(1, fts);
+    if (options.cwd && !options.cwd->empty()) {
+      s->bind(2, *options.cwd);
+    } else {
+      s->bind_null(2);
+    }
+    s->bind(3, int64_t{*limit});
+    std::string out = "[";
+    int rc;
+    while ((rc = s->step()) == SQLITE_ROW) {
+      if (out.size() > 1) out += ',';
+      append_row(out, *s);
+      char score[40];
+      std::snprintf(score, sizeof score, "%.9g", s->real(4));
+      out += ",\"score\":";
+      out += score;
+      out += ",\"snippet\":";
+      json::append_quoted_lossy(out, s->text(5));
+      out += '}';
+    }
+    if (rc == SQLITE_DONE) return out + "]";
+    Status st = read_db_.error(rc, "search");
+    // A query FTS5 cannot parse (or a column filter naming no column) is the caller's mistake.
+    if ((rc & 0xff) == SQLITE_ERROR)
+      return Status::Invalid("bad history query: " + std::string(sqlite3_errmsg(read_db_.raw())));
+    return st;
+  });
+}
+
+Result<std::string> History::recent_json(std::optional<std::string_view> cwd, uint32_t limit_in) {
+  Result<uint32_t> limit = effective_limit(limit_in);
+  if (!limit.ok()) return limit.status();
+  if (cwd && cwd->empty()) cwd.reset();
+  return read([&]() -> Result<std::string> {
+    Result<Stmt*> prepared = read_stmt(cwd ? kRecentCwdSql : kRecentSql);
+    if (!prepared.ok()) return prepared.status();
+    Stmt* s = *prepared;
+    ResetOnExit done(s);
+    s->bind(1, int64_t{*limit});
+    if (cwd) s->bind(2, *cwd);
+    std::string out = "[";
+    int rc;
+    while ((rc = s->step()) == SQLITE_ROW) {
+      if (out.size() > 1) out += ',';
+      append_row(out, *s);
+      out += '}';
+    }
+    if (rc != SQLITE_DONE) return read_db_.error(rc, "recent");
+    return out + "]";
+  });
+}
+
+Result<std::string> History::info_json() {
+  uint64_t pending;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    pending = enqueued_ - written_;
+  }
+  Result<int64_t> count = read([&] { return read_db_.query_int("SELECT count(*) FROM history"); });
+  if (!count.ok()) return count.status();
+  std::string out = "{\"path\":";
+  json::append_quoted_lossy(out, path_);
+  out += ",\"schemaVersion\":" + std::to_string(kSchemaVersion);
+  out += ",\"count\":" + std::to_string(*count);
+  out += ",\"pending\":" + std::to_string(pending);
+  out += ",\"synchronous\":";
+  out += options_.sync_full ? "\"full\"" : "\"normal\"";
+  out += ",\"damaged\":";
+  if (damaged_.preserved_path.empty()) {
+    out += "null";
+  } else {
+    out += "{\"path\":";
+    json::append_quoted_lossy(out, damaged_.preserved_path);
+    out += ",\"reason\":";
+    json::append_quoted_lossy(out, damaged_.reason);
+    out += '}';
+  }
+  return out + "}";
+}
+
+}  // namespace xs::history

@@ -1,0 +1,303 @@
+// The prompt history's behaviour: queued adds, flush, the last-prompt cache, search and recent as
+// JSON, and every prompt or query the API must refuse.
+#include "history/history.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "storage/fs.h"
+#include "test_util.h"
+
+namespace xs::history {
+namespace {
+
+class HistoryTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<History> open(HistoryOptions o = {}) {
+    Result<std::unique_ptr<History>> h = History::open(storage::make_posix_fs(), path_, o);
+    EXPECT_TRUE(h.ok()) << h.status().message();
+    return h.ok() ? std::move(*h) : nullptr;
+  }
+  std::string search(History& h, std::string_view q, SearchOptions o = {}) {
+    Result<std::string> r = h.search_json(q, o);
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    return r.ok() ? *r : "";
+  }
+  std::string recent(History& h, std::optional<std::string_view> cwd = std::nullopt, uint32_t limit = 0) {
+    Result<std::string> r = h.recent_json(cwd, limit);
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    return r.ok() ? *r : "";
+  }
+
+  test::TempDir dir_;
+  std::string path_ = dir_.file("root/history.db");
+};
+
+TEST_F(HistoryTest, AddFlushRecentReturnsExactJson) {
+  auto h = open();
+  ASSERT_TRUE(h->add("fix the build", std::string_view("/src/a"), 1000).ok());
+  ASSERT_TRUE(h->add("run the \"tests\"\n", std::nullopt, 2000).ok());
+  ASSERT_TRUE(h->flush().ok());
+  EXPECT_EQ(recent(*h),
+            "[{\"id\":2,\"prompt\":\"run the \\\"tests\\\"\\n\",\"createdAt\":2000,\"cwd\":null},"
+            "{\"id\":1,\"prompt\":\"fix the build\",\"createdAt\":1000,\"cwd\":\"/src/a\"}]");
+  EXPECT_EQ(recent(*h, std::string_view("/src/a")),
+            "[{\"id\":1,\"prompt\":\"fix the build\",\"createdAt\":1000,\"cwd\":\"/src/a\"}]");
+  EXPECT_EQ(recent(*h, std::string_view("/nowhere")), "[]");
+  EXPECT_EQ(recent(*h, std::nullopt, 1),
+            "[{\"id\":2,\"prompt\":\"run the \\\"tests\\\"\\n\",\"createdAt\":2000,\"cwd\":null}]");
+}
+
+TEST_F(HistoryTest, TimeZeroIsNow) {
+  auto h = open();
+  int64_t before =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  ASSERT_TRUE(h->add("now", std::nullopt, 0).ok());
+  ASSERT_TRUE(h->flush().ok());
+  std::string r = recent(*h);
+  size_t at = r.find("\"createdAt\":");
+  ASSERT_NE(at, std::string::npos);
+  int64_t t = std::stoll(r.substr(at + 12));
+  EXPECT_GE(t, before);
+  EXPECT_LT(t, before + 60000);
+}
+
+TEST_F(HistoryTest, ConsecutiveDuplicatesWithTheSameCwdAreSkipped) {
+  auto h = open();
+  ASSERT_TRUE(h->add("same", std::string_view("/a"), 1).ok());
+  ASSERT_TRUE(h->add("same", std::string_view("/a"), 2).ok());  // skipped
+  ASSERT_TRUE(h->add("same", std::string_view("/b"), 3).ok());  // other cwd: kept
+  ASSERT_TRUE(h->add("same", std::string_view("/a"), 4).ok());  // not consecutive: kept
+  ASSERT_TRUE(h->add("same", std::string_view(""), 5).ok());    // no cwd: kept
+  ASSERT_TRUE(h->add("same", std::nullopt, 6).ok());            // "" is no cwd: skipped
+  ASSERT_TRUE(h->close().ok());
+  // Seeded from the file's last row at open: the same prompt again is skipped in a new handle.
+  auto h2 = open();
+  ASSERT_TRUE(h2->add("same", std::nullopt, 7).ok());
+  ASSERT_TRUE(h2->add("other", std::nullopt, 8).ok());
+  ASSERT_TRUE(h2->flush().ok());
+  EXPECT_EQ(recent(*h2),
+            "[{\"id\":5,\"prompt\":\"other\",\"createdAt\":8,\"cwd\":null},"
+            "{\"id\":4,\"prompt\":\"same\",\"createdAt\":5,\"cwd\":null},"
+            "{\"id\":3,\"prompt\":\"same\",\"createdAt\":4,\"cwd\":\"/a\"},"
+            "{\"id\":2,\"prompt\":\"same\",\"createdAt\":3,\"cwd\":\"/b\"},"
+            "{\"id\":1,\"prompt\":\"same\",\"createdAt\":1,\"cwd\":\"/a\"}]");
+}
+
+TEST_F(HistoryTest, SearchRanksByBm25AndMarksMatches) {
+  auto h = open();
+  ASSERT_TRUE(h->add("refactor the parser", std::string_view("/p"), 1).ok());
+  ASSERT_TRUE(h->add("parser parser parser bug", std::string_view("/q"), 2).ok());
+  ASSERT_TRUE(h->add("unrelated words", std::string_view("/p"), 3).ok());
+  ASSERT_TRUE(h->flush().ok());
+  std::string r = search(*h, "parser");
+  // The denser match ranks first; both carry the markers STX/ETX around the match.
+  size_t first = r.find("\"id\":2");
+  size_t second = r.find("\"id\":1");
+  ASSERT_NE(first, std::string::npos);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_LT(first, second);
+  EXPECT_EQ(r.find("\"id\":3"), std::string::npos);
+  EXPECT_NE(r.find("\"snippet\":\"refactor the \\u0002parser\\u0003\""), std::string::npos) << r;
+  EXPECT_NE(r.find("\"score\":-"), std::string::npos) << r;
+
+  SearchOptions in_p;
+  in_p.cwd = "/p";
+  std::string only = search(*h, "parser", in_p);
+  EXPECT_EQ(only.rfind("[{\"id\":1,\"prompt\":\"refactor the parser\",\"createdAt\":1,\"cwd\":\"/p\",\"score\":", 0),
+            0u)
+      << only;
+  EXPECT_EQ(only.find("\"id\":2"), std::string::npos);
+}
+
+TEST_F(HistoryTest, PrefixAndLiteralQueries) {
+  auto h = open();
+  ASSERT_TRUE(h->add("configure cmake presets", std::nullopt, 1).ok());
+  ASSERT_TRUE(h->add("say \"hi\" AND NOT bye", std::nullopt, 2).ok());
+  ASSERT_TRUE(h->flush().ok());
+  EXPECT_NE(search(*h, "conf*").find("\"id\":1"), std::string::npos);
+  EXPECT_EQ(search(*h, "conf"), "[]");  // whole words without '*'
+  SearchOptions literal;
+  literal.literal = true;
+  EXPECT_NE(search(*h, "cmake pre", literal).find("\"id\":1"), std::string::npos);  // last word a prefix
+  EXPECT_NE(search(*h, "\"hi\" AND", literal).find("\"id\":2"), std::string::npos);
+  EXPECT_EQ(literal_query("a \"b\"  c"), "\"a\" \"\"\"b\"\"\" \"c\"*");
+  EXPECT_EQ(literal_query(" \t "), "");
+}
+
+TEST_F(HistoryTest, BadQueriesAreInvalidWithSqlitesMessage) {
+  auto h = open();
+  ASSERT_TRUE(h->add("text", std::nullopt, 1).ok());
+  ASSERT_TRUE(h->flush().ok());
+  for (std::string_view q : {"\"unterminated", "AND", "a OR", "(x", "nosuchcolumn: x", "*"}) {
+    Result<std::string> r = h->search_json(q, {});
+    ASSERT_FALSE(r.ok()) << q;
+    EXPECT_EQ(r.status().code(), Code::kInvalid) << q;
+    EXPECT_EQ(r.status().message().rfind("bad history query: ", 0), 0u) << r.status().message();
+  }
+  EXPECT_EQ(h->search_json("", {}).status().code(), Code::kInvalid);
+  EXPECT_EQ(h->search_json("  ", {}).status().code(), Code::kInvalid);
+  SearchOptions literal;
+  literal.literal = true;
+  EXPECT_EQ(h->search_json(" ", literal).status().code(), Code::kInvalid);
+  EXPECT_EQ(h->search_json(std::string_view("a\0b", 3), {}).status().code(), Code::kInvalid);
+  EXPECT_EQ(h->search_json("\xff", {}).status().code(), Code::kInvalid);
+  SearchOptions big;
+  big.limit = kMaxLimit + 1;
+  EXPECT_EQ(h->search_json("text", big).status().code(), Code::kInvalid);
+  EXPECT_EQ(h->recent_json(std::nullopt, kMaxLimit + 1).status().code(), Code::kInvalid);
+  // The handle still works after each refusal.
+  EXPECT_NE(search(*h, "text").find("\"id\":1"), std::string::npos);
+}
+
+TEST_F(HistoryTest, HostilePromptsAreRefusedOrKeptExactly) {
+  HistoryOptions o;
+  auto h = open(o);
+  EXPECT_EQ(h->add(std::string_view("a\0b", 3), std::nullopt, 1).code(), Code::kInvalid);
+  EXPECT_EQ(h->add("\xc3\x28", std::nullopt, 1).code(), Code::kInvalid);
+  EXPECT_EQ(h->add("\xed\xa0\x80", std::nullopt, 1).code(), Code::kInvalid);  // an encoded surrogate
+  EXPECT_EQ(h->add("", std::nullopt, 1).code(), Code::kInvalid);
+  EXPECT_EQ(h->add("ok", std::string_view("\xff"), 1).code(), Code::kInvalid);
+  EXPECT_EQ(h->add("ok", std::nullopt, -1).code(), Code::kInvalid);
+  EXPECT_EQ(h->add(std::string(10 << 20, 'x'), std::nullopt, 1).code(), Code::kLimit);
+  EXPECT_EQ(h->add(std::string((1 << 20) + 1, 'x'), std::nullopt, 1).code(), Code::kLimit);
+  EXPECT_EQ(h->add("ok", std::string(kMaxCwdBytes + 1, 'c'), 1).code(), Code::kLimit);
+  std::string max(1 << 20, 'y');
+  ASSERT_TRUE(h->add(max, std::nullopt, 1).ok());
+  std::vector<std::string> odd = {"NEAR(a b) OR c* AND NOT d",
+                                  "\"quoted\" 'single' `tick`",
+                                  "col: x ^y",
+                                  "'); DROP TABLE history; --",
+                                  "emoji \xf0\x9f\x98\x80 and \xe2\x80\xa8 sep",
+                                  "\x01\x02\x03 controls\t"};
+  for (size_t i = 0; i < odd.size(); ++i) ASSERT_TRUE(h->add(odd[i], std::nullopt, 2 + i).ok()) << i;
+  ASSERT_TRUE(h->flush().ok());
+  ASSERT_TRUE(h->close().ok());
+
+  // The bytes in the table are the bytes given.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* s = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT prompt FROM history ORDER BY id", -1, &s, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(s), SQLITE_ROW);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)), sqlite3_column_bytes(s, 0)), max);
+  for (const std::string& p : odd) {
+    ASSERT_EQ(sqlite3_step(s), SQLITE_ROW);
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)), sqlite3_column_bytes(s, 0)), p);
+  }
+  EXPECT_EQ(sqlite3_step(s), SQLITE_DONE);
+  sqlite3_finalize(s);
+  sqlite3_close(db);
+
+  auto again = open();
+  SearchOptions literal;
+  literal.literal = true;
+  EXPECT_NE(search(*again, "DROP TABLE", literal).find("\"id\":5"), std::string::npos);
+  EXPECT_NE(search(*again, "NEAR(a b)", literal).find("\"id\":2"), std::string::npos);
+  EXPECT_NE(search(*again, "\"quoted\"", literal).find("\"id\":3"), std::string::npos);
+  EXPECT_NE(search(*again, "emoji").find("\"id\":6"), std::string::npos);
+}
+
+TEST_F(HistoryTest, ManyThreadsAddingAndSearchingLoseNothing) {
+  auto h = open();
+  constexpr int kThreads = 4, kEach = 500;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        ASSERT_TRUE(h->add("thread" + std::to_string(t) + " item" + std::to_string(i), std::nullopt, 1).ok());
+        if (i % 100 == 0) {
+          ASSERT_TRUE(h->search_json("item*", {}).ok());
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  ASSERT_TRUE(h->flush().ok());
+  Result<std::string> info = h->info_json();
+  ASSERT_TRUE(info.ok());
+  EXPECT_NE(info->find("\"count\":2000,\"pending\":0"), std::string::npos) << *info;
+}
+
+TEST_F(HistoryTest, CloseFlushesAndLaterCallsAreMisuse) {
+  auto h = open();
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(h->add("p" + std::to_string(i), std::nullopt, 1).ok());
+  ASSERT_TRUE(h->close().ok());
+  ASSERT_TRUE(h->close().ok());
+  EXPECT_EQ(h->add("late", std::nullopt, 1).code(), Code::kMisuse);
+  EXPECT_EQ(h->recent_json(std::nullopt, 1).status().code(), Code::kMisuse);
+  auto h2 = open();
+  EXPECT_EQ(recent(*h2, std::nullopt, 1), "[{\"id\":1000,\"prompt\":\"p999\",\"createdAt\":1,\"cwd\":null}]");
+}
+
+TEST_F(HistoryTest, InfoReportsTheFile) {
+  HistoryOptions o;
+  o.sync_full = true;
+  auto h = open(o);
+  ASSERT_TRUE(h->add("one", std::nullopt, 1).ok());
+  ASSERT_TRUE(h->flush().ok());
+  Result<std::string> info = h->info_json();
+  ASSERT_TRUE(info.ok());
+  EXPECT_EQ(*info, "{\"path\":\"" + path_ +
+                       "\",\"schemaVersion\":1,\"count\":1,\"pending\":0,\"synchronous\":\"full\",\"damaged\":null}");
+}
+
+TEST_F(HistoryTest, AWriterFailureIsSticky) {
+  auto h = open();
+  ASSERT_TRUE(h->add("first", std::nullopt, 1).ok());
+  ASSERT_TRUE(h->flush().ok());
+  // Another connection takes the write lock and keeps it past the busy timeout.
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  h.reset();
+  HistoryOptions quick;
+  quick.busy_timeout = std::chrono::milliseconds(50);
+  h = open(quick);
+  ASSERT_TRUE(h->add("blocked", std::nullopt, 2).ok());
+  Status st = h->flush();
+  EXPECT_EQ(st.code(), Code::kLocked) << st.message();
+  EXPECT_EQ(st.message().rfind("history writer: ", 0), 0u) << st.message();
+  EXPECT_EQ(h->add("more", std::nullopt, 3).code(), Code::kLocked);
+  EXPECT_EQ(h->flush().code(), Code::kLocked);
+  EXPECT_EQ(h->close().code(), Code::kLocked);
+  sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+  // Reads never needed the lock.
+  auto h2 = open();
+  EXPECT_EQ(recent(*h2), "[{\"id\":1,\"prompt\":\"first\",\"createdAt\":1,\"cwd\":null}]");
+}
+
+}  // namespace
+}  // namespace xs::history
+
+namespace xs::history {
+namespace {
+
+// A search or recent call leaves no read transaction open: another connection can checkpoint the
+// whole WAL right after (a statement left stepping would block it for the handle's lifetime).
+TEST_F(HistoryTest, ReadsLeaveNoTransactionOpen) {
+  auto h = open();
+  for (int i = 0; i < 50; ++i) ASSERT_TRUE(h->add("word " + std::to_string(i), std::nullopt, 1).ok());
+  ASSERT_TRUE(h->flush().ok());
+  ASSERT_NE(search(*h, "word", {}), "[]");
+  ASSERT_NE(recent(*h, std::nullopt, 1), "[]");
+  ASSERT_NE(recent(*h, std::string_view("/none")), "x");
+  ASSERT_EQ(h->search_json("\"bad", {}).status().code(), Code::kInvalid);
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &other), SQLITE_OK);
+  sqlite3_stmt* s = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(other, "PRAGMA wal_checkpoint(TRUNCATE)", -1, &s, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(s), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(s, 0), 0);  // not busy: nobody reads
+  sqlite3_finalize(s);
+  sqlite3_close(other);
+}
+
+}  // namespace
+}  // namespace xs::history
