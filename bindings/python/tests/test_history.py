@@ -23,9 +23,10 @@ def history(store: xsession.Store) -> Iterator[xsession.History]:
 
 
 def test_options_layout_matches_the_header() -> None:
-    # xsession.h, 64-bit: version 0, flags 4, path 8, busy_timeout_ms 16, max_prompt_bytes 20.
+    # xsession.h, 64-bit: version 0, flags 4, path 8, busy_timeout_ms 16, max_prompt_bytes 20; size 24.
+    p = ctypes.sizeof(ctypes.c_void_p)
     offsets = [getattr(HistoryOptionsC, f).offset for f, _ in HistoryOptionsC._fields_]
-    assert offsets == [0, 4, 8, 16, 20] and ctypes.sizeof(HistoryOptionsC) == 24
+    assert offsets == [0, 4, 8, 8 + p, 12 + p] and ctypes.sizeof(HistoryOptionsC) == 16 + p
 
 
 def test_add_flush_search_recent_and_info(tmp_path: pathlib.Path, history: xsession.History) -> None:
