@@ -22,6 +22,7 @@ from .imports import *  # noqa: F401,F403
 from .options import CompactionSettings, ImportKind, JsonIn, ReadFlags, ResetPolicy, ResetReason, StrPath
 from .outputs import *  # noqa: F401,F403
 from .session import Session
+from .history import History
 from .store import Store, should_compact, should_flush_memory
 
 
@@ -48,6 +49,7 @@ __all__ = [
     "ResetReason",
     "StrPath",
     "Session",
+    "History",
     "Store",
     "should_compact",
     "should_flush_memory",

@@ -181,6 +181,16 @@ class SessionInitEntryC(Structure):
     ]
 
 
+class HistoryOptionsC(Structure):
+    _fields_ = [
+        ("version", c_uint32),
+        ("flags", c_uint32),
+        ("path", c_char_p),
+        ("busy_timeout_ms", c_uint32),
+        ("max_prompt_bytes", c_uint32),
+    ]
+
+
 # xs_keys_update_fn(void *user, const char *current, size_t len, const char **new_json, size_t *new_len)
 KEYS_UPDATE_FN = CFUNCTYPE(status, c_void_p, c_void_p, c_size_t, POINTER(c_void_p), POINTER(c_size_t))
 
@@ -285,6 +295,16 @@ _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
     "xs_session_verify": (status, [P, BUF, Z, OUT]),
     "xs_session_repair": (status, [P, c_uint32, BUF, Z, OUT]),
     "xs_session_resume_check": (status, [P, S, BUF, Z, OUT]),
+    "xs_history_options_init": (status, [POINTER(HistoryOptionsC), c_uint32]),
+    "xs_history_open": (status, [P, POINTER(HistoryOptionsC), POINTER(P)]),
+    "xs_history_close": (status, [P]),
+    "xs_history_errcode": (status, [P]),
+    "xs_history_errmsg": (c_char_p, [P]),
+    "xs_history_add": (status, [P, S, Z, S, c_int64]),
+    "xs_history_flush": (status, [P]),
+    "xs_history_search": (status, [P, S, S, c_uint32, c_uint32, BUF, Z, OUT]),
+    "xs_history_recent": (status, [P, S, c_uint32, BUF, Z, OUT]),
+    "xs_history_info": (status, [P, BUF, Z, OUT]),
 }
 
 

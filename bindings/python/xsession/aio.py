@@ -5,7 +5,7 @@ loop keeps running while the library does I/O; ctypes releases the GIL for the c
         async with await st.create("/p") as s:
             await s.append_message({"role": "user", "content": "hi"})
 
-Each method has the signature of the Session or Store method it wraps (``.sync`` is that
+Each method has the signature of the Session, Store or History method it wraps (``.sync`` is that
 object), and returns an awaitable of its result.
 """
 
@@ -13,53 +13,61 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from typing import Any, Callable, Concatenate, Coroutine, Optional, ParamSpec, TypeVar
+from typing import Any, Callable, Concatenate, Coroutine, Generic, Optional, ParamSpec, TypeVar
 
 from .options import StrPath
 from .outputs import Dialect
+from ._handle import Handle
+from .history import History
 from .session import Session
 from .store import Store
 
 P = ParamSpec("P")
 R = TypeVar("R")
+S = TypeVar("S")
+H = TypeVar("H", bound=Handle)
+W = TypeVar("W", bound="_Closing[Any]")
 
 
 Co = Coroutine[Any, Any, R]
 
 
-def _session(method: Callable[Concatenate[Session, P], R]) -> Callable[Concatenate["AsyncSession", P], Co[R]]:
-    async def run(self: AsyncSession, /, *args: P.args, **kwargs: P.kwargs) -> R:
+def _threaded(method: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[Any, P], Co[R]]:
+    """method of the sync class as a coroutine method of its wrapper (whose ``.sync`` is an S)."""
+
+    async def run(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> R:
         return await asyncio.to_thread(functools.partial(method, self.sync, *args, **kwargs))
 
     return run
 
 
-def _store(method: Callable[Concatenate[Store, P], R]) -> Callable[Concatenate["AsyncStore", P], Co[R]]:
-    async def run(self: AsyncStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        return await asyncio.to_thread(functools.partial(method, self.sync, *args, **kwargs))
-
-    return run
+_session = _store = _history = _threaded
 
 
 async def _made(fn: Callable[..., Session], *args: Any, **kwargs: Any) -> "AsyncSession":
     return AsyncSession(await asyncio.to_thread(functools.partial(fn, *args, **kwargs)))
 
 
-class AsyncSession:
-    """A Session whose calls are coroutines."""
+class _Closing(Generic[H]):
+    """What the wrappers of closable handles share: ``sync``, ``closed`` and ``async with``, whose
+    exit closes the handle in a worker thread (a close flushes: it may wait for the disk)."""
 
-    def __init__(self, session: Session) -> None:
-        self.sync = session
+    def __init__(self, sync: H) -> None:
+        self.sync = sync
 
-    async def __aenter__(self) -> "AsyncSession":
+    async def __aenter__(self: W) -> W:
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
-        await self.close()
+        await asyncio.to_thread(self.sync.close)
 
     @property
     def closed(self) -> bool:
         return self.sync.closed
+
+
+class AsyncSession(_Closing[Session]):
+    """A Session whose calls are coroutines."""
 
     async def leaf(self) -> Optional[str]:
         return await asyncio.to_thread(lambda: self.sync.leaf)
@@ -112,6 +120,17 @@ class AsyncSession:
     compaction_plan = _session(Session.compaction_plan)
 
 
+class AsyncHistory(_Closing[History]):
+    """A History whose calls are coroutines (flush, search and close may wait for the disk)."""
+
+    close = _history(History.close)
+    add = _history(History.add)
+    flush = _history(History.flush)
+    search = _history(History.search)
+    recent = _history(History.recent)
+    info = _history(History.info)
+
+
 class AsyncStore:
     """A Store whose calls are coroutines; the calls that make sessions give AsyncSessions."""
 
@@ -142,6 +161,9 @@ class AsyncStore:
 
     async def fork_from(self, source_path: StrPath, target_cwd: StrPath, **options: Any) -> AsyncSession:
         return await _made(self.sync.fork_from, source_path, target_cwd, **options)
+
+    async def open_history(self, **options: Any) -> AsyncHistory:
+        return AsyncHistory(await asyncio.to_thread(functools.partial(self.sync.open_history, **options)))
 
     session_dir = _store(Store.session_dir)
     list = _store(Store.list)

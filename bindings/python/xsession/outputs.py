@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Dict, Tuple
+from typing import ClassVar, Dict, Tuple
 
 from ._codec import ABSENT, Absent, JsonResult, JsonValue, extra_field, opt, raw_field
 from .entries import Entry, Message
@@ -350,6 +350,51 @@ class FixStatsReport(JsonResult):
     raw: str = _raw()
 
 
+@dataclass(frozen=True, kw_only=True)
+class HistoryItem(JsonResult):
+    """A prompt of the history (xs_history_recent; docs/history.md): ``id`` increases in the order
+    prompts were written, ``created_at`` is ms since the epoch, ``cwd`` None for none."""
+
+    id: int
+    prompt: str
+    created_at: int
+    cwd: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryHit(HistoryItem):
+    """A prompt xs_history_search found: ``score`` is bm25's (lower is better); ``snippet`` a part
+    of the prompt with each match between U+0002 and U+0003 (HIT_START, HIT_END), cuts as "…"."""
+
+    score: float
+    snippet: str
+
+    HIT_START: ClassVar[str] = "\u0002"
+    HIT_END: ClassVar[str] = "\u0003"
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryDamaged(JsonResult):
+    """The damaged file an open kept aside (renamed to ``path``) before it started a fresh one."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryInfo(JsonResult):
+    """Facts about a history (xs_history_info): ``count`` committed prompts, ``pending`` this
+    handle's queued ones, ``synchronous`` "normal" or "full"."""
+
+    path: str
+    schema_version: int
+    count: int
+    pending: int
+    synchronous: str
+    damaged: HistoryDamaged | None
+    raw: str = _raw()
+
+
 __all__ = [
     "Dialect",
     "Context",
@@ -382,4 +427,8 @@ __all__ = [
     "StatsFix",
     "KeySkip",
     "FixStatsReport",
+    "HistoryItem",
+    "HistoryHit",
+    "HistoryDamaged",
+    "HistoryInfo",
 ]

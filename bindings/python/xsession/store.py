@@ -12,6 +12,7 @@ from ._codec import Results, loads, parse, parse_list
 from ._handle import Handle
 from ._lib import LIB, text_arg
 from .errors import XsError, error_for
+from .history import History, history_options
 from .imports import ForeignListing, ImportReport, decode_listing
 from .options import (
     CompactionSettings,
@@ -134,6 +135,24 @@ class Store(Handle):
             ctypes.byref(reason),
         )
         return Session(int(out.value or 0)), ResetReason(reason.value)
+
+    # --- prompt history --------------------------------------------------------------------
+    def open_history(
+        self,
+        *,
+        path: Optional[StrPath] = None,
+        sync: bool = False,
+        busy_timeout_ms: Optional[int] = None,
+        max_prompt_bytes: Optional[int] = None,
+    ) -> History:
+        """The store's prompt history (docs/history.md), created if missing: <root>/history.db
+        unless path names another file (required for an in-memory store). sync=True: a flushed
+        prompt survives power loss too. None keeps the library's default (busy timeout 5000 ms,
+        prompts up to 1 MiB). The History is independent of the store once open."""
+        o = history_options(path=path, sync=sync, busy_timeout_ms=busy_timeout_ms, max_prompt_bytes=max_prompt_bytes)
+        out = c_void_p()
+        self._call(LIB.xs_history_open, ctypes.byref(o), ctypes.byref(out))
+        return History(int(out.value or 0))
 
     # --- discovery -------------------------------------------------------------------------
     def session_dir(self, cwd: StrPath) -> str:
