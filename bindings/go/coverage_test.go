@@ -135,8 +135,9 @@ func TestReadmeShowsTheTestedExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	for file, start := range map[string]string{
-		"example_test.go":      "// An agent loop",
-		"example_keys_test.go": "// The keyed store",
+		"example_test.go":         "// An agent loop",
+		"example_keys_test.go":    "// The keyed store",
+		"example_history_test.go": "// The prompt history",
 	} {
 		example, err := os.ReadFile(file)
 		if err != nil {

@@ -7,7 +7,9 @@
 // host's session keys to records, changed under a lock that other processes respect.
 // Around them are the session library's calls: compaction planning ([ShouldCompact],
 // [Session.CompactionPlan]), resume analysis ([Session.ResumeCheck]), stats ([Session.Stats]),
-// reset policies ([Store.SessionForKey]) and retention ([Store.Archive], [Store.Prune]).
+// reset policies ([Store.SessionForKey]) and retention ([Store.Archive], [Store.Prune]). A
+// [History] ([Store.OpenHistory]) is the store's prompt history: the prompts a user typed, with
+// full-text search.
 //
 //	store, err := xsession.OpenStore(root, nil)
 //	s, err := store.Create(cwd, nil)
@@ -32,34 +34,36 @@
 //
 // # Contexts
 //
-// The calls that can take long or wait have context.Context variants, named as database/sql
-// names its own: the method's name plus "Context", the context first ([Store.OpenContext],
+// The calls that can take long or wait have context.Context variants, named as database/sql names
+// its own: the method's name plus "Context", the context first ([Store.OpenContext],
 // [Store.ListContext], [Store.BlobGCContext], [Store.ImportContext], [Store.ForeignListContext],
-// [Session.BuildContextContext], [Session.VerifyContext]). The C library cannot be interrupted:
-// a variant runs the call on its own goroutine and returns ctx.Err() as soon as ctx is done,
-// while the call goes on to its end. What it then does stays done (a collection deletes what it
-// deletes, an import writes what it imports) and its result is dropped; a session opened after
-// the caller gave up is closed at once, releasing its writer lock. The handle stays consistent:
-// its next call waits for the abandoned one to finish, as for any other goroutine's call. A
-// context that is already done runs nothing.
+// [Store.OpenHistoryContext], [Session.BuildContextContext], [Session.VerifyContext],
+// [History.FlushContext], [History.SearchContext], [History.RecentContext]). The C library cannot
+// be interrupted: a variant runs the call on its own goroutine and returns ctx.Err() as soon as ctx
+// is done, while the call goes on to its end. What it then does stays done (a collection deletes
+// what it deletes, an import writes what it imports) and its result is dropped; a session or
+// history opened after the caller gave up is closed at once, releasing its writer lock or thread.
+// The handle stays consistent: its next call waits for the abandoned one to finish, as for any
+// other goroutine's call. A context that is already done runs nothing.
 //
 // # Errors
 //
-// Every failure is an [*Error] carrying the status [Code], its macro name and the library's
-// message for that very call. Compare with [errors.Is] against the sentinels ([ErrNotFound],
-// [ErrLocked], ...). Using a closed Store or Session gives [ErrClosed], which also matches
-// [ErrMisuse] (the status the C API uses for a dead handle).
+// Every failure is an [*Error] carrying the status [Code], its macro name and the library's message
+// for that very call. Compare with [errors.Is] against the sentinels ([ErrNotFound], [ErrLocked],
+// ...). Using a closed Store, Session or History gives [ErrClosed], which also matches [ErrMisuse]
+// (the status the C API uses for a dead handle).
 //
 // # Goroutines
 //
-// A Store or Session may be shared between goroutines. Each handle has a mutex that the binding
-// holds across the C call, the copy of its error text and the retry of an output buffer, so an
-// error never carries another call's message and a large result is never computed twice. Distinct
-// handles run in parallel, including two sessions on different files.
+// A Store, Session or History may be shared between goroutines. Each handle has a mutex that the
+// binding holds across the C call, the copy of its error text and the retry of an output buffer, so
+// an error never carries another call's message and a large result is never computed twice.
+// Distinct handles run in parallel, including two sessions on different files.
 //
 // # Lifetime
 //
 // Close releases a handle; it is idempotent. A handle that is garbage collected unclosed is
 // closed by a finalizer, which is only a safety net: a session holds its file's writer lock until
-// it is closed, so close sessions explicitly. A store may be closed before its sessions.
+// it is closed, so close sessions explicitly (and histories: each has a writer thread). A store
+// may be closed before its sessions and histories.
 package xsession

@@ -16,7 +16,7 @@ import (
 	"sync/atomic"
 )
 
-// handle is what Store and Session share: the C pointer, the mutex that serialises its use,
+// handle is what Store, Session and History share: the C pointer, the mutex that serialises its use,
 // and the scratch buffer of its reads.
 //
 // The C library serialises calls on a handle itself, but a handle's error text and its kept
@@ -25,9 +25,9 @@ import (
 // xs_store_free must not run concurrently with anything else on the handle: mu covers that too.
 type handle[T any] struct {
 	mu      sync.Mutex
-	p       *T                   // nil once closed (and in a zero Store or Session)
-	errmsg  func(*T) *C.char     // xs_store_errmsg or xs_session_errmsg
-	errcode func(*T) C.xs_status // xs_store_errcode or xs_session_errcode
+	p       *T                   // nil once closed (and in a zero Store, Session or History)
+	errmsg  func(*T) *C.char     // xs_store_errmsg, xs_session_errmsg or xs_history_errmsg
+	errcode func(*T) C.xs_status // xs_store_errcode, xs_session_errcode or xs_history_errcode
 	scratch []byte               // see fill in buffers.go
 
 	// The thread running a KeyUpdate or archive progress function of this handle, 0 when none;
@@ -67,8 +67,11 @@ func (h *handle[T]) enter(op string) (*T, error) {
 
 // noun names the handle's kind in the closed error.
 func (h *handle[T]) noun() string {
-	if _, ok := any(h).(*handle[C.xs_store]); ok {
+	switch any(h).(type) {
+	case *handle[C.xs_store]:
 		return "store"
+	case *handle[C.xs_history]:
+		return "history"
 	}
 	return "session"
 }
@@ -90,7 +93,7 @@ func (h *handle[T]) do(op string, call func(p *T) C.xs_status) error {
 	}
 	defer h.mu.Unlock()
 	err = h.check(op, call(p))
-	// The finalizer of the Store or Session that embeds h must not run while C uses p.
+	// The finalizer of the Store, Session or History that embeds h must not run while C uses p.
 	runtime.KeepAlive(h)
 	return err
 }

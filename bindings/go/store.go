@@ -54,8 +54,8 @@ func OpenStore(root string, opts *StoreOptions) (*Store, error) {
 	return st, nil
 }
 
-// Close releases the store (xs_store_free). Sessions opened from it stay valid and must still
-// be closed. Closing again does nothing. It returns nil, except from inside a KeyUpdate or
+// Close releases the store (xs_store_free). Sessions and histories opened from it stay valid and
+// must still be closed. Closing again does nothing. It returns nil, except from inside a KeyUpdate or
 // archive progress function of this store (ErrMisuse: the store stays open).
 func (st *Store) Close() error {
 	if err := st.h.reentered("Store.Close"); err != nil {
