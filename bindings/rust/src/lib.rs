@@ -19,6 +19,9 @@
 //!   ([`Store::session_for_key`]) and retention ([`Store::archive`], [`Store::prune`]);
 //! - import ([`Store::import`], [`Store::foreign_list`]): another agent's store ([`ImportKind`])
 //!   read into native sessions and keys of this one;
+//! - [`History`] ([`Store::history`]): the prompts a user typed, in one SQLite database per
+//!   store with a full-text index: [`History::add`] returns at once, [`History::search`] and
+//!   [`History::recent`] read them back typed;
 //! - [`Dialect`]: whose forms a session writes, omp's or pi's (docs/dialects.md); chosen per
 //!   store ([`StoreOptions::default_dialect`]) and per session ([`SessionOptions::dialect`]).
 //!
@@ -74,6 +77,7 @@ mod buffer;
 mod dialect;
 mod error;
 mod handle;
+mod history;
 mod import;
 mod info;
 mod json;
@@ -92,6 +96,7 @@ mod write;
 
 pub use dialect::Dialect;
 pub use error::{status_str, Error, ErrorCode, Result};
+pub use history::{History, HistoryOptions, SearchOptions};
 pub use import::{ImportKind, ImportOptions};
 pub use info::{SessionInfo, SessionStats, Usage};
 pub use keys::{KeyRecord, Keys, Update};

@@ -44,8 +44,7 @@ extern "C" {
     /// Fills `*o` with the defaults of `version`.
     pub fn xs_history_options_init(o: *mut xs_history_options, version: u32) -> xs_status;
     /// Opens (creating) the store's prompt history; errors are reported on `st`.
-    pub fn xs_history_open(st: *mut xs_store, opts: *const xs_history_options, out: *mut *mut xs_history)
-        -> xs_status;
+    pub fn xs_history_open(st: *mut xs_store, opts: *const xs_history_options, out: *mut *mut xs_history) -> xs_status;
     /// Flushes, stops the writer thread and releases the handle; returns the flush's status.
     /// NULL gives `XS_OK`.
     pub fn xs_history_close(h: *mut xs_history) -> xs_status;
