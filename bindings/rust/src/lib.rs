@@ -47,18 +47,20 @@
 //!
 //! # Threads
 //!
-//! [`Store`] and [`Session`] are `Send + Sync`. The C API allows a handle to be used from any
-//! thread and shared between threads (calls on one handle are serialised inside the library),
-//! with one caveat: the handle's error text and its cached `XS_EBUFS` result belong to whichever
-//! call ran last. So each wrapper holds a lock across the C call, the read of its message and
-//! the buffer retry; a shared `Arc<Session>` can be appended to from several threads, and every
-//! error carries the message of its own call. Distinct handles, even on the same file, are
-//! independent (file locks coordinate them: a second writer gets [`ErrorCode::Locked`]).
+//! [`Store`], [`Session`] and [`History`] are `Send + Sync`. The C API allows a handle to be
+//! used from any thread and shared between threads (calls on one handle are serialised inside
+//! the library), with one caveat: the handle's error text and its cached `XS_EBUFS` result
+//! belong to whichever call ran last. So each wrapper holds a lock across the C call, the read
+//! of its message and the buffer retry; a shared `Arc<Session>` can be appended to from
+//! several threads, and every error carries the message of its own call. Distinct handles, even
+//! on the same file, are independent (file locks coordinate them: a second writer gets
+//! [`ErrorCode::Locked`]).
 //!
 //! # Lifetimes
 //!
 //! A [`Session`] may outlive the [`Store`] it came from: the library keeps what the session
-//! needs alive, so the two can be dropped in any order.
+//! needs alive, so the two can be dropped in any order. A [`History`] is independent of its
+//! store once opened.
 //!
 //! # Linking
 //!
