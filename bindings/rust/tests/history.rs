@@ -21,6 +21,17 @@ fn history() -> (TempDir, Store, History) {
     (dir, store, history)
 }
 
+/// [`history`] holding `prompts` (text, cwd, time), added in order and flushed: only committed
+/// prompts are found, and before the flush the writer may not have run.
+fn history_with(prompts: &[(&str, Option<&Path>, i64)]) -> (TempDir, Store, History) {
+    let (dir, store, history) = history();
+    for (prompt, cwd, time_ms) in prompts {
+        history.add(prompt, *cwd, Some(*time_ms)).unwrap();
+    }
+    history.flush().unwrap();
+    (dir, store, history)
+}
+
 fn app() -> Option<&'static Path> {
     Some(Path::new("/w/app"))
 }
@@ -35,11 +46,8 @@ fn failure<T>(r: xsession::Result<T>) -> (ErrorCode, String) {
 
 #[test]
 fn added_prompts_are_found_with_their_matches_marked() {
-    let (dir, _store, history) = history();
-    history.add("deploy the staging server", app(), Some(1000)).unwrap();
-    history.add("write a unit test", None, Some(2000)).unwrap();
-    // Only committed prompts are found: before the flush the writer may not have run.
-    history.flush().unwrap();
+    let (dir, _store, history) =
+        history_with(&[("deploy the staging server", app(), 1000), ("write a unit test", None, 2000)]);
 
     let hits = history.search("stag*", &SearchOptions::new()).unwrap();
     assert_eq!(hits.len(), 1);
@@ -74,11 +82,11 @@ fn added_prompts_are_found_with_their_matches_marked() {
 
 #[test]
 fn recent_is_newest_first_and_filters_by_cwd() {
-    let (_dir, _store, history) = history();
-    history.add("deploy the staging server", app(), Some(1000)).unwrap();
-    history.add("write a unit test", None, Some(2000)).unwrap();
-    history.add("fix the staging deploy", app(), Some(3000)).unwrap();
-    history.flush().unwrap();
+    let (_dir, _store, history) = history_with(&[
+        ("deploy the staging server", app(), 1000),
+        ("write a unit test", None, 2000),
+        ("fix the staging deploy", app(), 3000),
+    ]);
 
     assert_eq!(
         history.recent_json(None, 0).unwrap(),
@@ -116,10 +124,8 @@ fn recent_is_newest_first_and_filters_by_cwd() {
 
 #[test]
 fn literal_queries_take_quotes_and_operators_as_text() {
-    let (_dir, _store, history) = history();
-    history.add(r#"say "hello" AND NOT goodbye"#, None, Some(1)).unwrap();
-    history.add("write a unit test", None, Some(2)).unwrap();
-    history.flush().unwrap();
+    let (_dir, _store, history) =
+        history_with(&[(r#"say "hello" AND NOT goodbye"#, None, 1), ("write a unit test", None, 2)]);
     let literal = SearchOptions::new().literal(true);
 
     // As FTS5 syntax these are errors or operators; as plain words they are the prompt's words.
@@ -295,10 +301,10 @@ fn a_shared_history_takes_adds_from_several_threads() {
 
 #[test]
 fn typed_results_round_trip_to_the_library_json() {
-    let (_dir, _store, history) = history();
-    history.add("deploy the staging server", app(), Some(1000)).unwrap();
-    history.add("a unicode prompt: café ✓ \"quoted\"\ttab", None, Some(2000)).unwrap();
-    history.flush().unwrap();
+    let (_dir, _store, history) = history_with(&[
+        ("deploy the staging server", app(), 1000),
+        ("a unicode prompt: café ✓ \"quoted\"\ttab", None, 2000),
+    ]);
     let opts = SearchOptions::new();
     for query in ["staging", "caf*", "quoted OR server"] {
         let text = history.search_json(query, &opts).unwrap();
