@@ -62,6 +62,19 @@ impl RawHandle for sys::xs_session {
     }
 }
 
+impl RawHandle for sys::xs_history {
+    unsafe fn errmsg(raw: *const Self) -> *const c_char {
+        // SAFETY: forwarded from the caller.
+        unsafe { sys::xs_history_errmsg(raw) }
+    }
+    unsafe fn release(raw: *mut Self) {
+        // The final flush's status has nowhere to go from a drop; History::close flushes first
+        // to return it.
+        // SAFETY: forwarded from the caller.
+        let _ = unsafe { sys::xs_history_close(raw) };
+    }
+}
+
 thread_local! {
     /// The handles whose call on this thread is running a caller's closure (an update's, an
     /// archive's progress): they hold their lock until it returns, so a call on one of them from

@@ -19,6 +19,9 @@
 //!   ([`Store::session_for_key`]) and retention ([`Store::archive`], [`Store::prune`]);
 //! - import ([`Store::import`], [`Store::foreign_list`]): another agent's store ([`ImportKind`])
 //!   read into native sessions and keys of this one;
+//! - [`History`] ([`Store::history`]): the prompts a user typed, in one SQLite database per
+//!   store with a full-text index: [`History::add`] returns at once, [`History::search`] and
+//!   [`History::recent`] read them back typed;
 //! - [`Dialect`]: whose forms a session writes, omp's or pi's (docs/dialects.md); chosen per
 //!   store ([`StoreOptions::default_dialect`]) and per session ([`SessionOptions::dialect`]).
 //!
@@ -44,18 +47,20 @@
 //!
 //! # Threads
 //!
-//! [`Store`] and [`Session`] are `Send + Sync`. The C API allows a handle to be used from any
-//! thread and shared between threads (calls on one handle are serialised inside the library),
-//! with one caveat: the handle's error text and its cached `XS_EBUFS` result belong to whichever
-//! call ran last. So each wrapper holds a lock across the C call, the read of its message and
-//! the buffer retry; a shared `Arc<Session>` can be appended to from several threads, and every
-//! error carries the message of its own call. Distinct handles, even on the same file, are
-//! independent (file locks coordinate them: a second writer gets [`ErrorCode::Locked`]).
+//! [`Store`], [`Session`] and [`History`] are `Send + Sync`. The C API allows a handle to be
+//! used from any thread and shared between threads (calls on one handle are serialised inside
+//! the library), with one caveat: the handle's error text and its cached `XS_EBUFS` result
+//! belong to whichever call ran last. So each wrapper holds a lock across the C call, the read
+//! of its message and the buffer retry; a shared `Arc<Session>` can be appended to from
+//! several threads, and every error carries the message of its own call. Distinct handles, even
+//! on the same file, are independent (file locks coordinate them: a second writer gets
+//! [`ErrorCode::Locked`]).
 //!
 //! # Lifetimes
 //!
 //! A [`Session`] may outlive the [`Store`] it came from: the library keeps what the session
-//! needs alive, so the two can be dropped in any order.
+//! needs alive, so the two can be dropped in any order. A [`History`] is independent of its
+//! store once opened.
 //!
 //! # Linking
 //!
@@ -74,6 +79,7 @@ mod buffer;
 mod dialect;
 mod error;
 mod handle;
+mod history;
 mod import;
 mod info;
 mod json;
@@ -92,6 +98,7 @@ mod write;
 
 pub use dialect::Dialect;
 pub use error::{status_str, Error, ErrorCode, Result};
+pub use history::{History, HistoryOptions, SearchOptions};
 pub use import::{ImportKind, ImportOptions};
 pub use info::{SessionInfo, SessionStats, Usage};
 pub use keys::{KeyRecord, Keys, Update};

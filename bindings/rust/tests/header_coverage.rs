@@ -19,7 +19,7 @@ fn header() -> String {
 fn sys_source() -> String {
     // The -sys crate's declarations, all of its files.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("xsession-sys/src");
-    let text: String = ["lib.rs", "options.rs", "functions.rs"]
+    let text: String = ["lib.rs", "options.rs", "functions.rs", "history.rs"]
         .iter()
         .map(|name| std::fs::read_to_string(dir.join(name)).unwrap() + "\n")
         .collect();
@@ -354,6 +354,7 @@ fn struct_layouts_match_the_c_compiler() {
                             attribution }
         xs_session_init_entry { version, reserved, system_prompt, system_prompt_len, task, task_len, tools_json,
                                 tools_len, output_schema_json, output_schema_len }
+        xs_history_options { version, flags, path, busy_timeout_ms, max_prompt_bytes }
     };
     // Every struct with fields in the header is in the list above (the field test checks names).
     let listed = rust.lines().filter(|l| !l.contains('.')).count();

@@ -15,6 +15,7 @@
 mod context;
 mod entry;
 mod foreign;
+mod history;
 mod reports;
 
 pub use context::{
@@ -25,6 +26,7 @@ pub use foreign::{
     ClaudeProject, ClaudeTranscript, ForeignListing, ForeignProblem, GatewayAgent, GatewayKey, GatewayTranscript,
     ImportReport, ImportedSession, MyAgentsSession, MyAgentsStats,
 };
+pub use history::{DamagedHistory, HistoryHit, HistoryInfo, HistoryPrompt};
 pub use reports::{
     ArchiveReport, ArchivedSession, BlobInfo, BlobList, FileInfo, FixStatsReport, FixedRecord, GcReport, ListedSession,
     PruneReport, PrunedArchive, Quarantine, RepairReport, RepairStep, SkippedRecord, SkippedSession, VerifyProblem,

@@ -11,9 +11,11 @@
 #![deny(missing_docs)]
 
 mod functions;
+mod history;
 mod options;
 
 pub use functions::*;
+pub use history::*;
 pub use options::*;
 
 use std::marker::{PhantomData, PhantomPinned};
