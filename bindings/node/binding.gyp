@@ -9,7 +9,7 @@
       "target_name": "xsession",
       "sources": [
         "src/addon.c", "src/args.c", "src/buffers.c", "src/classes.c", "src/dispatch.c", "src/errors.c",
-        "src/handles.c", "src/import.c", "src/keys.c", "src/keys_update.c", "src/options.c",
+        "src/handles.c", "src/history.c", "src/import.c", "src/keys.c", "src/keys_update.c", "src/options.c",
         "src/planning.c", "src/progress.c", "src/reset.c", "src/retention.c", "src/session.c",
         "src/session_read.c", "src/session_write.c", "src/store.c"
       ],

@@ -39,6 +39,9 @@ import type {
 } from './outputs';
 import type { Entry } from './entries';
 export * from './outputs';
+// The prompt history (history.d.ts): Store.openHistory gives a History.
+import type { History, HistoryOptions } from './history';
+export * from './history';
 
 /** A JSON value as JSON.parse gives it: caller-owned JSON the library keeps verbatim. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -377,6 +380,13 @@ export declare class Store {
   foreignList(kind: ImportKind, sourcePath: string, options?: ForeignListOptions): Promise<ForeignListing>;
   foreignListSync(kind: ImportKind, sourcePath: string, options: ForeignListOptions & { raw: true }): string;
   foreignListSync(kind: ImportKind, sourcePath: string, options?: ForeignListOptions): ForeignListing;
+  /** The store's prompt history (docs/history.md): <root>/history.db unless options.path names
+   *  another file; an older file is migrated, a damaged one kept aside and a fresh one started
+   *  (History.info's `damaged`). The handle is independent of the store afterwards. XS_EINVAL: an
+   *  inMemory store without a path; XS_EVERSION: a file a newer xsession wrote; XS_ELOCKED: another
+   *  process kept it locked past busyTimeoutMs. */
+  openHistory(options?: HistoryOptions): Promise<History>;
+  openHistorySync(options?: HistoryOptions): History;
 }
 
 /** One open transcript (xs_session). Made by Store and by fork/createBranched, never by `new`. */

@@ -24,10 +24,11 @@ function addonPath() {
 
 const xs = require(addonPath());
 
-// `using s = store.create(...)` closes the session at the end of the block, and throws close()'s
-// error (the final flush's). `await using` flushes on a worker first, so a durable session's last
-// fdatasync does not block the event loop; its close() then has nothing left to write.
-async function disposeSessionAsync() {
+// `using s = store.create(...)` closes the session (a History likewise) at the end of the block,
+// and throws close()'s error (the final flush's). `await using` flushes on a worker first, so a
+// durable session's last fdatasync does not block the event loop; its close() then has nothing
+// left to write.
+async function disposeFlushingAsync() {
   if (this.closed) return;
   try {
     await this.flush();
@@ -49,14 +50,16 @@ async function disposeAsync() {
 }
 // Node 18.18+ and 20.4+ define both symbols; on an older Node there is no `using` to serve.
 if (typeof Symbol.dispose === 'symbol') {
-  for (const cls of [xs.Store, xs.Session]) {
+  for (const cls of [xs.Store, xs.Session, xs.History]) {
     Object.defineProperty(cls.prototype, Symbol.dispose, { value: dispose, writable: true, configurable: true });
   }
 }
 if (typeof Symbol.asyncDispose === 'symbol') {
   Object.defineProperty(xs.Store.prototype, Symbol.asyncDispose, { value: disposeAsync, writable: true, configurable: true });
-  Object.defineProperty(xs.Session.prototype, Symbol.asyncDispose,
-                        { value: disposeSessionAsync, writable: true, configurable: true });
+  for (const cls of [xs.Session, xs.History]) {
+    Object.defineProperty(cls.prototype, Symbol.asyncDispose,
+                          { value: disposeFlushingAsync, writable: true, configurable: true });
+  }
 }
 
 // A type guard in index.d.ts (entries of unknown types keep any `type`, so TypeScript needs one).

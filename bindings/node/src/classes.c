@@ -1,12 +1,14 @@
 /*
- * classes.c -- what Store and Session share as JS classes: close(), the `closed` getter, and the
- * prototype built from row tables (Keys, which has no handle of its own, has the rows only).
+ * classes.c -- what Store, Session and History share as JS classes: close(), the `closed` getter,
+ * the prototype built from row tables (Keys, which has no handle of its own, has the rows only),
+ * and how the addon makes objects of the classes JS cannot construct (Session, History).
  */
 #include <stdlib.h>
 
 #include "xsn.h"
 
-static const xsn_kind kKinds[] = {[XSN_STORE] = XSN_STORE, [XSN_SESSION] = XSN_SESSION, [XSN_KEYS] = XSN_KEYS};
+static const xsn_kind kKinds[] = {
+    [XSN_STORE] = XSN_STORE, [XSN_SESSION] = XSN_SESSION, [XSN_KEYS] = XSN_KEYS, [XSN_HISTORY] = XSN_HISTORY};
 
 /* `this`, whose kind the property's data names; closed handles included. */
 static xsn_handle *this_handle(napi_env env, napi_callback_info info) {
@@ -17,14 +19,16 @@ static xsn_handle *this_handle(napi_env env, napi_callback_info info) {
   return xsn_handle_get(env, self, *(const xsn_kind *)kind, 1);
 }
 
-/* Idempotent. A session is flushed first, and that flush's error is thrown once the handle is
+/* Idempotent. A session or history is flushed first, and that flush's error is thrown once the handle is
  * closed all the same (a finalizer has nobody to tell). With async work in flight the flush waits
  * for the call running now, and the C handle is freed when the last one completes (its Promise
  * still settles normally); meanwhile new calls throw XS_ECLOSED. */
 static napi_value close_method(napi_env env, napi_callback_info info) {
   xsn_handle *h = this_handle(env, info);
   if (!h || h->closed) return NULL;
-  if (h->kind == XSN_SESSION) xsn_call_now(env, h, &xsn_session_close_flush); /* may leave its error pending */
+  /* Each may leave its error pending. */
+  if (h->kind == XSN_SESSION) xsn_call_now(env, h, &xsn_session_close_flush);
+  if (h->kind == XSN_HISTORY) xsn_call_now(env, h, &xsn_history_close_flush);
   xsn_handle_close(h);
   return NULL;
 }
@@ -34,6 +38,39 @@ static napi_value closed_getter(napi_env env, napi_callback_info info) {
   napi_value v = NULL;
   if (h) XSN_CHECK(env, napi_get_boolean(env, h->closed, &v), NULL);
   return v;
+}
+
+napi_value xsn_adopted(napi_env env, napi_callback_info info, xsn_kind kind, const char *how) {
+  napi_value self;
+  size_t argc = 0;
+  XSN_CHECK(env, napi_get_cb_info(env, info, &argc, NULL, &self, NULL), NULL);
+  xsn_env *e = xsn_env_get(env);
+  xsn_handle *h = e->adopting;
+  if (!h || h->kind != kind) {
+    xsn_throw_type(env, "%s", how);
+    return NULL;
+  }
+  e->adopting = NULL;
+  return xsn_handle_wrap(env, self, h) == napi_ok ? self : NULL;
+}
+
+napi_value xsn_adopt(napi_env env, xsn_handle *h, napi_ref ctor_ref) {
+  xsn_env *e = xsn_env_get(env);
+  napi_value ctor, obj = NULL;
+  napi_status st = napi_get_reference_value(env, ctor_ref, &ctor);
+  if (st == napi_ok) {
+    e->adopting = h;
+    st = napi_new_instance(env, ctor, 0, NULL, &obj);
+  }
+  if (e->adopting == h) { /* the constructor never took it */
+    e->adopting = NULL;
+    xsn_handle_discard(h);
+  }
+  if (st != napi_ok) {
+    xsn_throw_napi(env, st);
+    return NULL;
+  }
+  return obj;
 }
 
 /* A class whose prototype has close(), `closed` and the rows of `tables`. */

@@ -27,6 +27,7 @@ static void call_free(napi_env env, xsn_call *c) {
   xsn_text_free(&c->out);
   free(c->errmsg);
   xs_session_close(c->fresh); /* a session the JS side never received (NULL: no-op) */
+  xs_history_close(c->history);
   free(c);
 }
 
@@ -125,6 +126,11 @@ static napi_value result_of(napi_env env, xsn_call *c) {
       if (st == napi_ok && (c->m->out == XSN_OUT_JSON || c->m->out == XSN_OUT_RECORD) && !c->raw)
         return json_parse(env, v);
       break;
+    case XSN_OUT_HISTORY: {
+      xs_history *p = c->history;
+      c->history = NULL; /* xsn_new_history owns it now, even when it fails */
+      return xsn_new_history(env, p);
+    }
     case XSN_OUT_SESSION: {
       xs_session *s = c->fresh;
       c->fresh = NULL; /* xsn_new_session owns it now, even when it fails */

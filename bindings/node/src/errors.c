@@ -105,7 +105,8 @@ void xsn_throw_status(napi_env env, xs_status code, const char *msg) {
 
 void xsn_throw_closed(napi_env env, xsn_kind kind) {
   char msg[64];
-  snprintf(msg, sizeof msg, "the %s is closed", kind == XSN_STORE ? "store" : "session");
+  const char *what = kind == XSN_STORE ? "store" : kind == XSN_HISTORY ? "history" : "session";
+  snprintf(msg, sizeof msg, "the %s is closed", what);
   napi_value err = make_error(env, XSN_CLOSED_CODE, XS_EMISUSE, msg);
   if (err) napi_throw(env, err);
 }

@@ -1,5 +1,5 @@
 /*
- * handles.c -- the native half of Store and Session objects and its lifetime.
+ * handles.c -- the native half of Store, Session and History objects and its lifetime.
  *
  * Three things may end a handle's use: close(), the GC (finalizer) and async work completing.
  * The C handle is freed when the JS side is done with it (closed or collected) AND no async work
@@ -21,10 +21,11 @@ static const napi_type_tag kTags[] = {
     [XSN_STORE] = {0x7873e5a10d5e4a11ULL, 0x9c0b5d2f3a6e7b01ULL},
     [XSN_SESSION] = {0x7873e5a10d5e4a11ULL, 0x9c0b5d2f3a6e7b02ULL},
     [XSN_KEYS] = {0x7873e5a10d5e4a11ULL, 0x9c0b5d2f3a6e7b03ULL},
+    [XSN_HISTORY] = {0x7873e5a10d5e4a11ULL, 0x9c0b5d2f3a6e7b04ULL},
 };
 
 const char *xsn_kind_name(xsn_kind kind) {
-  return kind == XSN_STORE ? "Store" : kind == XSN_KEYS ? "Keys" : "Session";
+  return kind == XSN_STORE ? "Store" : kind == XSN_KEYS ? "Keys" : kind == XSN_HISTORY ? "History" : "Session";
 }
 
 napi_status xsn_handle_tag(napi_env env, napi_value obj, xsn_kind kind) {
@@ -53,6 +54,8 @@ static void free_ptr(xsn_handle *h) {
   if (!h->ptr || h->inflight > 0) return; /* a worker may still be inside a call on it */
   if (h->kind == XSN_STORE)
     xs_store_free(h->ptr);
+  else if (h->kind == XSN_HISTORY)
+    xs_history_close(h->ptr); /* close() threw its flush's error; a finalizer has nobody to tell */
   else
     close_session(h);
   h->ptr = NULL;
@@ -171,5 +174,6 @@ xsn_handle *xsn_handle_get(napi_env env, napi_value obj, xsn_kind kind, int allo
 }
 
 const char *xsn_handle_errmsg(const xsn_handle *h) {
+  if (h->kind == XSN_HISTORY) return xs_history_errmsg(h->ptr);
   return h->kind == XSN_STORE ? xs_store_errmsg(h->ptr) : xs_session_errmsg(h->ptr);
 }

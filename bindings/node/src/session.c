@@ -9,24 +9,13 @@
 
 /* `new Session()` from JS has no handle to wrap: sessions come from a Store (or a fork). */
 static napi_value session_ctor(napi_env env, napi_callback_info info) {
-  napi_value self;
-  size_t argc = 0;
-  XSN_CHECK(env, napi_get_cb_info(env, info, &argc, NULL, &self, NULL), NULL);
-  xsn_env *e = xsn_env_get(env);
-  xsn_handle *h = e->adopting;
-  if (!h) {
-    xsn_throw_type(env, "Session objects are made by Store.create/open/continueRecent/forkFrom and "
-                        "Session.fork/createBranched, not by new Session()");
-    return NULL;
-  }
-  e->adopting = NULL;
-  return xsn_handle_wrap(env, self, h) == napi_ok ? self : NULL;
+  return xsn_adopted(env, info, XSN_SESSION,
+                     "Session objects are made by Store.create/open/continueRecent/forkFrom and "
+                     "Session.fork/createBranched, not by new Session()");
 }
 
 napi_value xsn_new_session(napi_env env, xs_session *s, int keyed) {
-  xsn_env *e = xsn_env_get(env);
   xsn_handle *h = xsn_handle_new(XSN_SESSION, s);
-  napi_value ctor, obj = NULL;
   if (!h) {
     xs_session_close(s);
     xsn_throw_status(env, XS_ENOMEM, "out of memory");
@@ -34,20 +23,7 @@ napi_value xsn_new_session(napi_env env, xs_session *s, int keyed) {
   }
   h->keyed = keyed;
   h->env = env;
-  napi_status st = napi_get_reference_value(env, e->session_ctor, &ctor);
-  if (st == napi_ok) {
-    e->adopting = h;
-    st = napi_new_instance(env, ctor, 0, NULL, &obj);
-  }
-  if (e->adopting == h) { /* the constructor never took it */
-    e->adopting = NULL;
-    xsn_handle_discard(h);
-  }
-  if (st != napi_ok) {
-    xsn_throw_napi(env, st);
-    return NULL;
-  }
-  return obj;
+  return xsn_adopt(env, h, xsn_env_get(env)->session_ctor);
 }
 
 /* ---- parsers ---------------------------------------------------------------------------- */

@@ -20,7 +20,7 @@
 
 /* The class of a JS object. A Keys object (store.keys) has no handle of its own: its calls run on
  * its store's. */
-typedef enum { XSN_STORE = 1, XSN_SESSION = 2, XSN_KEYS = 3 } xsn_kind;
+typedef enum { XSN_STORE = 1, XSN_SESSION = 2, XSN_KEYS = 3, XSN_HISTORY = 4 } xsn_kind;
 
 /* ---- errors.c --------------------------------------------------------------------------- */
 
@@ -72,12 +72,12 @@ void xsn_gate_destroy(xsn_gate *g);
 void xsn_gate_enter(xsn_gate *g, napi_env env);
 void xsn_gate_leave(xsn_gate *g);
 
-/* The native half of a Store or Session object. Its gate is held across one call: its C call,
+/* The native half of a Store, Session or History object. Its gate is held across one call: its C call,
  * its error-text copy and its buffer retry. The other fields are touched on the JS thread only.
  * A worker thread reads `ptr`, which cannot be freed while `inflight` > 0. */
 typedef struct xsn_handle {
   xsn_kind kind;
-  void *ptr; /* xs_store* / xs_session*; NULL once freed */
+  void *ptr; /* xs_store* / xs_session* / xs_history*; NULL once freed */
   xsn_gate gate;
   int in_callback; /* a keys.update callback of this store is running: calls on it are XS_EMISUSE */
   int inflight;    /* async works that will still use ptr */
@@ -156,7 +156,8 @@ typedef enum {
   XSN_OUT_RECORD,  /* as XSN_OUT_JSON, or null when call->absent */
   XSN_OUT_FOUND,   /* true, or false when call->absent */
   XSN_OUT_BOOL,    /* call->yes as a boolean */
-  XSN_OUT_KEYED    /* {session: call->fresh wrapped, reason: the XS_RESET_* name of call->u32} */
+  XSN_OUT_KEYED,   /* {session: call->fresh wrapped, reason: the XS_RESET_* name of call->u32} */
+  XSN_OUT_HISTORY  /* call->history wrapped in a new History */
 } xsn_out;
 
 /* XSN_DOC_LOCK: the C call takes the keyed store's document lock (keys writes). XSN_SYNC_FIRST:
@@ -198,6 +199,7 @@ struct xsn_call {
   xs_archive_options aopts;
   xs_import_options iopts; /* its cwds point into s[2] and s[3] */
   xs_reset_policy policy; /* its time_zone points into s[1] */
+  xs_history_options hopts; /* its path points into s[0] */
   int has_policy;
   int64_t n[3]; /* further integer arguments (token counts, times) */
   /* results */
@@ -206,6 +208,7 @@ struct xsn_call {
   xsn_text out;
   char id[XS_ID_BUFSIZE];
   xs_session *fresh;
+  xs_history *history; /* XSN_OUT_HISTORY */
   double number;
   int yes;    /* XSN_OUT_BOOL */
   int absent; /* the record or key was not there (XS_ENOTFOUND made a result) */
@@ -223,8 +226,8 @@ struct xsn_call {
 /* JS thread: runs the C call of `m` (a row without arguments) on `h` at once, under its gates as
  * any call; 1, or 0 with its XsError thrown. */
 int xsn_call_now(napi_env env, xsn_handle *h, const xsn_method *m);
-/* session.c: close()'s last flush, whose error close() throws. */
-extern const xsn_method xsn_session_close_flush;
+/* session.c, history.c: close()'s last flush, whose error close() throws. */
+extern const xsn_method xsn_session_close_flush, xsn_history_close_flush;
 
 /* Adds a table's rows to a class's property list; returns the number written. */
 size_t xsn_method_props(napi_env env, const xsn_method *rows, size_t n, napi_property_descriptor *props);
@@ -317,24 +320,34 @@ int xsn_define_import(napi_env env, napi_value exports);
 
 #define XSN_SESSION_PTR(c) ((xs_session *)(c)->h->ptr)
 #define XSN_STORE_PTR(c) ((xs_store *)(c)->h->ptr)
+#define XSN_HISTORY_PTR(c) ((xs_history *)(c)->h->ptr)
 
 extern const xsn_method xsn_store_rows[], xsn_session_life_rows[], xsn_session_write_rows[], xsn_session_read_rows[],
     xsn_keys_rows[], xsn_retention_rows[], xsn_import_rows[], xsn_reset_rows[], xsn_planning_session_rows[], xsn_planning_keys_rows[];
 extern const size_t xsn_store_row_count, xsn_session_life_row_count, xsn_session_write_row_count,
     xsn_session_read_row_count, xsn_keys_row_count, xsn_retention_row_count, xsn_import_row_count, xsn_reset_row_count,
     xsn_planning_session_row_count, xsn_planning_keys_row_count;
+/* history.c: Store.openHistory. */
+extern const xsn_method xsn_history_store_rows[];
+extern const size_t xsn_history_store_row_count;
 
 /* classes.c: a class whose prototype has the rows of `tables`, and close() and `closed` if it is
  * a handle's class (not Keys). */
 napi_value xsn_define_class(napi_env env, xsn_kind kind, napi_callback ctor, const xsn_method *const *tables,
                             const size_t *counts, size_t ntables);
+/* The constructor of a class whose objects only the addon makes (Session, History): wraps the
+ * handle xsn_adopt is giving it, else throws a TypeError saying `how` they are made. */
+napi_value xsn_adopted(napi_env env, napi_callback_info info, xsn_kind kind, const char *how);
+/* A new object of the class `ctor` around h (which the constructor takes through
+ * xsn_env.adopting); on failure h and its C handle are freed and NULL returned. */
+napi_value xsn_adopt(napi_env env, xsn_handle *h, napi_ref ctor);
 /* ---- addon.c: per-environment state ----------------------------------------------------- */
 
 typedef struct {
-  napi_ref session_ctor, keys_ctor;
+  napi_ref session_ctor, keys_ctor, history_ctor;
   napi_ref json_parse, json_stringify;
   napi_ref xs_error; /* the XsError class every status error is made of */
-  xsn_handle *adopting; /* set while xsn_new_session constructs a Session */
+  xsn_handle *adopting; /* set while xsn_adopt constructs a Session or History */
   int making_keys;      /* set while xsn_new_keys constructs a Keys */
 } xsn_env;
 
@@ -345,6 +358,9 @@ napi_value xsn_new_session(napi_env env, xs_session *s, int keyed);
 napi_value xsn_session_class(napi_env env);
 napi_value xsn_store_class(napi_env env);
 napi_value xsn_keys_class(napi_env env);
+napi_value xsn_history_class(napi_env env);
+/* Wraps an open xs_history in a new History object; on failure closes it and returns NULL. */
+napi_value xsn_new_history(napi_env env, xs_history *h);
 /* keys.c: the Keys object of a new Store (its `keys`); NULL with an exception pending. */
 napi_value xsn_new_keys(napi_env env, napi_value store);
 

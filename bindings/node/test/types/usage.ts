@@ -2,14 +2,14 @@
 // user passes, each result held to the exact type the declarations promise (`any` would fail
 // `exact`), and calls that must not compile marked @ts-expect-error.
 import {
-  Store, Session, Keys, XsError, status, bindingVersion, version, statusString, isEntry, shouldCompact,
+  Store, Session, Keys, History, XsError, status, bindingVersion, version, statusString, isEntry, shouldCompact,
   shouldFlushMemory, defaultCompactionSettings, defaultImportOptions, IMPORT_OPTIONS_VERSION,
 } from 'xsession';
 import type {
   Context, Entry, TreeNode, Label, Diagnostic, SessionInfo, Usage, Header, SessionListing, BlobListing, GcReport,
   VerifyReport, RepairReport, SessionStats, ResumeCheck, CompactionPlan, KeyRecord, KeyEntry, FixStatsReport,
   KeySession, ArchiveReport, PruneReport, ImportReport, ForeignListing, Version, Dialect, StatusName, XsErrorCode,
-  MessageEntry, AgentMessage, JsonValue, ResetReason,
+  MessageEntry, AgentMessage, JsonValue, ResetReason, HistoryHit, HistoryItem, HistoryInfo, HistoryDamaged,
 } from 'xsession';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -70,6 +70,41 @@ export async function store(root: string): Promise<void> {
   new Store(42);
   // @ts-expect-error: an unknown import kind
   await st.import('other', '/x');
+}
+
+export async function history(st: Store): Promise<void> {
+  const h = exact<History>()(await st.openHistory({ path: null, sync: true, busyTimeoutMs: 100, maxPromptBytes: 4096 }));
+  exact<History>()(st.openHistorySync());
+  exact<boolean>()(h.closed);
+  exact<number>()(h.lastStatus());
+  exact<void>()(h.add('deploy', '/w', 1000n));
+  exact<void>()(h.add(new Uint8Array([0x61])));
+  exact<Promise<void>>()(h.addAsync('deploy', null, 5));
+  exact<void>()(await h.flush());
+  exact<void>()(h.flushSync());
+  const hits = exact<HistoryHit[]>()(await h.search('dep*', { cwd: '/w', literal: false, limit: 5 }));
+  exact<number>()(hits[0].score);
+  exact<string | null>()(hits[0].cwd);
+  exact<string>()(await h.search('dep', { raw: true }));
+  exact<HistoryHit[]>()(h.searchSync('"a b"'));
+  exact<string>()(h.searchSync('a', { literal: true, raw: true }));
+  exact<HistoryItem[]>()(await h.recent({ limit: 1 }));
+  exact<string>()(await h.recent({ raw: true }));
+  exact<HistoryItem[]>()(h.recentSync());
+  exact<string>()(h.recentSync({ cwd: '/w', raw: true }));
+  const info = exact<HistoryInfo>()(await h.info());
+  exact<HistoryDamaged | null>()(info.damaged);
+  exact<'normal' | 'full'>()(info.synchronous);
+  exact<string>()(await h.info({ raw: true }));
+  exact<HistoryInfo>()(h.infoSync());
+  exact<string>()(h.infoSync({ raw: true }));
+  h[Symbol.dispose]();
+  exact<Promise<void>>()(h[Symbol.asyncDispose]());
+  exact<void>()(h.close());
+  // @ts-expect-error: add is synchronous; its Promise form is addAsync
+  exact<Promise<void>>()(h.add('x'));
+  // @ts-expect-error: search takes its cwd in the options
+  h.searchSync('x', '/w');
 }
 
 export async function keys(k: Keys): Promise<void> {
