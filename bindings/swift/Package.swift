@@ -13,12 +13,13 @@ let package = Package(
     ],
     targets: [
         // The C library, found through pkg-config (PKG_CONFIG_PATH=<build>/pkgconfig in this
-        // repository's build tree; the installed xsession.pc elsewhere).
+        // repository's build tree; the installed xsession.pc elsewhere). The providers are what
+        // SwiftPM suggests installing when pkg-config does not find it (Debian, Homebrew).
         .systemLibrary(
             name: "CXSession",
             path: "Sources/CXSession",
             pkgConfig: "xsession",
-            providers: [.apt(["libxsession-dev"])]
+            providers: [.apt(["libxsession-dev"]), .brew(["xsession"])]
         ),
         .target(name: "XSession", dependencies: ["CXSession"]),
         .testTarget(name: "XSessionTests", dependencies: ["XSession", "CXSession"]),

@@ -200,7 +200,7 @@ std::string assistant_message(const std::vector<const Row*>& rows) {
   return out;
 }
 
-std::vector<std::string> user_messages(const Row& row, const std::map<std::string, std::string>& tool_names) {
+std::vector<std::string> user_messages(const Row& row, const std::unordered_map<std::string, std::string>& tool_names) {
   Parsed p(row.text);
   object msg = p.message();
   std::vector<std::string> out;

@@ -3,8 +3,8 @@
 // block of a user row one `toolResult` message, the rest of a user row one `user` message.
 #pragma once
 
-#include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "import/claude/rows.h"
@@ -18,7 +18,7 @@ std::string assistant_message(const std::vector<const Row*>& rows);
 // The messages of a user row: one toolResult per tool_result block (tool names looked up in
 // `tool_names`, id → name), then one user message with the other blocks when there are any; a
 // row without tool results is one user message. One element per message, in order.
-std::vector<std::string> user_messages(const Row& row, const std::map<std::string, std::string>& tool_names);
+std::vector<std::string> user_messages(const Row& row, const std::unordered_map<std::string, std::string>& tool_names);
 
 // The text of a compaction summary row (its content string, or its text blocks joined by "\n").
 std::string summary_text(const Row& row);

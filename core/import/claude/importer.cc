@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "blobs/blob_store.h"
 #include "format/clock.h"
@@ -55,7 +56,7 @@ void partition_file(const ProjectScan& scan, size_t f, std::vector<Partition>* o
   if (!main_file) main.parent_session = native_session_id(project + "/" + sf.info.parent_session_id + ".jsonl");
   main.cwd = sf.info.cwd;
   main.custom_title = sf.info.title;
-  std::map<std::string, size_t> side_of_uuid;  // sidechain uuid → index into `sides`
+  std::unordered_map<std::string, size_t> side_of_uuid;  // sidechain uuid → index into `sides`
   std::vector<Partition> sides;
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
@@ -148,7 +149,7 @@ class ProjectImporter {
   // A summary row labels the conversation that holds its leaf, in whichever file; one whose leaf
   // is nowhere stays in its own file's conversation as a custom entry.
   void route_summaries(std::vector<Partition>* parts, const std::vector<size_t>& main_of_file) {
-    std::map<std::string, size_t> part_of_uuid;
+    std::unordered_map<std::string, size_t> part_of_uuid;
     for (size_t p = 0; p < parts->size(); ++p) {
       for (size_t i : (*parts)[p].rows) {
         const Row& r = scan_->files[(*parts)[p].file].transcript.rows[i];

@@ -1,6 +1,9 @@
 #include "import/claude/plan.h"
 
+#include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "import/claude/convert.h"
 
@@ -206,15 +209,15 @@ class Planner {
   }
 
   Plan& p_;
-  std::map<std::string, int> by_uuid_;  // uuid → the entry that stands for the row
-  std::map<std::string, uint64_t> line_of_uuid_;
-  std::map<std::string, size_t> row_of_uuid_;
-  std::map<std::string, Group> groups_;               // message.id → its reply
-  std::map<std::string, std::string> group_of_tool_;  // tool_use id → message.id
-  std::map<std::string, std::string> region_;         // uuid → message.id of the reply region it is in
-  std::set<size_t> absorbed_;                         // summary rows taken into their compaction
+  std::unordered_map<std::string, int> by_uuid_;  // uuid → the entry that stands for the row
+  std::unordered_map<std::string, uint64_t> line_of_uuid_;
+  std::unordered_map<std::string, size_t> row_of_uuid_;
+  std::unordered_map<std::string, Group> groups_;               // message.id → its reply
+  std::unordered_map<std::string, std::string> group_of_tool_;  // tool_use id → message.id
+  std::unordered_map<std::string, std::string> region_;         // uuid → message.id of the reply region it is in
+  std::set<size_t> absorbed_;                                   // summary rows taken into their compaction
   std::map<int, std::string> kept_after_, preserved_;
-  std::set<std::string> on_path_;
+  std::unordered_set<std::string> on_path_;
   int last_chain_ = -1, last_ = -1, last_label_ = -1;
 };
 

@@ -3,8 +3,8 @@
 // entries; the importer then writes only the entries whose rows are new.
 #pragma once
 
-#include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "import/claude/rows.h"
@@ -35,12 +35,12 @@ enum class RowOutcome { kImported, kCustom, kSkipped };
 struct Plan {
   std::vector<RowRef> rows;  // the conversation's rows in file order, then the summaries labelling it
   std::vector<PlannedEntry> entries;
-  std::vector<int> row_entry;                     // per row: the entry it went into (-1: skipped)
-  std::vector<RowOutcome> outcome;                // per row
-  std::vector<std::string> skip_reason;           // per row, for kSkipped
-  std::map<std::string, std::string> tool_names;  // tool_use id → name
-  std::map<std::string, int> tool_entry;          // tool_use id → the entry holding the call
-  int leaf = -1;                                  // the entry Claude Code resumes from, -1: none
+  std::vector<int> row_entry;                               // per row: the entry it went into (-1: skipped)
+  std::vector<RowOutcome> outcome;                          // per row
+  std::vector<std::string> skip_reason;                     // per row, for kSkipped
+  std::unordered_map<std::string, std::string> tool_names;  // tool_use id → name
+  std::unordered_map<std::string, int> tool_entry;          // tool_use id → the entry holding the call
+  int leaf = -1;                                            // the entry Claude Code resumes from, -1: none
   std::string leaf_uuid;
   std::string title;  // a summary row whose leaf is on the resumed path
   std::vector<std::string> notes;

@@ -50,15 +50,24 @@ extension Store {
 
     /// The blob directory as JSON: {"count","bytes","blobs":[{"hash","size","mtimeMs"}],
     /// "others":[...]}; with `verify`, each blob is read and hashed and carries "problem".
-    public func listBlobs(verify: Bool = false) throws -> JSONText {
+    public func listBlobsJSON(verify: Bool = false) throws -> JSONText {
         let flags = verify ? UInt32(XS_BLOB_LIST_VERIFY) : 0
         return JSONText(try handle.readString { xs_blob_list($0, flags, $1, $2, $3) })
     }
 
     /// Deletes unreferenced blobs older than the grace period; returns the report
     /// {"dryRun","filesScanned","referenced","bytesFreed","deleted","young","missing"}.
-    public func collectGarbage(_ options: GCOptions = GCOptions()) throws -> JSONText {
+    public func collectGarbageJSON(_ options: GCOptions = GCOptions()) throws -> JSONText {
         var o = try options.cStruct()
         return JSONText(try handle.readString { xs_blob_gc($0, &o, $1, $2, $3) })
+    }
+
+    /// The blob directory (Store.listBlobsJSON, typed).
+    public func listBlobs(verify: Bool = false) throws -> BlobList { try listBlobsJSON(verify: verify).decode() }
+
+    /// Store.collectGarbageJSON, typed.
+    @discardableResult
+    public func collectGarbage(_ options: GCOptions = GCOptions()) throws -> GCReport {
+        try collectGarbageJSON(options).decode()
     }
 }

@@ -24,14 +24,28 @@ extension Handle {
     }
 
     private func readString(_ h: OpaquePointer, _ fill: TextFill) throws -> String {
-        try grow(h) { cap, needed in
+        var invalidAt: Int?
+        var raw: [UInt8] = []
+        let text = try grow(h) { cap, needed in
             var rc = XS_OK
             let text = String(unsafeUninitializedCapacity: cap) { buf in
                 rc = buf.withMemoryRebound(to: CChar.self) { fill(h, $0.baseAddress, cap, &needed) }
-                return rc == XS_OK ? needed : 0
+                guard rc == XS_OK else { return 0 }
+                // String(unsafeUninitializedCapacity:) would replace bytes that are not UTF-8
+                // with U+FFFD: a path (xs_store_resolve) would then name a file that does not
+                // exist. Such text is an error instead, as in the Rust binding.
+                let written = UnsafeBufferPointer(rebasing: buf[0..<needed])
+                invalidAt = firstInvalidUTF8(written)
+                if invalidAt != nil { raw = Array(written) }
+                return needed
             }
             return (rc, text)
         }
+        if let invalidAt {
+            throw XSessionError(code: .invalidUTF8, message: "the library returned bytes that are not UTF-8 (at byte "
+                                + "\(invalidAt)): \(String(decoding: raw, as: UTF8.self))")
+        }
+        return text
     }
 
     /// A binary result (blob content).
@@ -58,6 +72,21 @@ extension Handle {
             // needed <= cap with XS_EBUFS would loop forever: report it instead.
             guard rc == XS_EBUFS, needed > cap else { throw error(rc, h) }
             cap = needed
+        }
+    }
+}
+
+/// The offset of the first byte of `bytes` that does not start a valid UTF-8 sequence; nil when
+/// all of it is UTF-8.
+func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var input = bytes.makeIterator()
+    var offset = 0
+    while true {
+        switch parser.parseScalar(from: &input) {
+        case .valid(let scalar): offset += scalar.count
+        case .error: return offset
+        case .emptyInput: return nil
         }
     }
 }

@@ -70,27 +70,6 @@ public struct CompactionSettings: Sendable, Hashable {
     }
 }
 
-/// Where a compaction should cut (Session.compactionPlan): keep at least keepRecentTokens of the
-/// newest path entries, never a tool result without its call.
-public struct CompactionPlan: Sendable, Hashable, Decodable {
-    /// Whether there is anything to summarise.
-    public let needed: Bool
-    /// The first entry the compaction keeps (its Compaction.firstKeptEntryID); nil when not needed.
-    public let firstKeptEntryID: String?
-    /// The path's entries before it, in path order: what the summary replaces.
-    public let toSummarise: [String]
-    /// The estimated tokens of the whole path (Compaction.tokensBefore).
-    public let tokensBefore: Int64
-    /// The estimated tokens of what is kept.
-    public let keptTokens: Int64
-
-    private enum CodingKeys: String, CodingKey {
-        case needed
-        case firstKeptEntryID = "firstKeptEntryId"
-        case toSummarise, tokensBefore, keptTokens
-    }
-}
-
 extension Session {
     /// Where a compaction at `leaf` (nil: the session's leaf) should cut. `.notFound` for an
     /// unknown entry.

@@ -2,7 +2,7 @@
 // writes in one, so the agent that wrote its file reads it back.
 internal import CXSession
 
-public enum Dialect: String, Sendable, Hashable, CaseIterable, Decodable {
+public enum Dialect: String, Sendable, Hashable, CaseIterable, Codable {
     /// oh-my-pi 13: model "provider/id" + role, the header's title, attribution, blobs.
     case omp
     /// pi 0.73.1: model {provider, modelId}, titles as session_info entries, everything inline,

@@ -3,7 +3,9 @@
 // never another thread's message).
 internal import CXSession
 
-public struct XSessionError: Error, Sendable, Hashable, CustomStringConvertible {
+import Foundation
+
+public struct XSessionError: LocalizedError, Sendable, Hashable, CustomStringConvertible {
     /// The status codes of xsession.h, plus `.closed` (the binding's own) and `.unknown` for a
     /// code newer than this binding: an old binding must not crash on a new library.
     public enum Code: Sendable, Hashable, CustomStringConvertible {
@@ -13,6 +15,10 @@ public struct XSessionError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The Store or Session was closed. It is a misuse, so its status is XS_EMISUSE (as
         /// in the Node binding's XS_ECLOSED); the name tells it apart from the library's.
         case closed
+        /// The library returned text that is not UTF-8 where the binding promises a String (a
+        /// path with such bytes, from Store.resolve): replacing them would name another file.
+        /// Its status is XS_ERROR, which has no more specific macro.
+        case invalidUTF8
         case unknown(Int32)
 
         /// One table drives both directions, so a code and its number cannot drift apart.
@@ -28,12 +34,14 @@ public struct XSessionError: Error, Sendable, Hashable, CustomStringConvertible 
             (.poisoned, XS_EPOISONED, "XS_EPOISONED"), (.ambiguous, XS_EAMBIGUOUS, "XS_EAMBIGUOUS"),
             (.dialect, XS_EDIALECT, "XS_EDIALECT"),
             (.internalError, XS_EINTERNAL, "XS_EINTERNAL"), (.closed, XS_EMISUSE, "XS_ECLOSED"),
+            (.invalidUTF8, XS_ERROR, "XS_ERROR"),
         ]
 
         /// The code for a status the library returned (never XS_OK). XS_EMISUSE maps to
-        /// `.misuse`: only the binding itself raises `.closed`.
+        /// `.misuse` and XS_ERROR to `.error`: only the binding itself raises `.closed` and
+        /// `.invalidUTF8`.
         public init(status: Int32) {
-            self = Code.table.first { $0.1 == status && $0.0 != .closed }?.0 ?? .unknown(status)
+            self = Code.table.first { $0.1 == status && $0.0 != .closed && $0.0 != .invalidUTF8 }?.0 ?? .unknown(status)
         }
 
         /// The xs_status number (`.closed` is XS_EMISUSE).
@@ -64,6 +72,19 @@ public struct XSessionError: Error, Sendable, Hashable, CustomStringConvertible 
     public var status: Int32 { code.status }
 
     public var description: String { "\(code.name): \(message)" }
+
+    /// What an app shows (NSError.localizedDescription, a SwiftUI alert): the library's message
+    /// and the status it belongs to, "session file is locked by another writer (XS_ELOCKED)".
+    /// A message that is the static text already names its status ("XS_ENOTFOUND: not found").
+    public var errorDescription: String? {
+        message == XSessionLibrary.statusString(status) ? message : "\(message) (\(code.name))"
+    }
+
+    /// The status's static text when the message says something else ("not found").
+    public var failureReason: String? {
+        let general = XSessionLibrary.statusString(status)
+        return general == message ? nil : general
+    }
 }
 
 extension XSessionError {

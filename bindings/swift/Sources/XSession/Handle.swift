@@ -30,6 +30,9 @@ struct HandleFunctions: Sendable {
 
 final class Handle: @unchecked Sendable {  // every access to `raw` holds `lock`
     private let lock = NSLock()
+    /// Where the async API runs this handle's calls: they block (on `lock`, on fsync), which a
+    /// thread of Swift's cooperative pool must never do. Serial, so queued calls keep their order.
+    private let queue: DispatchQueue
     private var raw: OpaquePointer?
     private let fns: HandleFunctions
     /// The thread running caller code inside a call on this handle (it holds `lock`), if any.
@@ -41,6 +44,18 @@ final class Handle: @unchecked Sendable {  // every access to `raw` holds `lock`
     init(_ raw: OpaquePointer, _ fns: HandleFunctions) {
         self.raw = raw
         self.fns = fns
+        queue = DispatchQueue(label: "xsession.\(fns.what)")
+        queue.setSpecific(key: Handle.queueKey, value: fns.what)
+    }
+
+    /// Marks the handles' queues ("store" or "session"), for tests of where calls run.
+    static let queueKey = DispatchSpecificKey<String>()
+
+    /// Runs `body` on this handle's queue and resumes the caller with its result.
+    func onQueue<R: Sendable>(_ body: @escaping @Sendable () throws -> R) async throws -> R {
+        try await withCheckedThrowingContinuation { done in
+            queue.async { done.resume(with: Result { try body() }) }
+        }
     }
 
     deinit {
@@ -58,6 +73,20 @@ final class Handle: @unchecked Sendable {  // every access to `raw` holds `lock`
         defer { lock.unlock() }
         if let raw { fns.release(raw) }
         raw = nil
+    }
+
+    /// close(), running `finish` on the handle first (a session's final flush) under the same
+    /// lock, and throwing its error after the handle is released: close() always releases.
+    /// Closing a closed handle does nothing and throws nothing.
+    func close(finishing finish: (OpaquePointer) -> xs_status) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let h = raw else { return }
+        let rc = finish(h)
+        let failure = rc == XS_OK ? nil : error(rc, h)
+        fns.release(h)
+        raw = nil
+        if let failure { throw failure }
     }
 
     var isClosed: Bool {

@@ -1,7 +1,6 @@
 // Import (docs/import.md): another agent's store read into native sessions of this one, and the
-// read-only listing of what such a store holds. The source is only ever read. Reports and
-// listings stay JSONText, as archive's and prune's do: their shape is the importers', and the
-// library's bytes are what a caller shows or stores.
+// read-only listing of what such a store holds. The source is only ever read. The report and
+// the listing are typed (ImportOutputs.swift), with JSON twins giving the library's bytes.
 internal import CXSession
 
 /// The kinds of foreign store the library imports. An enum, so a kind the library does not know
@@ -42,7 +41,8 @@ public struct ImportOptions: Sendable, Hashable {
         self.nowMs = nowMs
     }
 
-    /// The C struct (version 1); its strings live in `args`.
+    /// The C struct (version 2; the progress callback is set by importJSON); its strings live in
+    /// `args`.
     func cStruct(_ args: CArgs) throws -> xs_import_options {
         var o = xs_import_options()
         try initialised(xs_import_options_init(&o, UInt32(XS_IMPORT_OPTIONS_VERSION)))
@@ -71,13 +71,26 @@ extension Store {
     /// store's write errors (`.io`, `.noSpace`, `.locked`...); sessions written before a failed
     /// write stay whole. An import can take long: the store is busy meanwhile (other calls on it
     /// wait), so call it off the main thread.
+    ///
+    /// `progress(done, total)` (options version 2) counts source bytes: once with 0 before the
+    /// first, then about a thousand times, the last with done == total. It follows archive's
+    /// rules: it runs on the calling thread while the import holds the store (calls on this
+    /// store from it throw `.misuse`), and it cannot throw.
     @discardableResult
-    public func `import`(_ kind: ImportKind, from sourcePath: String,
-                         options: ImportOptions = ImportOptions()) throws -> JSONText {
+    public func importJSON(_ kind: ImportKind, from sourcePath: String, options: ImportOptions = ImportOptions(),
+                           progress: ((_ done: UInt64, _ total: UInt64) -> Void)? = nil) throws -> JSONText {
         try CArgs.with { a in
             let k = try a.cString(kind.rawValue), p = try a.cString(sourcePath)
             var o = try options.cStruct(a)
-            return JSONText(try handle.readString { xs_import($0, k, p, &o, $1, $2, $3) })
+            guard let progress else { return JSONText(try handle.readString { xs_import($0, k, p, &o, $1, $2, $3) }) }
+            let box = ProgressBox(progress)
+            o.progress = { done, total, user in
+                Unmanaged<ProgressBox>.fromOpaque(user!).takeUnretainedValue().report(done, total)
+            }
+            o.progress_user = Unmanaged.passUnretained(box).toOpaque()
+            return try withExtendedLifetime(box) {
+                JSONText(try handle.readStringWithCallbacks { xs_import($0, k, p, &o, $1, $2, $3) })
+            }
         }
     }
 
@@ -87,12 +100,25 @@ extension Store {
     /// (docs/import-claude.md#the-listing); `.gateway` and `.myagents`: the listings of
     /// docs/import-hosts.md#listing-json. `lockWaitMs` and `nowMs` as in ImportOptions. Throws
     /// as `import` does for its arguments, and `.io`.
-    public func foreignList(_ kind: ImportKind, at sourcePath: String, lockWaitMs: Int64? = nil,
-                            nowMs: Int64? = nil) throws -> JSONText {
+    public func foreignListJSON(_ kind: ImportKind, at sourcePath: String, lockWaitMs: Int64? = nil,
+                                nowMs: Int64? = nil) throws -> JSONText {
         try CArgs.with { a in
             let k = try a.cString(kind.rawValue), p = try a.cString(sourcePath)
             var o = try ImportOptions(lockWaitMs: lockWaitMs, nowMs: nowMs).cStruct(a)
             return JSONText(try handle.readString { xs_foreign_list($0, k, p, &o, $1, $2, $3) })
         }
+    }
+
+    /// Store.importJSON, typed.
+    @discardableResult
+    public func `import`(_ kind: ImportKind, from sourcePath: String, options: ImportOptions = ImportOptions(),
+                         progress: ((_ done: UInt64, _ total: UInt64) -> Void)? = nil) throws -> ImportReport {
+        try importJSON(kind, from: sourcePath, options: options, progress: progress).decode()
+    }
+
+    /// Store.foreignListJSON, typed: the listing of `kind`.
+    public func foreignList(_ kind: ImportKind, at sourcePath: String, lockWaitMs: Int64? = nil,
+                            nowMs: Int64? = nil) throws -> ForeignListing {
+        try foreignListJSON(kind, at: sourcePath, lockWaitMs: lockWaitMs, nowMs: nowMs).decode()
     }
 }

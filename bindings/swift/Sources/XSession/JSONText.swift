@@ -52,9 +52,49 @@ public struct JSONText: Sendable, Hashable, CustomStringConvertible, Expressible
         withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Decodes the text as `type` (a context, an entry, a list of sessions...).
+    /// Decodes the text as `type` (a context, an entry, a list of sessions...). JSON may hold a
+    /// lone UTF-16 surrogate ("\ud83d" alone), which a Swift String cannot: such an escape
+    /// decodes as U+FFFD (the exact text stays in this JSONText).
     public func decode<T: Decodable>(_ type: T.Type = T.self, using decoder: JSONDecoder = JSONDecoder()) throws -> T {
-        try decoder.decode(type, from: data)
+        do {
+            return try decoder.decode(type, from: data)
+        } catch {
+            guard let replaced = JSONText.replacingLoneSurrogates(data) else { throw error }
+            return try decoder.decode(type, from: replaced)
+        }
+    }
+
+    /// `json` with each \uD800-\uDFFF escape that is not half of a pair replaced by \uFFFD;
+    /// nil when there is none.
+    static func replacingLoneSurrogates(_ json: Data) -> Data? {
+        var bytes = [UInt8](json)
+        var changed = false
+        /// The UTF-16 unit of the escape "\uXXXX" starting at i, if there is one.
+        func unit(at i: Int) -> UInt16? {
+            guard i + 6 <= bytes.count, bytes[i] == 0x5C, bytes[i + 1] == 0x75 else { return nil }
+            return UInt16(String(decoding: bytes[i + 2..<i + 6], as: UTF8.self), radix: 16)
+        }
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == 0x5C else {
+                i += 1
+                continue
+            }
+            guard let u = unit(at: i) else {
+                i += 2  // another escape (an escaped backslash too): skip both bytes
+                continue
+            }
+            if (0xD800...0xDBFF).contains(u), let low = unit(at: i + 6), (0xDC00...0xDFFF).contains(low) {
+                i += 12  // a pair
+            } else if (0xD800...0xDFFF).contains(u) {
+                bytes.replaceSubrange(i + 2..<i + 6, with: Array("fffd".utf8))
+                changed = true
+                i += 6
+            } else {
+                i += 6
+            }
+        }
+        return changed ? Data(bytes) : nil
     }
 
     /// The value as Foundation objects (NSDictionary / NSArray / NSString / NSNumber / NSNull).

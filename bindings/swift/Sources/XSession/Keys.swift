@@ -23,7 +23,7 @@ public struct Keys: Sendable {
     let handle: Handle
 
     /// The record of `key` as the library keeps it (minified, tokens as stored), or nil.
-    public func get(_ key: String) throws -> JSONText? {
+    public func getJSON(_ key: String) throws -> JSONText? {
         try CArgs.with { a in
             let k = try a.cString(key)
             do {
@@ -37,16 +37,27 @@ public struct Keys: Sendable {
     /// The record of `key` decoded as `type` (a struct of the fields an app reads), or nil.
     public func get<T: Decodable>(_ key: String, as type: T.Type,
                                   decoder: JSONDecoder = JSONDecoder()) throws -> T? {
-        try get(key)?.decode(type, using: decoder)
+        try getJSON(key)?.decode(type, using: decoder)
     }
 
     /// [{"key","record"}...] for the keys starting with `prefix` (nil or "": all), in the
     /// document's order.
-    public func list(prefix: String? = nil) throws -> JSONText {
+    public func listJSON(prefix: String? = nil) throws -> JSONText {
         try CArgs.with { a in
             let p = try a.cString(prefix)
             return JSONText(try handle.readString { xs_keys_list($0, p, $1, $2, $3) })
         }
+    }
+
+    /// The record of `key`, typed, or nil.
+    public func get(_ key: String) throws -> KeyRecord? { try getJSON(key)?.decode() }
+
+    /// The records of the keys starting with `prefix` (nil or "": all), in the document's order.
+    public func list(prefix: String? = nil) throws -> [KeyEntry] { try listJSON(prefix: prefix).decode() }
+
+    /// Replaces the record of `key` with `record` (encoded as KeyRecord encodes).
+    public func put(_ key: String, _ record: KeyRecord) throws {
+        try put(key, JSONValue(encoding: record).text)
     }
 
     /// Replaces the record of `key` (a new key goes last).

@@ -44,8 +44,8 @@ extension Store {
     /// must not wait for another thread that uses this store. It cannot throw: nothing could stop
     /// the archive half way through a session, so there is no error for it to report.
     @discardableResult
-    public func archive(_ options: ArchiveOptions,
-                        progress: ((_ done: UInt64, _ total: UInt64) -> Void)? = nil) throws -> JSONText {
+    public func archiveJSON(_ options: ArchiveOptions,
+                            progress: ((_ done: UInt64, _ total: UInt64) -> Void)? = nil) throws -> JSONText {
         var o = try options.cStruct()
         guard let progress else {
             return JSONText(try handle.readString { xs_store_archive($0, &o, $1, $2, $3) })
@@ -64,14 +64,26 @@ extension Store {
     /// live session. The report: {"dryRun","pruned":[{"path","gzBytes","archivedMs"}]} in path
     /// order. `.io` when a removal failed (the message says how many went before it).
     @discardableResult
-    public func prune(_ options: ArchiveOptions) throws -> JSONText {
+    public func pruneJSON(_ options: ArchiveOptions) throws -> JSONText {
         var o = try options.cStruct()
         return JSONText(try handle.readString { xs_store_prune($0, &o, $1, $2, $3) })
     }
+
+    /// Store.archiveJSON, typed.
+    @discardableResult
+    public func archive(_ options: ArchiveOptions,
+                        progress: ((_ done: UInt64, _ total: UInt64) -> Void)? = nil) throws -> ArchiveReport {
+        try archiveJSON(options, progress: progress).decode()
+    }
+
+    /// Store.pruneJSON, typed.
+    @discardableResult
+    public func prune(_ options: ArchiveOptions) throws -> PruneReport { try pruneJSON(options).decode() }
 }
 
-/// The progress closure of one archive, reached from the C callback through its user pointer.
-private final class ProgressBox {
+/// The progress closure of one archive or import, reached from the C callback through its user
+/// pointer.
+final class ProgressBox {
     let report: (UInt64, UInt64) -> Void
     init(_ report: @escaping (UInt64, UInt64) -> Void) { self.report = report }
 }

@@ -10,9 +10,11 @@ public final class Session: Sendable {
 
     init(_ raw: OpaquePointer) { handle = Handle(raw, .session) }
 
-    /// Flushes (errors ignored: call flush() first to see them), releases the writer lock and
-    /// frees the handle; later calls throw `.closed`. Idempotent; deinit does it otherwise.
-    public func close() { handle.close() }
+    /// Flushes, releases the writer lock and frees the handle; later calls throw `.closed`.
+    /// The handle is released even when the flush fails, and that failure is thrown (`.io`,
+    /// `.poisoned` after an earlier failed write): the last appends may not be durable.
+    /// Closing a closed session does nothing. deinit closes too, but can only drop the error.
+    public func close() throws { try handle.close { xs_session_flush($0) } }
 
     public var isClosed: Bool { handle.isClosed }
 

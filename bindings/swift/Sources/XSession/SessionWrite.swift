@@ -19,6 +19,12 @@ extension Session {
         try appending { s, id in message.withCText { xs_append_message(s, $0, $1, id) } }
     }
 
+    /// Appends a typed message (encoded as Message encodes: role, content, the other members).
+    @discardableResult
+    public func appendMessage(_ message: Message) throws -> String {
+        try appendMessage(try JSONValue(encoding: message).text)
+    }
+
     /// Appends a "thinking_level_change"; nil stores null.
     @discardableResult
     public func appendThinkingLevel(_ level: String?) throws -> String {

@@ -3,68 +3,9 @@
 // know before it continues a session.
 internal import CXSession
 
-/// A session's counters (xs_session_stats), over the whole file (every branch). Token and cost
-/// sums are added up as doubles, as Usage's are, hence Double.
-public struct SessionStats: Sendable, Hashable, Decodable {
-    public let inputTokens: Double
-    public let outputTokens: Double
-    public let cacheRead: Double
-    public let cacheWrite: Double
-    /// The four-way sum of the above.
-    public let totalTokens: Double
-    /// The last reply on the current path (docs/session-stats.md#context-tokens); 0 after a
-    /// compaction.
-    public let contextTokens: Double
-    public let cost: Double
-    public let compactionCount: Int
-    /// Message entries by role ("custom" for custom messages). The library's order (first
-    /// occurrence) is kept in Session.statsJSON().
-    public let messageCounts: [String: Int]
-    /// "toolCall" blocks of assistant messages.
-    public let toolCalls: Int
-}
-
-/// What Session.resumeCheck reports.
-public struct ResumeCheck: Sendable, Hashable, Decodable {
-    /// An entry whose parentId names no entry: it reads as a root.
-    public struct Orphan: Sendable, Hashable, Decodable {
-        public let id: String
-        public let parentID: String
-        /// 1-based line of the session file.
-        public let line: Int
-
-        private enum CodingKeys: String, CodingKey {
-            case id
-            case parentID = "parentId"
-            case line
-        }
-    }
-
-    /// A toolCall block on the path that no toolResult on the path answers.
-    public struct PendingToolCall: Sendable, Hashable, Decodable {
-        /// The assistant message holding the call.
-        public let entryID: String
-        public let toolCallID: String
-        public let name: String
-
-        private enum CodingKeys: String, CodingKey {
-            case entryID = "entryId"
-            case toolCallID = "toolCallId"
-            case name
-        }
-    }
-
-    /// The entry the check continues from; nil when the leaf is none.
-    public let leafID: String?
-    /// In file order.
-    public let orphans: [Orphan]
-    /// In path order.
-    public let pendingToolCalls: [PendingToolCall]
-
-    private enum CodingKeys: String, CodingKey {
-        case leafID = "leafId"
-        case orphans, pendingToolCalls
-    }
+extension ResumeCheck {
+    public typealias Orphan = ResumeOrphan
+    public typealias PendingToolCall = XSession.PendingToolCall
 }
 
 extension Session {
@@ -100,10 +41,14 @@ extension Keys {
     /// {"checked":N,"fixed":[{"key","sessionId","before":{field: old or null},"after":{field: new}}],
     /// "skipped":[{"key","reason"}]}; a record whose session cannot be found or read is skipped,
     /// not an error.
-    public func fixStats(prefix: String? = nil) throws -> JSONText {
+    public func fixStatsJSON(prefix: String? = nil) throws -> JSONText {
         try CArgs.with { a in
             let p = try a.cString(prefix)
             return JSONText(try handle.readString { xs_keys_fix_stats($0, p, $1, $2, $3) })
         }
     }
+
+    /// Keys.fixStatsJSON, typed.
+    @discardableResult
+    public func fixStats(prefix: String? = nil) throws -> FixStatsReport { try fixStatsJSON(prefix: prefix).decode() }
 }

@@ -76,11 +76,16 @@ public final class Store: Sendable {
     ///  "entryCount","diagnostics"]}. firstPrompt is what a listing should show: the first user
     /// text an agent did not inject, cut to 200 characters + "…"; archived marks an archive
     /// ("<file>.jsonl.gz", whose modified and size are the archive's).
-    public func list(_ options: ListOptions = ListOptions()) throws -> JSONText {
+    public func listJSON(_ options: ListOptions = ListOptions()) throws -> JSONText {
         try CArgs.with { a in
             var o = try options.cStruct(a)
             return JSONText(try handle.readString { xs_store_list($0, &o, $1, $2, $3) })
         }
+    }
+
+    /// The store's sessions, newest first (Store.listJSON, typed).
+    public func list(_ options: ListOptions = ListOptions()) throws -> [SessionListing] {
+        try listJSON(options).decode()
     }
 
     // --- sessions: constructors report their errors on the store ---------------------------

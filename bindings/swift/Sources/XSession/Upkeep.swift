@@ -6,7 +6,7 @@ extension Session {
     /// Everything wrong with the session's file as loaded: {"path","id","fileVersion",
     /// "needsMigration","lines","entries","blobRefs","problems":[{"line","offset","length",
     /// "code","reason","fixable"}]}. Writes nothing, whatever the mode.
-    public func verify() throws -> JSONText {
+    public func verifyJSON() throws -> JSONText {
         try read { xs_session_verify($0, $1, $2, $3) }
     }
 
@@ -22,8 +22,16 @@ extension Session {
     /// the session is rewritten atomically without them. Lines that are JSON stay and `verify()`
     /// reports them. The report gains "quarantine": null or {"path","lines","bytes"}.
     /// `.readOnly` on a read-only session.
-    public func repair(quarantine: Bool = false) throws -> JSONText {
+    public func repairJSON(quarantine: Bool = false) throws -> JSONText {
         let flags = quarantine ? UInt32(XS_REPAIR_QUARANTINE) : 0
         return try read { xs_session_repair($0, flags, $1, $2, $3) }
+    }
+
+    /// Session.verifyJSON, typed.
+    public func verify() throws -> VerifyReport { try verifyJSON().decode() }
+
+    /// Session.repairJSON, typed.
+    public func repair(quarantine: Bool = false) throws -> RepairReport {
+        try repairJSON(quarantine: quarantine).decode()
     }
 }

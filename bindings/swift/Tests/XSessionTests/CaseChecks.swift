@@ -10,7 +10,7 @@ extension CaseRunner {
         case "check_file": try checkFile(s)
         case "check_context":
             let leaf = optionalText(s, "leaf")
-            try checkText(s, "context") { try $0.buildContext(leaf: leaf) }
+            try checkText(s, "context", SessionContext.self) { try $0.buildContextJSON(leaf: leaf) }
         case "check_leaf":
             let got = try current().leaf() ?? ""
             let want = optionalText(s, "id") ?? ""
@@ -20,28 +20,32 @@ extension CaseRunner {
             if let got = try expecting(s, { try current().dialect() }) {
                 try require(got.rawValue == want, "dialect \(got), expected \(want)")
             }
-        case "check_header": try checkText(s, "json") { try $0.header() }
-        case "check_entries": try checkText(s, "json") { try $0.entries(flags) }
+        case "check_header": try checkText(s, "json", SessionHeader.self) { try $0.headerJSON() }
+        case "check_entries": try checkText(s, "json", [Entry].self) { try $0.entriesJSON(flags) }
         case "check_entry":
             let id = try text(s, "id")
-            try checkText(s, "json") { try $0.entry(id, flags) }
+            try checkText(s, "json", Entry.self) { try $0.entryJSON(id, flags) }
         case "check_path":
             let id = optionalText(s, "id")
-            try checkText(s, "json") { try $0.path(to: id, flags) }
+            try checkText(s, "json", [Entry].self) { try $0.pathJSON(to: id, flags) }
         case "check_children":
             let id = try text(s, "id")
-            try checkText(s, "json") { try $0.children(of: id, flags) }
-        case "check_tree": try checkText(s, "json") { try $0.tree(flags) }
-        case "check_labels": try checkText(s, "json") { try $0.labels() }
-        case "check_usage": try checkText(s, "json") { try $0.usageJSON() }
+            try checkText(s, "json", [Entry].self) { try $0.childrenJSON(of: id, flags) }
+        case "check_tree": try checkText(s, "json", [TreeNode].self) { try $0.treeJSON(flags) }
+        case "check_labels": try checkText(s, "json", [Label].self) { try $0.labelsJSON() }
+        case "check_usage": try checkText(s, "json", Usage.self) { try $0.usageJSON() }
         case "check_info":
-            let info = try CaseJSON.parse(try current().infoJSON().string)
+            let infoText = try current().infoJSON()
+            try roundTrip(infoText, as: SessionInfo.self)
+            let info = try CaseJSON.parse(infoText.string)
             for (field, want) in s["fields"]?.members ?? [] {
                 guard let got = info[field] else { throw fail("info has no field \(field)") }
                 try require(got == want, "info field \(field) is \(got), expected \(want)")
             }
         case "check_diagnostics":
-            let diags = try current().diagnostics().string
+            let diagsText = try current().diagnosticsJSON()
+            try roundTrip(diagsText, as: [Diagnostic].self)
+            let diags = diagsText.string
             let got = try CaseJSON.parse(diags).array ?? []
             let want = s["expected"]?.array ?? []
             try require(got.count == want.count, "\(got.count) diagnostics, expected \(want.count): \(diags)")
@@ -70,8 +74,10 @@ extension CaseRunner {
 
     /// Compares a reader's exact bytes with the step's text `key` (only the status when the step
     /// expects an error).
-    private func checkText(_ s: CaseJSON, _ key: String, _ read: (Session) throws -> JSONText) throws {
+    private func checkText<T: Codable>(_ s: CaseJSON, _ key: String, _ type: T.Type,
+                                       _ read: (Session) throws -> JSONText) throws {
         guard let got = try expecting(s, { try read(try current()) }) else { return }
+        try roundTrip(got, as: type)
         let want = try text(s, key)
         try require(sameBytes(got.string, want), "got\n\(got)\nexpected\n\(want)")
     }
@@ -109,7 +115,9 @@ extension CaseRunner {
     private func checkList(_ s: CaseJSON) throws {
         let options = ListOptions(cwd: optionalText(s, "cwd"), full: s["full"]?.bool ?? false,
                                   limit: s["limit"]?.uint64 ?? 0)
-        let listing = try store.list(options).string
+        let listingText = try store.listJSON(options)
+        try roundTrip(listingText, as: [SessionListing].self)
+        let listing = listingText.string
         // Listed newest first by file time, which ties within a test: compare in path order.
         let got = (try CaseJSON.parse(listing).array ?? []).sorted {
             Array(($0["path"]?.string ?? "").utf8).lexicographicallyPrecedes(Array(($1["path"]?.string ?? "").utf8))

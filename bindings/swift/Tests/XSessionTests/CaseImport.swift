@@ -33,12 +33,13 @@ extension CaseRunner {
             let options = ImportOptions(dryRun: s["dry_run"]?.bool ?? false, targetCwd: optionalText(s, "target_cwd"),
                                         fallbackCwd: optionalText(s, "fallback_cwd"),
                                         lockWaitMs: s["lock_wait_ms"]?.int64, nowMs: s["now_ms"]?.int64)
-            got = try expecting(s) { try store.import(kind, from: source, options: options) }
+            got = try expecting(s) { try store.importJSON(kind, from: source, options: options) }
         } else {
             let lockWait = s["lock_wait_ms"]?.int64, now = s["now_ms"]?.int64
-            got = try expecting(s) { try store.foreignList(kind, at: source, lockWaitMs: lockWait, nowMs: now) }
+            got = try expecting(s) { try store.foreignListJSON(kind, at: source, lockWaitMs: lockWait, nowMs: now) }
         }
         guard let got else { return }
+        if op == "import" { try roundTrip(got, as: ImportReport.self) } else { try roundTrip(got, as: ForeignListing.self) }
         let shown = op == "import" ? got.string : withoutMtimes(got.string)
         let want = rooted(try text(s, "json"))
         try require(sameBytes(shown, want), "\(op) gave\n\(shown)\nexpected\n\(want)")

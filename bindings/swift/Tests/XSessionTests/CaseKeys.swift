@@ -28,15 +28,17 @@ extension CaseRunner {
         case "check_keys_get":
             let key = try text(s, "key")
             if expected == "XS_ENOTFOUND" {
-                let got = try keys.get(key)
+                let got = try keys.getJSON(key)
                 try require(got == nil, "get gave \(got.map(\.string) ?? "")")
-            } else if let got = try expecting(s, { try keys.get(key) }) {
+            } else if let got = try expecting(s, { try keys.getJSON(key) }) {
+                if let got { try roundTrip(got, as: KeyRecord.self) }
                 let want = try text(s, "json")
                 try require(got.map { sameBytes($0.string, want) } ?? false, "get gave \(String(describing: got))")
             }
         case "check_keys_list":
             let prefix = optionalText(s, "prefix")
-            if let got = try expecting(s, { try keys.list(prefix: prefix) }) {
+            if let got = try expecting(s, { try keys.listJSON(prefix: prefix) }) {
+                try roundTrip(got, as: [KeyEntry].self)
                 let want = try text(s, "json")
                 try require(sameBytes(got.string, want), "list gave\n\(got)\nexpected\n\(want)")
             }

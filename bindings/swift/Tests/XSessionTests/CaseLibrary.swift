@@ -12,7 +12,7 @@ extension CaseRunner {
         switch op {
         case "compaction_plan":
             let leaf = optionalText(s, "leaf"), settings = try compactionSettings(s)
-            try checkExact(s, "plan") { try current().compactionPlanJSON(leaf: leaf, settings: settings) }
+            try checkExact(s, "plan", CompactionPlan.self) { try current().compactionPlanJSON(leaf: leaf, settings: settings) }
         case "check_should_compact":
             let settings = try compactionSettings(s), tokens = try int(s, "context_tokens")
             try checkDecision(s) { try settings.shouldCompact(contextTokens: tokens) }
@@ -32,11 +32,13 @@ extension CaseRunner {
             }
         case "check_resume":
             let leaf = optionalText(s, "leaf")
-            try checkExact(s, "json") { try current().resumeCheckJSON(leaf: leaf) }
-        case "check_stats": try checkExact(s, "json") { try current().statsJSON() }
+            try checkExact(s, "json", ResumeCheck.self) { try current().resumeCheckJSON(leaf: leaf) }
+        case "check_stats": try checkExact(s, "json", SessionStats.self) { try current().statsJSON() }
         case "keys_fix_stats":
             let prefix = optionalText(s, "prefix")
-            if let got = try expecting(s, { try store.keys.fixStats(prefix: prefix) }), s["json"] != nil {
+            let got = try expecting(s, { try store.keys.fixStatsJSON(prefix: prefix) })
+            if let got { try roundTrip(got, as: FixStatsReport.self) }
+            if let got, s["json"] != nil {
                 let want = rooted(try text(s, "json"))
                 try require(sameBytes(got.string, want), "fix stats gave\n\(got)\nexpected\n\(want)")
             }
@@ -88,8 +90,10 @@ extension CaseRunner {
         return c
     }
 
-    private func checkExact(_ s: CaseJSON, _ key: String, _ read: () throws -> JSONText) throws {
+    private func checkExact<T: Codable>(_ s: CaseJSON, _ key: String, _ type: T.Type,
+                                        _ read: () throws -> JSONText) throws {
         guard let got = try expecting(s, read) else { return }
+        try roundTrip(got, as: type)
         let want = try text(s, key)
         try require(sameBytes(got.string, want), "got\n\(got)\nexpected\n\(want)")
     }
@@ -106,8 +110,9 @@ extension CaseRunner {
         // Absent: -1, as xs_archive_options_init leaves it (the library refuses it).
         let options = ArchiveOptions(olderThanMs: s["older_than_ms"]?.int64 ?? -1, nowMs: s["now_ms"]?.int64,
                                      dryRun: dryRun)
-        let call = { op == "archive" ? try self.store.archive(options) : try self.store.prune(options) }
+        let call = { op == "archive" ? try self.store.archiveJSON(options) : try self.store.pruneJSON(options) }
         guard let got = try expecting(s, call) else { return }
+        if op == "archive" { try roundTrip(got, as: ArchiveReport.self) } else { try roundTrip(got, as: PruneReport.self) }
         let report = try CaseJSON.parse(got.string)
         try require(report["dryRun"] == .bool(dryRun), "dryRun of \(got)")
         for list in op == "archive" ? ["archived", "skipped"] : ["pruned"] {
@@ -126,7 +131,7 @@ extension CaseRunner {
     }
 
     private func sessionForKey(_ s: CaseJSON) throws {
-        session?.close()  // the key's session may be the one held: let go of it first
+        try? session?.close()  // the key's session may be the one held: let go of it first
         session = nil
         var o = try options(s)
         o.sessionID = optionalText(s, "session_id")

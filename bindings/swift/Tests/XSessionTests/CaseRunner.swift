@@ -32,6 +32,12 @@ final class CaseRunner {
     var path = ""
     /// The step being run, for messages.
     var where_ = ""
+    /// How many outputs went through the typed round trip (CaseTyped.swift).
+    var typedOutputs = 0
+    /// The types they were decoded as.
+    var typedKinds: Set<String> = []
+    /// Outputs holding a number beyond Double's range, which no Swift type can decode.
+    var outOfRangeOutputs = 0
 
     var root: String { scratch.path }
 
@@ -72,7 +78,7 @@ final class CaseRunner {
                 throw fail("unexpected \(e)")  // a call the step did not expect to fail
             }
         }
-        session?.close()
+        try? session?.close()
     }
 
     // --- helpers for the steps ---------------------------------------------------------------
@@ -165,7 +171,7 @@ final class CaseRunner {
 
     /// A session made by create, open, fork and friends becomes the current one.
     func adopt(_ fresh: Session) throws {
-        session?.close()
+        try? session?.close()
         session = fresh
         path = try fresh.info().path
     }

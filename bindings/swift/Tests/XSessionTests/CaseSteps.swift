@@ -14,7 +14,7 @@ extension CaseRunner {
 
     private func runLifecycle(_ op: String, _ s: CaseJSON) throws -> Bool {
         if op == "create" || op == "open" {
-            session?.close()  // one session at a time: a new one replaces the last
+            try? session?.close()  // one session at a time: a new one replaces the last
             session = nil
         }
         switch op {
@@ -28,10 +28,10 @@ extension CaseRunner {
         case "open":
             try open(root + "/" + (s["path"]?.string ?? "input.jsonl"), step: s)
         case "close":
-            session?.close()
+            try? session?.close()
             session = nil
         case "reopen":
-            session?.close()
+            try? session?.close()
             session = nil
             try open(path, step: s)
         case "set_leaf":

@@ -13,6 +13,26 @@ func conformanceCaseFiles() -> [String] {
         try CaseRunner(file: Repository.conformanceCases + "/" + file).run()
     }
 
+    /// The typed round trip saw every kind of output the cases produce, and skipped none but
+    /// those holding a number beyond Double's range.
+    @Test func everyOutputKindGoesThroughTheTypedAPI() throws {
+        var kinds: Set<String> = []
+        var (typed, outOfRange) = (0, 0)
+        for file in conformanceCaseFiles() {
+            let runner = try CaseRunner(file: Repository.conformanceCases + "/" + file)
+            try runner.run()
+            kinds.formUnion(runner.typedKinds)
+            typed += runner.typedOutputs
+            outOfRange += runner.outOfRangeOutputs
+        }
+        #expect(kinds == ["SessionContext", "SessionHeader", "Array<Entry>", "Entry", "Array<TreeNode>", "Array<Label>",
+                          "Usage", "SessionInfo", "Array<Diagnostic>", "Array<SessionListing>", "ImportReport",
+                          "ForeignListing", "KeyRecord", "Array<KeyEntry>", "CompactionPlan", "ResumeCheck",
+                          "SessionStats", "FixStatsReport", "ArchiveReport", "PruneReport"])
+        #expect(typed >= 240)
+        #expect(outOfRange == 2)  // 16_lone_surrogates_and_huge_numbers_are_valid: "huge":1e400, twice
+    }
+
     /// Guards against a wrong directory silently replaying nothing.
     @Test func hasAtLeastThirtyCases() {
         #expect(conformanceCaseFiles().count >= 30)

@@ -48,7 +48,7 @@ import XSession
         let first = try piStore.createSession(cwd: "/w", options: options(nil, .noDefer))
         try first.appendMessage(#"{"role":"user","content":"q"}"#)
         let path = try first.info().path
-        first.close()
+        try first.close()
         // Opened from a store whose default is omp: the file decides.
         let reopened = try store.openSession(path)
         #expect(try reopened.dialect() == .pi)
@@ -56,7 +56,7 @@ import XSession
         #expect(try reopened.fork().dialect() == .pi)
         #expect(try reopened.createBranched(options: SessionOptions(dialect: .omp)).dialect() == .omp)
         #expect(try store.forkFrom(path, targetCwd: "/elsewhere").dialect() == .pi)
-        reopened.close()
+        try reopened.close()
         #expect(try store.openSession(path, options: SessionOptions(dialect: .omp)).dialect() == .omp)
         #expect(try store.openSession(path, options: SessionOptions(flags: .readOnly)).dialect() == .pi)
     }
@@ -67,15 +67,15 @@ import XSession
         let id = try s.appendSessionInfo("  Fix the build \n")
         #expect(try s.leaf() == id)
         // pi's key order; the name trimmed as JavaScript's trim() does.
-        #expect(try s.entry(id).string == #"{"type":"session_info","id":"\#(id)","parentId":"\#(q)","timestamp":"2026-02-16T10:20:32.000Z","name":"Fix the build"}"#)
+        #expect(try s.entryJSON(id).string == #"{"type":"session_info","id":"\#(id)","parentId":"\#(q)","timestamp":"2026-02-16T10:20:32.000Z","name":"Fix the build"}"#)
         #expect(try s.info().title == "Fix the build")
-        #expect(try !s.header().string.contains("title"))  // pi's header never has one
+        #expect(try !s.headerJSON().string.contains("title"))  // pi's header never has one
         // setTitle appends the same entry in the pi dialect; nil (an empty name) clears the title.
         try s.setTitle("Second")
         #expect(try s.info().title == "Second")
         try s.setTitle(nil)
         #expect(try s.info().title == nil)
-        let entries = try s.entries().array().map { $0 as? [String: Any] ?? [:] }
+        let entries = try s.entriesJSON().array().map { $0 as? [String: Any] ?? [:] }
         #expect(entries.map { $0["type"] as? String } == ["message", "session_info", "session_info", "session_info"])
         #expect(entries.map { $0["name"] as? String } == [nil, "Fix the build", "Second", ""])
         // A title in the options of a new pi session is its first entry.
@@ -83,13 +83,13 @@ import XSession
         titled.title = "Start"
         let t = try piStore.createSession(cwd: "/w", options: titled)
         #expect(try t.info().title == "Start")
-        #expect(try t.entries().string.contains(#""type":"session_info""#))
+        #expect(try t.entriesJSON().string.contains(#""type":"session_info""#))
     }
 
     @Test func ompOnlyEntriesAreRefusedInPiAndSessionInfoInOmp() throws {
         let s = try piStore.createSession(cwd: "/w", options: fixedOptions)
         try s.appendMessage(#"{"role":"user","content":"q"}"#)
-        let before = try s.entries()
+        let before = try s.entriesJSON()
         let refusals: [() throws -> String] = [
             { try s.appendTTSRInjection(#"["rule"]"#) },
             { try s.appendModeChange("plan") },
@@ -103,7 +103,7 @@ import XSession
             #expect(error?.code == .dialect && error?.status == XS_EDIALECT && error?.code.name == "XS_EDIALECT")
             #expect(error?.message.isEmpty == false)
         }
-        #expect(try s.entries() == before)  // a refused call changes nothing
+        #expect(try s.entriesJSON() == before)  // a refused call changes nothing
         #expect(throws: XSessionError(code: .dialect, message: "a ttsr_injection entry (oh-my-pi only) has no form in the pi dialect of this session (docs/dialects.md)")) {
             try s.appendTTSRInjection(#"["rule"]"#)
         }
@@ -118,12 +118,12 @@ import XSession
         let s = try piStore.createSession(cwd: "/w", options: fixedOptions)
         try s.appendMessage(#"{"role":"user","content":"q"}"#)
         try s.appendModelChange("anthropic/claude-x")
-        let model = try s.buildContext().dictionary()["model"] as? [String: String]
+        let model = try s.buildContextJSON().dictionary()["model"] as? [String: String]
         #expect(model == ["provider": "anthropic", "modelId": "claude-x"])
         try s.setLeaf(nil)
-        #expect(try s.buildContext().string == #"{"leafId":null,"messages":[],"thinkingLevel":"off","model":null,"models":{},"injectedTtsrRules":[],"mode":"none"}"#)
+        #expect(try s.buildContextJSON().string == #"{"leafId":null,"messages":[],"thinkingLevel":"off","model":null,"models":{},"injectedTtsrRules":[],"mode":"none"}"#)
         let o = try store.createSession(cwd: "/w", options: fixedOptions)
         try o.appendModelChange("anthropic/claude-x")
-        #expect(try o.buildContext().dictionary()["model"] == nil)
+        #expect(try o.buildContextJSON().dictionary()["model"] == nil)
     }
 }

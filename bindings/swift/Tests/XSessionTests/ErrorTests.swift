@@ -62,12 +62,12 @@ import XSession
     @Test func readOnlySessionsRefuseWrites() throws {
         let w = try store.createSession(cwd: "/w", options: SessionOptions(flags: .noDefer))
         let path = try w.info().path
-        w.close()
+        try w.close()
         let r = try store.openSession(path, options: SessionOptions(flags: .readOnly))
         let error = #expect(throws: XSessionError.self) { try r.appendMessage(#"{"role":"user","content":"x"}"#) }
         #expect(error?.code == .readOnly && error?.status == XS_EREADONLY)
         #expect(throws: XSessionError.self) { try r.setTitle("t") }
-        #expect(throws: XSessionError.self) { try r.repair() }
+        #expect(throws: XSessionError.self) { try r.repairJSON() }
     }
 
     @Test func nulBytesInCStringArgumentsAreRefusedBeforeTheCall() throws {
@@ -75,7 +75,7 @@ import XSession
         let id = try s.appendMessage(#"{"role":"user","content":"hi"}"#)
         let nul = XSessionError(code: .invalidArgument, message: "text passed as a C string contains a NUL byte")
         #expect(throws: nul) { try s.appendLabel("a\0b", for: id) }
-        #expect(throws: nul) { try s.entry(id + "\0tail") }
+        #expect(throws: nul) { try s.entryJSON(id + "\0tail") }
         #expect(throws: nul) { try store.createSession(cwd: "/w\0x") }
         #expect(throws: nul) { try s.appendModelChange("p/m", role: "\0") }
         #expect(try s.info().entryCount == 1)
@@ -92,6 +92,6 @@ import XSession
         let error = #expect(throws: XSessionError.self) { try s.appendMessage(JSONText(Data(invalid))) }
         #expect(error?.code == .invalidArgument)
         let valid = try s.appendMessage(JSONText(Data(#"{"role":"user","content":"é"}"#.utf8)))
-        #expect(try s.entry(valid).string.contains(#""message":{"role":"user","content":"é"}"#))
+        #expect(try s.entryJSON(valid).string.contains(#""message":{"role":"user","content":"é"}"#))
     }
 }

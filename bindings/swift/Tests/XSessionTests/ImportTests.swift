@@ -112,47 +112,47 @@ func gatewayState(_ state: String) throws {
     @Test func argumentErrorsHaveTheirExactStatuses() throws {
         let project = try claudeProject(sources)
         let file = project + "/11111111-2222-4333-8444-555555555555.jsonl"
-        #expect(code { try store.import(.claude, from: sources.file("nowhere")) } == .notFound)
-        #expect(code { try store.foreignList(.gateway, at: sources.file("nowhere")) } == .notFound)
-        #expect(code { try store.import(.claude, from: "") } == .invalidArgument)
-        #expect(code { try store.import(.claude, from: file) } == .invalidArgument)
-        #expect(code { try store.foreignList(.claude, at: file) } == .invalidArgument)
+        #expect(code { try store.importJSON(.claude, from: sources.file("nowhere")) } == .notFound)
+        #expect(code { try store.foreignListJSON(.gateway, at: sources.file("nowhere")) } == .notFound)
+        #expect(code { try store.importJSON(.claude, from: "") } == .invalidArgument)
+        #expect(code { try store.importJSON(.claude, from: file) } == .invalidArgument)
+        #expect(code { try store.foreignListJSON(.claude, at: file) } == .invalidArgument)
         // myagents needs sessions.json or sessions/: a project directory has neither.
-        #expect(code { try store.import(.myagents, from: project) } == .notFound)
+        #expect(code { try store.importJSON(.myagents, from: project) } == .notFound)
         let bad: [ImportOptions] = [
             ImportOptions(targetCwd: "relative/dir"), ImportOptions(targetCwd: "/w/../x"),
             ImportOptions(fallbackCwd: "/w"),  // fallbackCwd is not the claude importer's
             ImportOptions(lockWaitMs: -1),
         ]
         for options in bad {
-            #expect(code { try store.import(.claude, from: project, options: options) } == .invalidArgument,
+            #expect(code { try store.importJSON(.claude, from: project, options: options) } == .invalidArgument,
                     "\(options)")
         }
-        #expect(code { try store.import(.gateway, from: project + "\0x") } == .invalidArgument)  // the binding's
+        #expect(code { try store.importJSON(.gateway, from: project + "\0x") } == .invalidArgument)  // the binding's
         // None of them wrote anything: the store's root is as empty as it was made.
         #expect(Files.list(dir.path).isEmpty)
         store.close()
-        #expect(code { try store.import(.claude, from: project) } == .closed)
-        #expect(code { try store.foreignList(.claude, at: project) } == .closed)
+        #expect(code { try store.importJSON(.claude, from: project) } == .closed)
+        #expect(code { try store.foreignListJSON(.claude, at: project) } == .closed)
     }
 
     @Test func aDryRunReportsWhatTheImportDoesAndWritesNothing() throws {
         let project = try claudeProject(sources)
-        let listing = try store.foreignList(.claude, at: project).dictionary()
+        let listing = try store.foreignListJSON(.claude, at: project).dictionary()
         let transcripts = (listing["projects"] as! [[String: Any]])[0]["transcripts"] as! [[String: Any]]
         #expect(transcripts.map { $0["rows"] as? Int } == [2])
-        let dry = try store.import(.claude, from: project, options: ImportOptions(dryRun: true)).dictionary()
+        let dry = try store.importJSON(.claude, from: project, options: ImportOptions(dryRun: true)).dictionary()
         #expect(dry["dryRun"] as? Bool == true && dry["imported"] as? Int == 2)
         #expect(((dry["sessions"] as! [[String: Any]])[0]["sessionFile"] as? String) == "")
         #expect(Files.list(dir.path).isEmpty)  // not even the store's sessions/ directory
 
-        let real = try store.import(.claude, from: project, options: ImportOptions(targetCwd: "/work/here"))
+        let real = try store.importJSON(.claude, from: project, options: ImportOptions(targetCwd: "/work/here"))
             .dictionary()
         #expect(real["dryRun"] as? Bool == false && real["imported"] as? Int == 2)
         let path = (real["sessions"] as! [[String: Any]])[0]["sessionFile"] as! String
         #expect(path.hasPrefix(try store.sessionDirectory(cwd: "/work/here") + "/"))
         #expect(try store.openSession(path).info().cwd == "/work/here")
-        let again = try store.import(.claude, from: project, options: ImportOptions(targetCwd: "/work/here"))
+        let again = try store.importJSON(.claude, from: project, options: ImportOptions(targetCwd: "/work/here"))
             .dictionary()
         #expect(again["imported"] as? Int == 0 && again["alreadyImported"] as? Int == 2)
     }
@@ -161,14 +161,36 @@ func gatewayState(_ state: String) throws {
     /// the retry imports nothing a second time.
     @Test func aLongReportComesWholeAndImportsOnce() throws {
         let source = try myagentsStore(sources, count: 30)
-        let report = try store.import(.myagents, from: source)
+        let report = try store.importJSON(.myagents, from: source)
         #expect(report.string.utf8.count > Handle.firstCapacity)
         let first = try report.dictionary()
         #expect(first["imported"] as? Int == 30 * 2 + 30)  // the messages, then the 30 index keys
         #expect((first["sessions"] as! [Any]).count == 31)
-        let second = try store.import(.myagents, from: source).dictionary()
+        let second = try store.importJSON(.myagents, from: source).dictionary()
         #expect(second["imported"] as? Int == 0 && second["alreadyImported"] as? Int == 90)
-        #expect(try store.keys.list().array().count == 30)
+        #expect(try store.keys.listJSON().array().count == 30)
+    }
+
+    /// The progress closure (import options version 2): from 0 to all of the source's bytes, on
+    /// the calling thread, with the store busy (a call on it from there throws `.misuse`).
+    @Test func importReportsProgress() throws {
+        let source = try myagentsStore(sources, count: 3)
+        var calls: [(done: UInt64, total: UInt64)] = []
+        var misuse: XSessionError.Code?
+        let report = try store.import(.myagents, from: source) { done, total in
+            calls.append((done, total))
+            if calls.count == 1 {
+                misuse = (#expect(throws: XSessionError.self) { try self.store.listJSON() })?.code
+            }
+        }
+        #expect(report.imported == 3 * 2 + 3)
+        #expect(misuse == .misuse)
+        #expect(calls.count >= 2 && calls.first?.done == 0)
+        #expect(Set(calls.map(\.total)).count == 1 && calls.last.map { $0.done == $0.total } == true)
+        #expect(zip(calls, calls.dropFirst()).allSatisfy { $0.done <= $1.done })
+        // Without a closure nothing changes, and a dry run reports progress too.
+        let dry = try store.import(.myagents, from: source, options: ImportOptions(dryRun: true)) { _, _ in }
+        #expect(dry.imported == 0 && dry.alreadyImported == 9)
     }
 
     /// README: "Import", with a scratch directory standing in for the home directory.
@@ -181,10 +203,14 @@ func gatewayState(_ state: String) throws {
         let plan = try store.import(.claude, from: project, options: ImportOptions(dryRun: true))
         let report = try store.import(.claude, from: project, options: ImportOptions(targetCwd: "/work/app"))
         try store.import(.gateway, from: home + "/.openclaw")  // a re-import adds only what is new
-        #expect(try listing.dictionary()["source"] as? String == "claude")
-        #expect(try plan.dictionary()["imported"] as? Int == 2 && report.dictionary()["imported"] as? Int == 2)
-        let gatewayAgain = try store.import(.gateway, from: home + "/.openclaw").dictionary()
-        #expect(gatewayAgain["imported"] as? Int == 0 && gatewayAgain["alreadyImported"] as? Int == 2)
-        #expect(try store.keys.get("agent:main:main") != nil)
+        guard case .claude(let claude) = listing else {
+            Issue.record("listing \(listing)")
+            return
+        }
+        #expect(claude.projects.count == 1 && !claude.projects[0].transcripts.isEmpty)
+        #expect(plan.imported == 2 && plan.dryRun && report.imported == 2 && report.sessions.allSatisfy(\.created))
+        let gatewayAgain = try store.import(.gateway, from: home + "/.openclaw")
+        #expect(gatewayAgain.imported == 0 && gatewayAgain.alreadyImported == 2)
+        #expect(try store.keys.getJSON("agent:main:main") != nil)
     }
 }

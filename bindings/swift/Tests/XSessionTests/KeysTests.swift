@@ -19,7 +19,7 @@ struct NotNow: Error, Equatable {}
 /// README, "Keyed store": its example, returning what it reads.
 struct SessionRef: Codable, Equatable { let sessionId: String }
 
-func keyedStoreExample(_ store: Store) throws -> (SessionRef?, JSONText) {
+func keyedStoreExample(_ store: Store) throws -> (SessionRef?, [KeyEntry]) {
     let keys = store.keys
     try keys.put("agent:main", #"{"sessionId":"a1b2c3d4","title":"Main"}"#)
     try keys.patch("agent:main", #"{"title":null,"inputTokens":812}"#)  // RFC 7386 merge patch
@@ -30,7 +30,7 @@ func keyedStoreExample(_ store: Store) throws -> (SessionRef?, JSONText) {
         return .set(try JSONText(encoding: SessionRef(sessionId: "e5f6a7b8")))
     }
     let now = try keys.get("agent:main", as: SessionRef.self)  // SessionRef(sessionId: "e5f6a7b8")
-    let all = try keys.list(prefix: "agent:")                    // [{"key":"agent:main","record":{…}}]
+    let all = try keys.list(prefix: "agent:")  // [KeyEntry]: key "agent:main", record.sessionID "e5f6a7b8"
     return (now, all)
 }
 
@@ -49,8 +49,8 @@ func count(of record: JSONText?) throws -> Int { try record?.dictionary()["n"] a
 
     @Test func roundTrip() throws {
         let keys = store.keys
-        #expect(try keys.get("agent:main") == nil)
-        #expect(try keys.list().string == "[]")
+        #expect(try keys.getJSON("agent:main") == nil)
+        #expect(try keys.listJSON().string == "[]")
         try keys.put("agent:main", #"{"sessionId":"a1","title":"Main","inputTokens":10}"#)
         try keys.put("cron:nightly", #"{"sessionId":"c1","cost":1.0e3}"#)  // token for token
         #expect(bytes() == """
@@ -67,23 +67,23 @@ func count(of record: JSONText?) throws -> Int { try record?.dictionary()["n"] a
             }
 
             """)
-        #expect(try keys.get("cron:nightly") == #"{"sessionId":"c1","cost":1.0e3}"#)
+        #expect(try keys.getJSON("cron:nightly") == #"{"sessionId":"c1","cost":1.0e3}"#)
         #expect(try keys.get("agent:main", as: GatewayRecord.self)
                 == GatewayRecord(sessionId: "a1", title: "Main", inputTokens: 10))
         #expect(try keys.get("nobody", as: GatewayRecord.self) == nil)
-        #expect(try keys.list(prefix: "cron").string == #"[{"key":"cron:nightly","record":{"sessionId":"c1","cost":1.0e3}}]"#)
+        #expect(try keys.listJSON(prefix: "cron").string == #"[{"key":"cron:nightly","record":{"sessionId":"c1","cost":1.0e3}}]"#)
 
         try keys.patch("agent:main", #"{"title":null,"outputTokens":5}"#)
-        #expect(try keys.get("agent:main") == #"{"sessionId":"a1","inputTokens":10,"outputTokens":5}"#)
+        #expect(try keys.getJSON("agent:main") == #"{"sessionId":"a1","inputTokens":10,"outputTokens":5}"#)
         #expect(try keys.delete("cron:nightly") == true)
         #expect(try keys.delete("cron:nightly") == false)
-        #expect(try keys.list().string == #"[{"key":"agent:main","record":{"sessionId":"a1","inputTokens":10,"outputTokens":5}}]"#)
+        #expect(try keys.listJSON().string == #"[{"key":"agent:main","record":{"sessionId":"a1","inputTokens":10,"outputTokens":5}}]"#)
     }
 
     @Test func readmeExampleRuns() throws {
         let (now, all) = try keyedStoreExample(store)
         #expect(now == SessionRef(sessionId: "e5f6a7b8"))
-        #expect(all.string == #"[{"key":"agent:main","record":{"sessionId":"e5f6a7b8"}}]"#)
+        #expect(all.map(\.key) == ["agent:main"] && all[0].record.sessionID == "e5f6a7b8" && all[0].record.members.isEmpty)
         // Run again, the record is no longer the stale one: the closure keeps it.
         try store.keys.update("agent:main") { _ in .set(#"{"sessionId":"other"}"#) }
         #expect(try keyedStoreExample(store).0 == SessionRef(sessionId: "e5f6a7b8"))
@@ -101,13 +101,13 @@ func count(of record: JSONText?) throws -> Int { try record?.dictionary()["n"] a
         try keys.update("k") { seen.append($0); return .set(counter(1)) }
         try keys.update("k") { seen.append($0); return .set(counter(try count(of: $0) + 1)) }
         #expect(seen == [nil, counter(1)])
-        #expect(try keys.get("k") == counter(2))
+        #expect(try keys.getJSON("k") == counter(2))
         // .keep writes nothing: the document is not even replaced.
         let inode = try FileManager.default.attributesOfItem(atPath: document)[.systemFileNumber] as? Int
         try keys.update("k") { _ in .keep }
         #expect(try FileManager.default.attributesOfItem(atPath: document)[.systemFileNumber] as? Int == inode)
         try keys.update("k") { _ in .remove }
-        #expect(try keys.get("k") == nil)
+        #expect(try keys.getJSON("k") == nil)
         #expect(bytes() == "{}\n")
         try keys.update("never") { current in
             #expect(current == nil)
@@ -135,7 +135,7 @@ func count(of record: JSONText?) throws -> Int { try record?.dictionary()["n"] a
         try keys.put("k", counter(1))
         var errors: [XSessionError.Code] = []
         let calls: [() throws -> Void] = [
-            { _ = try keys.get("k") }, { try keys.put("other", counter(0)) }, { _ = try self.store.list() },
+            { _ = try keys.getJSON("k") }, { try keys.put("other", counter(0)) }, { _ = try self.store.listJSON() },
             { try keys.update("k") { _ in .remove } }, { _ = try self.store.putBlob(Data("x".utf8)) },
         ]
         try keys.update("k") { current in
@@ -145,12 +145,12 @@ func count(of record: JSONText?) throws -> Int { try record?.dictionary()["n"] a
             return .set(counter(try count(of: current) + 1))
         }
         #expect(errors == Array(repeating: .misuse, count: 5))
-        #expect(try keys.get("k") == counter(2))
-        #expect(try keys.get("other") == nil)
+        #expect(try keys.getJSON("k") == counter(2))
+        #expect(try keys.getJSON("other") == nil)
         // Another Store on the same root is another handle: it may read (readers take no lock).
         let other = try Store(root: dir.path)
         try keys.update("k") { current in
-            let read = try other.keys.get("k")
+            let read = try other.keys.getJSON("k")
             #expect(read == current)
             return .keep
         }
@@ -163,7 +163,7 @@ func count(of record: JSONText?) throws -> Int { try record?.dictionary()["n"] a
         let seen = Locked<Result<JSONText?, any Error>?>(nil)
         try keys.update("k") { current in
             DispatchQueue.global().async {
-                seen.set(Result { try keys.get("k") })  // waits for the lock this update holds
+                seen.set(Result { try keys.getJSON("k") })  // waits for the lock this update holds
                 done.signal()
             }
             return .set(counter(try count(of: current) + 1))
@@ -179,9 +179,9 @@ func count(of record: JSONText?) throws -> Int { try record?.dictionary()["n"] a
             return .set(counter(7))
         }
         #expect(store.isClosed)
-        let closed = #expect(throws: XSessionError.self) { try store.keys.get("k") }
+        let closed = #expect(throws: XSessionError.self) { try store.keys.getJSON("k") }
         #expect(closed?.code == .closed)
-        #expect(try Store(root: dir.path).keys.get("k") == counter(7))
+        #expect(try Store(root: dir.path).keys.getJSON("k") == counter(7))
     }
 
     @Test func keysPathPutsTheDocumentElsewhere() throws {
@@ -190,7 +190,7 @@ func count(of record: JSONText?) throws -> Int { try record?.dictionary()["n"] a
         try gateway.keys.put("agent:main", #"{"sessionId":"a1"}"#)
         #expect(Files.read(elsewhere) == Array("{\n  \"agent:main\": {\n    \"sessionId\": \"a1\"\n  }\n}\n".utf8))
         #expect(Files.read(dir.file("root/sessions.json")) == nil)
-        #expect(try Store(root: dir.file("root")).keys.get("agent:main") == nil)
+        #expect(try Store(root: dir.file("root")).keys.getJSON("agent:main") == nil)
     }
 
     @Test func badKeysAreInvalidArguments() throws {
@@ -208,10 +208,10 @@ func count(of record: JSONText?) throws -> Int { try record?.dictionary()["n"] a
             })?.code)
             #expect(errors == Array(repeating: .invalidArgument, count: 4), "key \(key)")
             #expect(!called)
-            let read = #expect(throws: XSessionError.self) { try keys.get(key) }  // reads check keys too
+            let read = #expect(throws: XSessionError.self) { try keys.getJSON(key) }  // reads check keys too
             #expect(read?.code == .invalidArgument, "key \(key)")
         }
-        let nul = #expect(throws: XSessionError.self) { try keys.get("a\u{0}b") }
+        let nul = #expect(throws: XSessionError.self) { try keys.getJSON("a\u{0}b") }
         #expect(nul?.code == .invalidArgument)
         #expect(bytes() == before)
     }
@@ -229,7 +229,7 @@ func count(of record: JSONText?) throws -> Int { try record?.dictionary()["n"] a
             }
             try await group.waitForAll()
         }
-        #expect(try count(of: store.keys.get("shared")) == 80)
+        #expect(try count(of: store.keys.getJSON("shared")) == 80)
     }
 }
 

@@ -40,11 +40,11 @@ func sessionLibraryExample(_ store: Store) throws
     let flush = try store.keys.claimMemoryFlush("agent:main", settings: settings, contextTokens: tokens)
 
     // Retention (docs/retention.md): archive sessions idle for 30 days, prune archives after a year.
-    let report = try store.archive(ArchiveOptions(olderThanMs: 30 * 86_400_000)) { done, total in
+    let report = try store.archiveJSON(ArchiveOptions(olderThanMs: 30 * 86_400_000)) { done, total in
         print("archiving: \(done) of \(total)")  // on the calling thread
     }
-    try store.prune(ArchiveOptions(olderThanMs: 365 * 86_400_000))
-    session.close()
+    try store.pruneJSON(ArchiveOptions(olderThanMs: 365 * 86_400_000))
+    try session.close()
     return (reason, pending, summarised, flush, report)
 }
 
@@ -70,7 +70,7 @@ func sessionLibraryExample(_ store: Store) throws
         // written before its first reply), but the key has its record.
         #expect(reason == .new && pending.isEmpty && summarised.isEmpty && !flush)
         #expect(report.string == #"{"dryRun":false,"archived":[],"skipped":[]}"#)
-        #expect(try store.keys.get("agent:main") != nil)
+        #expect(try store.keys.getJSON("agent:main") != nil)
     }
 
     @Test func decisionsAndTheirArgumentErrors() throws {
@@ -102,7 +102,7 @@ func sessionLibraryExample(_ store: Store) throws
 
     @Test func planAndResumeCheckAreTypedViewsOfTheLibrarysJSON() throws {
         let s = try toolSession(id: "plan")
-        let ids = try s.path().array().map { ($0 as! [String: Any])["id"] as! String }
+        let ids = try s.pathJSON().array().map { ($0 as! [String: Any])["id"] as! String }
         let plan = try s.compactionPlan(settings: CompactionSettings(keepRecentTokens: 1))
         #expect(plan == (try s.compactionPlanJSON(settings: CompactionSettings(keepRecentTokens: 1)).decode()))
         // The tool result is kept with its call: the cut is at the assistant message.
@@ -130,12 +130,12 @@ func sessionLibraryExample(_ store: Store) throws
         #expect(try s.statsJSON().string.contains(#""messageCounts":{"user":1,"assistant":1,"toolResult":1}"#))
         // The record got the stats of the assistant message; flush() writes the tool result's.
         try s.flush()
-        let record = try #require(try store.keys.get("agent:a")).dictionary()
+        let record = try #require(try store.keys.getJSON("agent:a")).dictionary()
         #expect(record["sessionId"] as? String == "st" && record["inputTokens"] as? Int == 100)
         // Nothing to fix; a NUL in the prefix is refused before the library is called.
-        #expect(try store.keys.fixStats(prefix: "agent:").string == #"{"checked":1,"fixed":[],"skipped":[]}"#)
+        #expect(try store.keys.fixStatsJSON(prefix: "agent:").string == #"{"checked":1,"fixed":[],"skipped":[]}"#)
         #expect(throws: XSessionError.invalid("text passed as a C string contains a NUL byte")) {
-            try store.keys.fixStats(prefix: "a\0")
+            try store.keys.fixStatsJSON(prefix: "a\0")
         }
         // A key with a read-only session is refused by the library.
         let path = try s.info().path
@@ -153,7 +153,7 @@ func sessionLibraryExample(_ store: Store) throws
         #expect(missing?.code == .notFound)
         try store.keys.put("k", #"{"sessionId":"s","compactionCount":3}"#)
         #expect(try store.keys.claimMemoryFlush("k", settings: settings, contextTokens: 190_000, nowMs: 5) == true)
-        #expect(try store.keys.get("k")
+        #expect(try store.keys.getJSON("k")
                 == #"{"sessionId":"s","compactionCount":3,"memoryFlushAt":5,"memoryFlushCompactionCount":3}"#)
         #expect(try store.keys.claimMemoryFlush("k", settings: settings, contextTokens: 190_000) == false)
     }
@@ -162,19 +162,19 @@ func sessionLibraryExample(_ store: Store) throws
         let first = try store.sessionForKey("chat:1", nowMs: 1_000, options: fixedOptions)
         #expect(first.reason == .new)
         let id = try first.session.info().id
-        first.session.close()
+        try first.session.close()
         let again = try store.sessionForKey("chat:1", nowMs: 2_000)
         #expect(try again.reason == .continued && again.session.info().id == id)
-        again.session.close()
+        try again.session.close()
         let forced = try store.sessionForKey("chat:1", nowMs: 3_000, force: true)
         #expect(try forced.reason == .forced && forced.session.info().id != id)
-        forced.session.close()
+        try forced.session.close()
         let idle = try store.sessionForKey("chat:1", nowMs: 3_000 + 61_000, policy: ResetPolicy(idleMinutes: 1))
         #expect(idle.reason == .idle)
-        idle.session.close()
+        try idle.session.close()
         #expect(ResetReason.allCases.map(\.name) == ["continued", "new", "daily", "idle", "forced"])
 
-        let before = try store.keys.get("chat:1")
+        let before = try store.keys.getJSON("chat:1")
         // C's -1 ("no daily reset") is nil in Swift: a negative hour is refused by the binding.
         #expect(throws: XSessionError.invalid("daily hour -1 is not 0-23")) {
             try store.sessionForKey("chat:1", policy: ResetPolicy(dailyHour: -1))
@@ -188,7 +188,7 @@ func sessionLibraryExample(_ store: Store) throws
             try store.sessionForKey("chat:1", options: SessionOptions(flags: .readOnly))
         }
         #expect(readOnly?.code == .invalidArgument)
-        #expect(try store.keys.get("chat:1") == before)
+        #expect(try store.keys.getJSON("chat:1") == before)
         // A store's default policy with an unknown zone fails the open.
         let bad = #expect(throws: XSessionError.self) {
             try Store(root: dir.path, options: StoreOptions(resetPolicy: ResetPolicy(dailyHour: 4, timeZone: "Nowhere")))

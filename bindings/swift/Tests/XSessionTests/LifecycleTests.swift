@@ -14,7 +14,7 @@ import XSession
     /// A written session file (no deferral) and its path.
     func writtenSession() throws -> String {
         let s = try store.createSession(cwd: "/work", options: SessionOptions(flags: .noDefer))
-        defer { s.close() }
+        defer { try? s.close() }
         return try s.info().path
     }
 
@@ -37,17 +37,17 @@ import XSession
         let s = try store.createSession(cwd: "/work")
         let id = try s.appendMessage(#"{"role":"user","content":"hi"}"#)
         #expect(s.isClosed == false)
-        s.close()
-        s.close()  // idempotent
+        try s.close()
+        try s.close()  // idempotent
         #expect(s.isClosed)
         let calls: [(String, () throws -> Void)] = [
             ("append", { _ = try s.appendMessage(#"{"role":"user","content":"again"}"#) }),
-            ("context", { _ = try s.buildContext() }),
+            ("context", { _ = try s.buildContextJSON() }),
             ("leaf", { _ = try s.leaf() }),
-            ("entry", { _ = try s.entry(id) }),
+            ("entry", { _ = try s.entryJSON(id) }),
             ("flush", { try s.flush() }),
             ("fork", { _ = try s.fork() }),
-            ("verify", { _ = try s.verify() }),
+            ("verify", { _ = try s.verifyJSON() }),
         ]
         for (name, call) in calls {
             let error = #expect(throws: XSessionError.self, "\(name)") { try call() }
@@ -60,7 +60,7 @@ import XSession
         let s = try store.createSession(cwd: "/work", options: SessionOptions(flags: .noDefer))
         let path = try s.info().path
         try s.appendMessage(#"{"role":"user","content":"kept"}"#)
-        s.close()
+        try s.close()
         let again = try store.openSession(path)
         #expect(try again.info().entryCount == 1)
     }
@@ -71,7 +71,7 @@ import XSession
         #expect(store.isClosed)
         let error = #expect(throws: XSessionError.self) { try store.createSession(cwd: "/work") }
         #expect(error == XSessionError(code: .closed, message: "the store is closed"))
-        #expect(throws: XSessionError.self) { try store.list() }
+        #expect(throws: XSessionError.self) { try store.listJSON() }
         #expect(throws: XSessionError.self) { try store.putBlob(Data("x".utf8)) }
         // The session keeps the library's store internals alive.
         try s.appendMessage(#"{"role":"user","content":"still here"}"#)
@@ -88,7 +88,7 @@ import XSession
         let s = try #require(session)
         let id = try s.appendMessage(#"{"role":"user","content":"hi"}"#)
         #expect(try s.leaf() == id)
-        #expect(try s.buildContext().string.contains(#""messages":[{"role":"user","content":"hi"}]"#))
+        #expect(try s.buildContextJSON().string.contains(#""messages":[{"role":"user","content":"hi"}]"#))
     }
 
     @Test func derivedSessionsAreIndependentHandles() throws {
@@ -96,7 +96,7 @@ import XSession
         try s.appendMessage(#"{"role":"user","content":"one"}"#)
         let forked = try s.fork()
         let branched = try s.createBranched()
-        s.close()
+        try s.close()
         #expect(try forked.info().entryCount == 1)
         #expect(try branched.info().entryCount == 1)
         #expect(try forked.info().path != branched.info().path)

@@ -5,7 +5,7 @@ import Testing
 import XSession
 
 /// A Decodable view of a context, as an app would declare it.
-struct Context: Decodable {
+struct ContextView: Decodable {
     struct Message: Decodable {
         let role: String
         let content: String
@@ -32,7 +32,7 @@ struct Context: Decodable {
 
     @Test func headerInfoAndLeafAreTyped() throws {
         let s = try fixedSession()
-        #expect(try s.header() == #"{"type":"session","version":3,"id":"s1","timestamp":"2026-02-16T10:20:30.000Z","cwd":"/w","title":"Title"}"#)
+        #expect(try s.headerJSON() == #"{"type":"session","version":3,"id":"s1","timestamp":"2026-02-16T10:20:30.000Z","cwd":"/w","title":"Title"}"#)
         #expect(try s.leaf() == nil)
         let id = try s.appendMessage(#"{"role":"user","content":"hi"}"#)
         try s.appendModelChange("anthropic/claude", role: nil)
@@ -62,15 +62,15 @@ struct Context: Decodable {
         try s.appendModelChange("openai/gpt", role: "default")
         try s.appendMessage(#"{"role":"user","content":"hi"}"#)
         let leaf = try s.appendMessage(JSONText(encoding: ["role": "assistant", "content": "hello"]))
-        let context = try s.buildContext().decode(Context.self)
+        let context = try s.buildContextJSON().decode(ContextView.self)
         #expect(context.leafId == leaf)
         #expect(context.messages.map(\.content) == ["hi", "hello"])
         #expect(context.thinkingLevel == "high" && context.models == ["default": "openai/gpt"])
-        let object = try s.buildContext().dictionary()
+        let object = try s.buildContextJSON().dictionary()
         #expect(object["leafId"] as? String == leaf)
-        #expect(try s.entries().array().count == 4)
-        #expect(throws: XSessionError.self) { try s.entries().dictionary() }
-        #expect(try s.buildContext().data == Data(try s.buildContext().string.utf8))
+        #expect(try s.entriesJSON().array().count == 4)
+        #expect(throws: XSessionError.self) { try s.entriesJSON().dictionary() }
+        #expect(try s.buildContextJSON().data == Data(try s.buildContextJSON().string.utf8))
     }
 
     @Test func largeResultsComeBackWhole() throws {
@@ -79,13 +79,13 @@ struct Context: Decodable {
         let big = String(repeating: "0123456789", count: 40_000)
         let message = #"{"role":"user","content":"\#(big)","extra":"\#(big)"}"#
         let id = try s.appendMessage(JSONText(message))
-        let entry = try s.entry(id).string
+        let entry = try s.entryJSON(id).string
         #expect(entry.utf8.count > 800_000)
         #expect(entry.hasSuffix(#","message":\#(message)}"#))
-        #expect(try s.buildContext().string == #"{"leafId":"\#(id)","messages":[\#(message)],"thinkingLevel":"off","models":{},"injectedTtsrRules":[],"mode":"none"}"#)
-        #expect(try s.path().string == "[\(entry)]")
-        #expect(try s.children(of: id).string == "[]")
-        #expect(try s.tree().string.contains(#""entry":\#(entry)"#))
+        #expect(try s.buildContextJSON().string == #"{"leafId":"\#(id)","messages":[\#(message)],"thinkingLevel":"off","models":{},"injectedTtsrRules":[],"mode":"none"}"#)
+        #expect(try s.pathJSON().string == "[\(entry)]")
+        #expect(try s.childrenJSON(of: id).string == "[]")
+        #expect(try s.treeJSON().string.contains(#""entry":\#(entry)"#))
     }
 
     @Test func usageIsTyped() throws {
@@ -103,7 +103,7 @@ struct Context: Decodable {
         let s = try fixedSession(.noDefer)
         let first = try s.appendMessage(#"{"role":"user","content":"hi"}"#)
         try s.appendLabel("start", for: first)
-        #expect(try s.labels().string == #"[{"targetId":"\#(first)","label":"start","timestamp":"2026-02-16T10:20:32.000Z"}]"#)
+        #expect(try s.labelsJSON().string == #"[{"targetId":"\#(first)","label":"start","timestamp":"2026-02-16T10:20:32.000Z"}]"#)
         try s.appendCustom("ext", data: #"{"k":1}"#)
         try s.appendCustomMessage(CustomMessage(customType: "note", content: #""text""#, display: false))
         try s.appendSessionInit(SessionInitEntry(systemPrompt: "sys", task: "do", tools: #"["read"]"#))
@@ -123,20 +123,20 @@ struct Context: Decodable {
         let w = try fixedSession(.noDefer)
         try w.appendMessage(#"{"role":"user","content":"hi"}"#)
         let path = try w.info().path
-        w.close()
+        try w.close()
         try Files.append(path, Array(#"{"type":"message","id":"torn""#.utf8))  // no newline: a torn write
         let reader = try store.openSession(path, options: SessionOptions(flags: .readOnly))
         let torn = #"{"line":3,"offset":238,"length":29,"code":"incomplete_tail","fixable":true}"#
-        #expect(try withoutReasons(reader.verify()) == CaseJSON.parse(
+        #expect(try withoutReasons(reader.verifyJSON()) == CaseJSON.parse(
             #"{"path":"\#(path)","id":"s1","fileVersion":3,"needsMigration":false,"lines":3,"entries":1,"blobRefs":0,"problems":[\#(torn)]}"#))
-        #expect(throws: XSessionError.self) { try reader.repair() }  // read-only
-        reader.close()
+        #expect(throws: XSessionError.self) { try reader.repairJSON() }  // read-only
+        try reader.close()
         let writer = try store.openSession(path)
-        #expect(try withoutReasons(writer.repair()) == CaseJSON.parse(
+        #expect(try withoutReasons(writer.repairJSON()) == CaseJSON.parse(
             #"{"path":"\#(path)","done":[{"line":3,"offset":238,"length":29,"code":"newline_written"}]}"#))
-        #expect(try writer.repair().string == #"{"path":"\#(path)","done":[]}"#)  // nothing done twice
+        #expect(try writer.repairJSON().string == #"{"path":"\#(path)","done":[]}"#)  // nothing done twice
         #expect(Files.read(path)?.last == 0x0A)
-        let after = try withoutReasons(writer.verify())["problems"]
+        let after = try withoutReasons(writer.verifyJSON())["problems"]
         #expect(after == (try CaseJSON.parse(#"[{"line":3,"offset":238,"length":29,"code":"invalid_json","fixable":false}]"#)))
     }
 
@@ -144,7 +144,7 @@ struct Context: Decodable {
         let w = try fixedSession(.noDefer)
         try w.appendMessage(#"{"role":"user","content":"hi"}"#)
         let path = try w.info().path
-        w.close()
+        try w.close()
         let head = Files.read(path) ?? []
         let garbage = Array("not JSON at all\n".utf8)
         let entry = Array(#"{"type":"custom","id":"c1","parentId":null,"timestamp":"2026-02-16T10:20:40.000Z","customType":"x"}"#.utf8) + [0x0A]
@@ -153,7 +153,7 @@ struct Context: Decodable {
         try Files.write(path, original)
 
         let s = try store.openSession(path)
-        let report = try CaseJSON.parse(s.repair(quarantine: true).string)
+        let report = try CaseJSON.parse(s.repairJSON(quarantine: true).string)
         let done = report["done"]?.array?.map { "\($0["line"]?.int64 ?? 0) \($0["code"]?.string ?? "")" }
         #expect(done == ["3 quarantined", "5 quarantined"])
         let quarantine = try #require(report["quarantine"]?["path"]?.string)
@@ -161,7 +161,7 @@ struct Context: Decodable {
         #expect(report["quarantine"]?["lines"]?.int64 == 2)
         #expect(report["quarantine"]?["bytes"]?.int64 == Int64(garbage.count + torn.count))
         #expect(Files.read(path) == head + entry)  // every other byte kept
-        #expect(try CaseJSON.parse(s.verify().string)["problems"] == .array([]))
+        #expect(try CaseJSON.parse(s.verifyJSON().string)["problems"] == .array([]))
 
         // The records give back the removed bytes, each at its old offset.
         let lines = String(decoding: Files.read(quarantine) ?? [], as: UTF8.self).split(separator: "\n")
@@ -178,7 +178,7 @@ struct Context: Decodable {
             removed += text + (r["newline"]?.bool == true ? [0x0A] : [])
         }
         #expect(removed == garbage + torn)
-        #expect(try s.repair(quarantine: true).string == #"{"path":"\#(path)","done":[],"quarantine":null}"#)
+        #expect(try s.repairJSON(quarantine: true).string == #"{"path":"\#(path)","done":[],"quarantine":null}"#)
     }
 
     /// A report with its "reason" members removed: reasons are prose, as in the conformance cases.

@@ -38,10 +38,10 @@ struct Listing: Decodable, Equatable {
     }
 
     @Test func listBlobsAndVerify() throws {
-        #expect(try store.listBlobs().string == #"{"count":0,"bytes":0,"blobs":[],"others":[]}"#)
+        #expect(try store.listBlobsJSON().string == #"{"count":0,"bytes":0,"blobs":[],"others":[]}"#)
         try store.putBlob(Data("hello".utf8))
         try Files.write(dir.file("blobs/" + Self.helloHash.replacingOccurrences(of: "2cf2", with: "0000")), Array("x".utf8))
-        let listed = try store.listBlobs(verify: true).dictionary()
+        let listed = try store.listBlobsJSON(verify: true).dictionary()
         #expect(listed["count"] as? Int == 2 && listed["bytes"] as? Int == 6)
         let problems = (listed["blobs"] as? [[String: Any]])?.map { $0["problem"] is NSNull }
         #expect(problems == [false, true])  // sorted by hash: the damaged "0000..." copy first
@@ -53,17 +53,17 @@ struct Listing: Decodable, Equatable {
         let s = try store.createSession(cwd: "/w", options: SessionOptions(flags: .noDefer))
         try s.appendCustom("ref", data: JSONText(#"{"ref":"blob:sha256:\#(kept)"}"#))
         // Young blobs are safe: the default grace period keeps both.
-        let young = try store.collectGarbage(GCOptions(dryRun: true)).dictionary()
+        let young = try store.collectGarbageJSON(GCOptions(dryRun: true)).dictionary()
         #expect((young["deleted"] as? [Any])?.count == 0 && (young["young"] as? [Any])?.count == 1)
-        let dry = try store.collectGarbage(GCOptions(dryRun: true, graceMs: 0)).dictionary()
+        let dry = try store.collectGarbageJSON(GCOptions(dryRun: true, graceMs: 0)).dictionary()
         #expect(dry["dryRun"] as? Bool == true)
         #expect((dry["deleted"] as? [[String: Any]])?.map { $0["name"] as? String } == [orphan])
         #expect(try store.blob(orphan) == Data("orphan".utf8))
-        let real = try store.collectGarbage(GCOptions(graceMs: 0)).dictionary()
+        let real = try store.collectGarbageJSON(GCOptions(graceMs: 0)).dictionary()
         #expect(real["dryRun"] as? Bool == false && real["bytesFreed"] as? Int == 6)
         #expect(throws: XSessionError.self) { try store.blob(orphan) }
         #expect(try store.blob(kept) == Data("kept".utf8))
-        let negative = #expect(throws: XSessionError.self) { try store.collectGarbage(GCOptions(graceMs: -1)) }
+        let negative = #expect(throws: XSessionError.self) { try store.collectGarbageJSON(GCOptions(graceMs: -1)) }
         #expect(negative?.code == .invalidArgument)
     }
 
@@ -71,11 +71,11 @@ struct Listing: Decodable, Equatable {
         // A report over the first 4 KiB buffer takes the XS_EBUFS retry. Had the retry run the
         // collection again, the second run would have found nothing left to delete.
         let hashes = try (0..<60).map { try store.putBlob(Data("orphan \($0)".utf8)) }
-        let report = try store.collectGarbage(GCOptions(graceMs: 0))
+        let report = try store.collectGarbageJSON(GCOptions(graceMs: 0))
         #expect(report.data.count > 4096)
         let deleted = try report.dictionary()["deleted"] as? [[String: Any]]
         #expect(Set(deleted?.compactMap { $0["name"] as? String } ?? []) == Set(hashes))
-        #expect(try store.listBlobs().string == #"{"count":0,"bytes":0,"blobs":[],"others":[]}"#)
+        #expect(try store.listBlobsJSON().string == #"{"count":0,"bytes":0,"blobs":[],"others":[]}"#)
     }
 
     @Test func listDecodesIntoAppTypes() throws {
@@ -86,14 +86,14 @@ struct Listing: Decodable, Equatable {
             let s = try store.createSession(cwd: cwd, options: o)
             try s.appendMessage(JSONText(#"{"role":"user","content":"question \#(i)"}"#))
         }
-        let all = try store.list(ListOptions(full: true)).decode([Listing].self).sorted { $0.id < $1.id }
+        let all = try store.listJSON(ListOptions(full: true)).decode([Listing].self).sorted { $0.id < $1.id }
         #expect(all == [
             Listing(id: "sess0", cwd: "/a", title: nil, firstMessage: "question 0", messageCount: 1),
             Listing(id: "sess1", cwd: "/b", title: nil, firstMessage: "question 1", messageCount: 1),
         ])
-        let onlyB = try store.list(ListOptions(cwd: "/b")).decode([Listing].self)
+        let onlyB = try store.listJSON(ListOptions(cwd: "/b")).decode([Listing].self)
         #expect(onlyB.map(\.id) == ["sess1"] && onlyB[0].messageCount == nil)
-        #expect(try store.list(ListOptions(limit: 1)).array().count == 1)
+        #expect(try store.listJSON(ListOptions(limit: 1)).array().count == 1)
         #expect(try store.resolve("sess1").hasSuffix("_sess1.jsonl"))
         let ambiguous = #expect(throws: XSessionError.self) { try store.resolve("sess") }
         #expect(ambiguous?.code == .ambiguous)
@@ -107,7 +107,7 @@ struct Listing: Decodable, Equatable {
         try s.appendMessage(#"{"role":"user","content":"hi"}"#)
         try s.appendMessage(#"{"role":"assistant","content":"hello"}"#)
         #expect(try s.info().entryCount == 2)
-        #expect(try s.buildContext().dictionary()["messages"].map { ($0 as? [Any])?.count } == 2)
+        #expect(try s.buildContextJSON().dictionary()["messages"].map { ($0 as? [Any])?.count } == 2)
         #expect(Files.read(try s.info().path) == nil)
     }
 
@@ -117,7 +117,7 @@ struct Listing: Decodable, Equatable {
         let s = try byURL.createSession(cwd: "/w", options: SessionOptions(flags: .noDefer))
         let path = try s.info().path
         #expect(path.hasPrefix(url.path + "/sessions/"))
-        s.close()
+        try s.close()
         try byURL.writeBreadcrumb(terminalID: "tty1", cwd: "/w", sessionPath: path)
         let recent = try byURL.continueRecent(cwd: "/w", terminalID: "tty1")
         #expect(try recent.info().path == path)

@@ -73,3 +73,8 @@ func hexBytes(_ hex: String) -> [UInt8] {
 
 /// A fixed clock and seed, so tests can compare exact bytes.
 let fixedOptions = SessionOptions(fixedClock: .init(startMs: 1_771_237_230_000, stepMs: 1000), idSeed: 1)
+
+/// Runs `body` synchronously: inside it, Swift picks the blocking methods rather than their
+/// async overloads (tests of the handle's lock call them from many threads at once).
+@discardableResult
+func blocking<T>(_ body: () throws -> T) rethrows -> T { try body() }
