@@ -180,7 +180,7 @@ import XSession
         try h.close()
     }
 
-    @Test func closeWritesWhatIsQueuedAndIsIdempotent() throws {
+    @Test func closeAndDeinitWriteWhatIsQueued() throws {
         let h = try store.openHistory()
         try h.add("queued, never flushed", timeMs: 7)
         #expect(h.isClosed == false)
@@ -193,8 +193,12 @@ import XSession
         #expect(failure { _ = try h.search("late") } == closed)
         #expect(failure { _ = try h.recentJSON() } == closed)
         #expect(failure { _ = try h.info() } == closed)
+        do {
+            let dropped = try store.openHistory()
+            try dropped.add("dropped without close", timeMs: 8)
+        }  // deinit closes it, which writes the prompt too
         let reopened = try store.openHistory()
-        #expect(try reopened.recent().map(\.prompt) == ["queued, never flushed"])
+        #expect(try reopened.recent().map(\.prompt) == ["dropped without close", "queued, never flushed"])
         try reopened.close()
     }
 
