@@ -1,4 +1,4 @@
-// One owned C handle (xs_store* or xs_session*) behind a lock.
+// One owned C handle (xs_store*, xs_session* or xs_history*) behind a lock.
 //
 // Why a lock although the library serialises calls on a handle itself: the handle's error text
 // belongs to whichever call ran last on it, and an XS_EBUFS retry must meet the result cached by
@@ -13,9 +13,9 @@
 internal import CXSession
 import Foundation
 
-/// The C functions that differ between the two handle kinds.
+/// The C functions that differ between the handle kinds.
 struct HandleFunctions: Sendable {
-    let what: String  // "store" or "session", for the `.closed` message
+    let what: String  // "store", "session" or "history", for the `.closed` message
     let errcode: @Sendable (OpaquePointer) -> xs_status
     let errmsg: @Sendable (OpaquePointer) -> UnsafePointer<CChar>?
     let release: @Sendable (OpaquePointer) -> Void
@@ -48,7 +48,7 @@ final class Handle: @unchecked Sendable {  // every access to `raw` holds `lock`
         queue.setSpecific(key: Handle.queueKey, value: fns.what)
     }
 
-    /// Marks the handles' queues ("store" or "session"), for tests of where calls run.
+    /// Marks the handles' queues (their `what`), for tests of where calls run.
     static let queueKey = DispatchSpecificKey<String>()
 
     /// Runs `body` on this handle's queue and resumes the caller with its result.
