@@ -1,7 +1,7 @@
 // The read side of the prompt history as JSON: search, recent, info (history.h).
-#include <cstdio>
 
 #include "history/history.h"
+#include "json/js_number.h"
 #include "json/json_string.h"
 
 namespace xs::history {
@@ -99,10 +99,10 @@ Result<std::string> History::search_json(std::string_view query, const SearchOpt
     while ((rc = s->step()) == SQLITE_ROW) {
       if (out.size() > 1) out += ',';
       append_row(out, *s);
-      char score[40];
-      std::snprintf(score, sizeof score, "%.9g", s->real(4));
       out += ",\"score\":";
-      out += score;
+      // The shortest digits that read back as the same double, whatever the process's locale
+      // (printf's "%g" writes a decimal comma under some LC_NUMERIC settings).
+      json::append_js_number(out, s->real(4));
       out += ",\"snippet\":";
       json::append_quoted_lossy(out, s->text(5));
       out += '}';
