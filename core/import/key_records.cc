@@ -1,5 +1,7 @@
 #include "import/key_records.h"
 
+#include <unordered_map>
+
 #include "import/source_rows.h"
 #include "json/json_string.h"
 #include "json/member_scanner.h"
@@ -50,6 +52,34 @@ const char* decision_reason(KeyDecision d) {
   }
 }
 
+namespace {
+
+// Counts one key's outcome in `index`, reporting a skip with its reason.
+void account_key(KeyDecision decision, const Status& st, const std::string& key, const std::string& file, uint64_t line,
+                 ImportedSession& index, ImportReport& report) {
+  if (!st.ok()) {
+    report.skipped.push_back({file, line, key + ": not written: " + st.message()});
+    ++index.skipped;
+  } else if (decision == KeyDecision::kWrite) {
+    ++index.imported;
+  } else if (decision == KeyDecision::kSame) {
+    ++index.already_imported;
+  } else {
+    report.skipped.push_back({file, line, key + ": " + decision_reason(decision)});
+    ++index.skipped;
+  }
+}
+
+// What update()'s function returns for a key decided as `decision`: the current record as it is
+// (nothing written), or the merged one.
+Result<std::optional<std::string>> decided(KeyDecision decision, std::optional<std::string_view> current,
+                                           std::string merged) {
+  if (decision != KeyDecision::kWrite) return std::optional<std::string>(current ? std::string(*current) : "");
+  return std::optional<std::string>(std::move(merged));
+}
+
+}  // namespace
+
 void import_key(const store::KeyStore& keys, bool dry_run, const std::string& key, const std::string& fresh,
                 const std::string& file, uint64_t line, ImportedSession& index, ImportReport& report) {
   KeyDecision decision = KeyDecision::kSame;
@@ -66,20 +96,37 @@ void import_key(const store::KeyStore& keys, bool dry_run, const std::string& ke
     st = keys.update(key, [&](std::optional<std::string_view> current) -> Result<std::optional<std::string>> {
       std::string out;
       decision = decide_key(current, fresh, &out);
-      if (decision != KeyDecision::kWrite) return std::optional<std::string>(current ? std::string(*current) : "");
-      return std::optional<std::string>(std::move(out));
+      return decided(decision, current, std::move(out));
     });
   }
-  if (!st.ok()) {
-    report.skipped.push_back({file, line, key + ": not written: " + st.message()});
-    ++index.skipped;
-  } else if (decision == KeyDecision::kWrite) {
-    ++index.imported;
-  } else if (decision == KeyDecision::kSame) {
-    ++index.already_imported;
-  } else {
-    report.skipped.push_back({file, line, key + ": " + decision_reason(decision)});
-    ++index.skipped;
+  account_key(decision, st, key, file, line, index, report);
+}
+
+void import_keys(const store::KeyStore& keys, bool dry_run, const std::vector<KeyToImport>& batch,
+                 const std::string& file, ImportedSession& index, ImportReport& report) {
+  if (dry_run) {
+    for (const KeyToImport& k : batch) import_key(keys, true, k.key, k.record, file, k.line, index, report);
+    return;
+  }
+  std::vector<std::string> names;
+  std::unordered_map<std::string_view, size_t> place;  // the batch's keys are distinct
+  for (size_t i = 0; i < batch.size(); ++i) {
+    names.push_back(batch[i].key);
+    place.emplace(batch[i].key, i);
+  }
+  std::vector<KeyDecision> decisions(batch.size(), KeyDecision::kSame);
+  std::vector<Status> results;
+  (void)keys.update_many(
+      names,
+      [&](std::string_view key, std::optional<std::string_view> current) -> Result<std::optional<std::string>> {
+        size_t i = place.at(key);
+        std::string out;
+        decisions[i] = decide_key(current, batch[i].record, &out);
+        return decided(decisions[i], current, std::move(out));
+      },
+      &results);  // a failure of the whole call is every key's status too
+  for (size_t i = 0; i < batch.size(); ++i) {
+    account_key(decisions[i], results[i], batch[i].key, file, batch[i].line, index, report);
   }
 }
 
@@ -138,6 +185,7 @@ Result<std::string> KeyImport::record_of(const Agent& agent, const IndexEntry& e
 
 void KeyImport::run(const Agent& agent, const std::vector<std::string>& copies) {
   ImportedSession index = index_session(agent.index_path, keys_, agent.index_rows, agent.problems, report_);
+  std::vector<KeyToImport> batch;  // written in one update of the keyed store
   for (const IndexEntry& e : agent.entries) {
     auto skip = [&](const std::string& why) {
       report_.skipped.push_back({agent.index_path, e.line, e.key + ": " + why});
@@ -157,8 +205,9 @@ void KeyImport::run(const Agent& agent, const std::vector<std::string>& copies) 
       continue;
     }
     taken_.insert(e.key);
-    import_key(keys_, dry_run_, e.key, *record, agent.index_path, e.line, index, report_);
+    batch.push_back({e.key, std::move(*record), e.line});
   }
+  import_keys(keys_, dry_run_, batch, agent.index_path, index, report_);
   report_.sessions.push_back(std::move(index));
 }
 

@@ -44,6 +44,17 @@ Result<std::map<std::string, std::string>> existing_sessions(store::Store& targe
 void import_key(const store::KeyStore& keys, bool dry_run, const std::string& key, const std::string& fresh,
                 const std::string& file, uint64_t line, ImportedSession& index, ImportReport& report);
 
+// A key of a source's index, with the record we keep for it and its line in the index.
+struct KeyToImport {
+  std::string key;
+  std::string record;
+  uint64_t line = 0;
+};
+// import_key for many keys of one index, in one update of the keyed store (KeyStore::update_many:
+// one lock, one rewrite of the document however many keys).
+void import_keys(const store::KeyStore& keys, bool dry_run, const std::vector<KeyToImport>& batch,
+                 const std::string& file, ImportedSession& index, ImportReport& report);
+
 }  // namespace xs::import
 
 namespace xs::import::gateway {

@@ -251,33 +251,62 @@ Result<std::string> KeyStore::list_json(std::string_view prefix) const {
 
 Status KeyStore::update(std::string_view key, const UpdateFn& fn) const {
   XS_RETURN_IF_ERROR(check_key(key));
+  std::vector<Status> results;
+  XS_RETURN_IF_ERROR(update_many(
+      {std::string(key)}, [&](std::string_view, std::optional<std::string_view> current) { return fn(current); },
+      &results));
+  return results.front();
+}
+
+Status KeyStore::update_many(const std::vector<std::string>& keys, const KeyedUpdateFn& fn,
+                             std::vector<Status>* results) const {
+  results->assign(keys.size(), Status::Ok());
+  auto fail_all = [&](Status st) {
+    results->assign(keys.size(), st);
+    return st;
+  };
   XS_RETURN_IF_ERROR(fs_->make_dirs(storage::dir_name(path_)));
   std::lock_guard<std::mutex> hold(mu_);
   auto lock = fs_->lock(path_ + ".lock", kLockTimeout);
-  if (!lock.ok()) return lock.status().With("locking " + path_);
+  if (!lock.ok()) return fail_all(lock.status().With("locking " + path_));
   storage::Expected seen;
   auto loaded = document(&seen);
-  if (!loaded.ok()) return loaded.status().code() == Code::kCorrupt ? set_aside(loaded.status()) : loaded.status();
-  Document* doc = *loaded;
-  Document::Member* current = doc->find(key);
-  auto next = fn(current ? std::optional<std::string_view>(current->value) : std::nullopt);
-  if (!next.ok()) return next.status();
-  if (!*next) {
-    if (!current) return Status::Ok();
-    doc->erase(current);
-  } else {
-    std::string record;
-    XS_RETURN_IF_ERROR(check_record(**next, &record));
-    if (current && current->value == record) return Status::Ok();  // nothing changes: nothing is written
-    if (current) {
-      doc->set(current, std::move(record));
-    } else {
-      std::string token;
-      json::append_quoted(token, key);
-      doc->add({std::string(key), std::move(token), std::move(record), {}});
-    }
+  if (!loaded.ok()) {
+    return fail_all(loaded.status().code() == Code::kCorrupt ? set_aside(loaded.status()) : loaded.status());
   }
-  return publish(*doc, seen);
+  Document* doc = *loaded;
+  bool changed = false;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const std::string& key = keys[i];
+    Status& result = (*results)[i];
+    if (result = check_key(key); !result.ok()) continue;
+    Document::Member* current = doc->find(key);
+    auto next = fn(key, current ? std::optional<std::string_view>(current->value) : std::nullopt);
+    if (!next.ok()) {
+      result = next.status();
+      continue;
+    }
+    if (!*next) {
+      if (!current) continue;
+      doc->erase(current);
+    } else {
+      std::string record;
+      if (result = check_record(**next, &record); !result.ok()) continue;
+      if (current && current->value == record) continue;  // nothing changes: nothing is written
+      if (current) {
+        doc->set(current, std::move(record));
+      } else {
+        std::string token;
+        json::append_quoted(token, key);
+        doc->add({key, std::move(token), std::move(record), {}});
+      }
+    }
+    changed = true;
+  }
+  if (!changed) return Status::Ok();
+  Status published = publish(*doc, seen);
+  if (!published.ok()) return fail_all(published);
+  return Status::Ok();
 }
 
 Status KeyStore::put(std::string_view key, std::string_view record_json) const {

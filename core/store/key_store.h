@@ -66,6 +66,15 @@ class KeyStore {
   // returned). The function runs once per call and must not call back into this store.
   using UpdateFn = std::function<Result<std::optional<std::string>>(std::optional<std::string_view> current)>;
   Status update(std::string_view key, const UpdateFn& fn) const;
+  // Many keys in one read-modify-write under one lock, published once (an importer's thousand
+  // keys are one rewrite of the document, not a thousand): fn(key, current) decides each key in
+  // order as update()'s function does, seeing what the keys before it made. A key that is not a
+  // key, whose function fails or whose record is refused is left as it was, with its status in
+  // (*results)[i]; the others are written. The call itself fails, writing nothing, only when the
+  // lock, the read or the publish does (then every key's status is that one).
+  using KeyedUpdateFn =
+      std::function<Result<std::optional<std::string>>(std::string_view key, std::optional<std::string_view> current)>;
+  Status update_many(const std::vector<std::string>& keys, const KeyedUpdateFn& fn, std::vector<Status>* results) const;
 
   // A key: 1-256 bytes of printable UTF-8, no '/' or '\\' (hosts make file names of keys).
   static Status check_key(std::string_view key);

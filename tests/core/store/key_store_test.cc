@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "storage/faulty_fs.h"
 #include "test_util.h"
 
 namespace xs::store {
@@ -85,6 +87,52 @@ TEST_F(KeyStoreTest, NoChangeWritesNothing) {
   ASSERT_OK(k.patch("k", R"({"sessionId":"s"})"));
   ASSERT_OK(k.put("k", R"({ "sessionId" : "s" })"));
   EXPECT_EQ(fs_->stat(path_)->ino, before->ino);  // not replaced
+}
+
+// Many keys, one lock and one rewrite: each key decided in order (a repeated key sees what the
+// first made), a bad key, a failing function and a refused record left alone with their own
+// statuses, the others written.
+TEST_F(KeyStoreTest, UpdateManyDecidesEachKeyAndPublishesOnce) {
+  auto counting = std::make_shared<storage::FaultyFs>(fs_);
+  KeyStore k(counting, path_);
+  ASSERT_OK(k.put("old", R"({"sessionId":"o"})"));
+  uint64_t renames = counting->calls_of(storage::op_mask({storage::FsOp::kRename}));
+  std::vector<std::string> keys = {"a", "bad/key", "fails", "refused", "a", "old"};
+  std::vector<std::optional<std::string>> seen;
+  std::vector<Status> results;
+  ASSERT_OK(k.update_many(
+      keys,
+      [&](std::string_view key, std::optional<std::string_view> current) -> Result<std::optional<std::string>> {
+        seen.push_back(current ? std::optional<std::string>(std::string(*current)) : std::nullopt);
+        if (key == "fails") return Status::Invalid("no");
+        if (key == "refused") return std::optional<std::string>(R"({"sessionId":7})");
+        if (key == "old") return std::optional<std::string>();  // removed
+        return std::optional<std::string>(current ? R"({"sessionId":"a2"})" : R"({"sessionId":"a1"})");
+      },
+      &results));
+  ASSERT_EQ(results.size(), keys.size());
+  EXPECT_TRUE(results[0].ok()) << results[0].message();
+  EXPECT_EQ(results[1].code(), Code::kInvalid);  // not a key: its function is not called
+  EXPECT_EQ(results[2].code(), Code::kInvalid);
+  EXPECT_EQ(results[2].message(), "no");
+  EXPECT_EQ(results[3].code(), Code::kInvalid);
+  EXPECT_TRUE(results[4].ok()) << results[4].message();
+  EXPECT_TRUE(results[5].ok()) << results[5].message();
+  ASSERT_EQ(seen.size(), 5u);
+  EXPECT_EQ(seen[0], std::nullopt);
+  EXPECT_EQ(seen[3], std::optional<std::string>(R"({"sessionId":"a1"})"));  // the second "a"
+  EXPECT_EQ(seen[4], std::optional<std::string>(R"({"sessionId":"o"})"));
+  EXPECT_EQ(doc(), "{\n  \"a\": {\n    \"sessionId\": \"a2\"\n  }\n}\n");
+  EXPECT_EQ(counting->calls_of(storage::op_mask({storage::FsOp::kRename})), renames + 1) << "one rewrite";
+
+  // Nothing to change: nothing is written.
+  ASSERT_OK(k.update_many(
+      {"a"},
+      [](std::string_view, std::optional<std::string_view> current) -> Result<std::optional<std::string>> {
+        return std::optional<std::string>(std::string(*current));
+      },
+      &results));
+  EXPECT_EQ(counting->calls_of(storage::op_mask({storage::FsOp::kRename})), renames + 1);
 }
 
 TEST_F(KeyStoreTest, BadInputIsRefusedAndTheDocumentIsUnchanged) {
