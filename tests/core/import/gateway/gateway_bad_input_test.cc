@@ -10,6 +10,7 @@
 #include "format/clock.h"
 #include "gateway_test_util.h"
 #include "import/gateway/importer.h"
+#include "storage/faulty_fs.h"
 #include "store/store.h"
 #include "test_util.h"
 
@@ -268,6 +269,32 @@ TEST_F(GatewayBadInput, EveryCorpusFileWithEachLineTruncated) {
   EXPECT_EQ(r.skipped_rows(), lines);
   EXPECT_EQ(r.imported() + r.kept_as_custom(), 0u);
   EXPECT_EQ(r.skipped.size(), lines + 1);  // and the index, as a whole
+}
+
+// An index of a thousand keys is one update of our keyed store: one rewrite of sessions.json, not
+// a thousand fsynced rewrites of a growing document.
+TEST(GatewayKeys, AThousandKeyIndexIsOneRewrite) {
+  test::TempDir src, dst;
+  auto posix = storage::make_posix_fs();
+  std::string index = "{";
+  for (int i = 0; i < 1000; ++i) {
+    index += (i ? ",\n" : "\n") + std::string("  \"agent:main:k") + std::to_string(i) + "\": {\"sessionId\": \"s" +
+             std::to_string(i) + "\"}";
+  }
+  index += "\n}\n";
+  test::put_file(*posix, src.path() + "/agents/main/sessions/sessions.json", index);
+  auto counting = std::make_shared<storage::FaultyFs>(posix);
+  store::StoreOptions o;
+  o.fs = counting;
+  auto target = store::Store::open(dst.path(), o);
+  ASSERT_TRUE(target.ok());
+  auto r = import_store(*posix, src.path(), **target);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->imported(), 1000u);
+  EXPECT_EQ(counting->calls_of(storage::op_mask({storage::FsOp::kRename, storage::FsOp::kRenameNoReplace})), 1u);
+  auto listed = (*target)->keys().list("agent:main:");
+  ASSERT_TRUE(listed.ok());
+  EXPECT_EQ(listed->size(), 1000u);
 }
 
 }  // namespace
