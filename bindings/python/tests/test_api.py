@@ -164,8 +164,18 @@ def test_blobs_gc_and_retention(store: xsession.Store) -> None:
     with store.create("/p", no_defer=True) as s:
         s.append_message(USER)
     seen: list[tuple[int, int]] = []
-    report = round_trip(store.archive(0, now_ms=4102444800000, progress=lambda d, t: seen.append((d, t))))
+    busy: list[str] = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append((done, total))
+        try:
+            store.list()  # the store is busy with the archive: refused, not a deadlock
+        except xsession.MisuseError as e:
+            busy.append(e.message)
+
+    report = round_trip(store.archive(0, now_ms=4102444800000, progress=progress))
     assert len(report.archived) == 1 and seen[-1] == (1, 1)
+    assert busy == ["a progress callback may not call its store (it is busy with the call)"] * len(seen)
     pruned = round_trip(store.prune(0, now_ms=4102444800000, dry_run=True))
     assert len(pruned.pruned) == 1 and pruned.dry_run
     with pytest.raises(xsession.InvalidArgumentError):

@@ -27,6 +27,9 @@ class Handle:
     def __init__(self, ptr: Optional[int]) -> None:
         self._ptr: Optional[int] = ptr
         self._lock = threading.RLock()
+        # The thread running a progress callback of this handle's call: the library does not mark
+        # those callbacks (as it does keys_update's), so a call from there would wait on its own lock.
+        self._callback_thread: Optional[int] = None
 
     def close(self) -> None:
         raise NotImplementedError
@@ -55,6 +58,8 @@ class Handle:
             return int(self._errcode(self._live()))
 
     def _live(self) -> int:
+        if self._callback_thread == threading.get_ident():
+            raise MisuseError(-4, f"a progress callback may not call its {self._kind} (it is busy with the call)")
         if self._ptr is None:
             raise MisuseError(-4, f"the {self._kind} is closed")
         return self._ptr

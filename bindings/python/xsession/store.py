@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import threading
 from ctypes import c_int, c_size_t, c_uint32, c_void_p
 from typing import Any, Callable, Optional, Union
 
@@ -203,7 +204,7 @@ class Store(Handle):
         if older_than_ms is not None:
             o.older_than_ms = older_than_ms
         o.now_ms, o.flags = now_ms, (1 if dry_run else 0)
-        cb = _progress_fn(progress)
+        cb = _progress_fn(self, progress)
         if cb is not None:
             o.progress = cb
         return o, cb
@@ -245,7 +246,7 @@ class Store(Handle):
             o.lock_wait_ms = lock_wait_ms
         if now_ms is not None:
             o.now_ms = now_ms
-        cb = _progress_fn(progress)
+        cb = _progress_fn(self, progress)
         if cb is not None:
             o.progress = cb
         return o, cb
@@ -351,18 +352,21 @@ class Store(Handle):
         return bool(run.value)
 
 
-def _progress_fn(progress: Optional[Callable[[int, int], None]]) -> Any:
-    """progress as the C callback of archive and import options (None stays None); the caller
-    keeps the result alive until the call returns."""
+def _progress_fn(store: Store, progress: Optional[Callable[[int, int], None]]) -> Any:
+    """progress as the C callback of archive and import options (None stays None), during which
+    calls on store raise MisuseError; the caller keeps the result alive until the call returns."""
     if progress is None:
         return None
     fn = progress
 
     def trampoline(done: int, total: int, _user: Any) -> None:
+        store._callback_thread = threading.get_ident()
         try:
             fn(done, total)
         except Exception:  # a callback cannot raise through C; progress is advisory
             pass
+        finally:
+            store._callback_thread = None
 
     return _lib.ARCHIVE_PROGRESS(trampoline)
 
