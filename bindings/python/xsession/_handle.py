@@ -2,8 +2,8 @@
 
 The C API serialises calls on a handle, but the error text belongs to whichever call ran last, so
 each call and the reading of its error text happen under the object's lock (xsession.h,
-"Threads"). The lock is re-entrant: a callback that calls back into its own store reaches the
-library (which refuses with XS_EMISUSE) instead of deadlocking.
+"Threads"). The lock is re-entrant: a keys_update callback that calls back into its own store
+reaches the library (which refuses with XS_EMISUSE), a progress callback gets MisuseError here.
 """
 
 from __future__ import annotations
