@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import ctypes
 import json
 import os
 import pathlib
@@ -11,6 +13,7 @@ import pytest
 
 import xsession
 from xsession import ABSENT, Dialect, ResetReason
+from xsession.errors import STATUS_CODES
 from conftest import round_trip
 
 USER = {"role": "user", "content": "hi"}
@@ -161,8 +164,18 @@ def test_blobs_gc_and_retention(store: xsession.Store) -> None:
     with store.create("/p", no_defer=True) as s:
         s.append_message(USER)
     seen: list[tuple[int, int]] = []
-    report = round_trip(store.archive(0, now_ms=4102444800000, progress=lambda d, t: seen.append((d, t))))
+    busy: list[str] = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append((done, total))
+        try:
+            store.list()  # the store is busy with the archive: refused, not a deadlock
+        except xsession.MisuseError as e:
+            busy.append(e.message)
+
+    report = round_trip(store.archive(0, now_ms=4102444800000, progress=progress))
     assert len(report.archived) == 1 and seen[-1] == (1, 1)
+    assert busy == ["a progress callback may not call its store (it is busy with the call)"] * len(seen)
     pruned = round_trip(store.prune(0, now_ms=4102444800000, dry_run=True))
     assert len(pruned.pruned) == 1 and pruned.dry_run
     with pytest.raises(xsession.InvalidArgumentError):
@@ -207,6 +220,100 @@ def test_import_and_foreign_list(tmp_path: pathlib.Path, store: xsession.Store) 
     assert report.dry_run and report.source == "myagents"
     with pytest.raises(xsession.InvalidArgumentError):
         store.import_store("nonsense", src)
+
+
+CLAUDE_ID = "11111111-2222-4333-8444-555555555555"
+CLAUDE_ROWS = [
+    {"parentUuid": None, "cwd": "/tmp/demo", "sessionId": CLAUDE_ID, "type": "user",
+     "message": {"role": "user", "content": "Say hi"}, "uuid": "aaaaaaaa-0000-4000-8000-000000000001",
+     "timestamp": "2026-02-02T05:25:37.961Z"},
+    {"parentUuid": "aaaaaaaa-0000-4000-8000-000000000001", "cwd": "/tmp/demo", "sessionId": CLAUDE_ID,
+     "type": "assistant", "message": {"id": "msg_1", "type": "message", "role": "assistant",
+     "content": [{"type": "text", "text": "hi"}]}, "uuid": "aaaaaaaa-0000-4000-8000-000000000002",
+     "timestamp": "2026-02-02T05:25:39.000Z"},
+]  # fmt: skip
+
+
+def claude_project(tmp_path: pathlib.Path) -> tuple[pathlib.Path, int]:
+    """A Claude Code project directory holding one conversation (a user and an assistant row),
+    and the size of its one transcript: the total an import's progress counts to."""
+    project = tmp_path / "source" / "-tmp-demo"
+    project.mkdir(parents=True)
+    transcript = project / f"{CLAUDE_ID}.jsonl"
+    transcript.write_text("".join(json.dumps(row) + "\n" for row in CLAUDE_ROWS))
+    return project, transcript.stat().st_size
+
+
+def assert_progress(calls: list[tuple[int, int]], total: int) -> None:
+    """docs/import.md#progress: (0, total) first, (total, total) last, done never decreasing."""
+    assert calls[0] == (0, total) and calls[-1] == (total, total), calls
+    assert all(t == total for _, t in calls) and all(a[0] <= b[0] for a, b in zip(calls, calls[1:])), calls
+
+
+def test_import_progress_counts_the_transcripts_bytes(tmp_path: pathlib.Path, store: xsession.Store) -> None:
+    project, total = claude_project(tmp_path)
+    dry: list[tuple[int, int]] = []
+    plan = round_trip(store.import_store("claude", project, dry_run=True, progress=lambda d, t: dry.append((d, t))))
+    assert plan.dry_run and plan.imported == 2
+    assert_progress(dry, total)
+    calls: list[tuple[int, int]] = []
+    busy: list[int] = []
+
+    def progress(done: int, all_bytes: int) -> None:
+        calls.append((done, all_bytes))
+        if len(calls) == 1:  # called while the store is busy with the import
+            with pytest.raises(xsession.MisuseError) as e:
+                store.list()
+            busy.append(e.value.code)
+
+    report = round_trip(store.import_store(xsession.ImportKind.CLAUDE, project, progress=progress))
+    assert report.imported == 2 and not report.dry_run and report.sessions[0].created
+    assert_progress(calls, total)
+    assert busy == [STATUS_CODES["XS_EMISUSE"]]
+
+
+def test_import_progress_that_raises_is_ignored_like_archives(tmp_path: pathlib.Path, store: xsession.Store) -> None:
+    project, total = claude_project(tmp_path)
+    calls: list[tuple[int, int]] = []
+
+    def progress(done: int, all_bytes: int) -> None:
+        calls.append((done, all_bytes))
+        raise RuntimeError("progress failed")
+
+    report = round_trip(store.import_store("claude", project, progress=progress))
+    assert report.imported == 2  # the import completes and every call is still made
+    assert_progress(calls, total)
+    assert store.import_store("claude", project).already_imported == 2
+
+
+def test_foreign_list_never_calls_progress(tmp_path: pathlib.Path, store: xsession.Store) -> None:
+    from xsession import _lib
+    from xsession.store import _kind_arg
+
+    project, _ = claude_project(tmp_path)
+    calls: list[tuple[int, int]] = []
+    # foreign_list takes no progress; the options struct the library gets may still hold one
+    o, keep = store._import_options(False, None, None, None, None, lambda d, t: calls.append((d, t)))
+    text = store._read(_lib.LIB.xs_foreign_list, _kind_arg("claude"), os.fsencode(project), ctypes.byref(o))
+    assert json.loads(text)["projects"][0]["transcripts"][0]["rows"] == 2 and calls == []
+    del keep
+    with pytest.raises(TypeError):
+        store.foreign_list("claude", project, progress=lambda d, t: None)  # type: ignore[call-arg]
+
+
+def test_async_import_reports_progress(tmp_path: pathlib.Path) -> None:
+    from xsession import aio
+
+    project, total = claude_project(tmp_path)
+    calls: list[tuple[int, int]] = []
+
+    async def main() -> int:
+        async with aio.AsyncStore(tmp_path / "st") as st:
+            report = await st.import_store("claude", project, progress=lambda d, t: calls.append((d, t)))
+            return report.imported
+
+    assert asyncio.run(main()) == 2
+    assert_progress(calls, total)
 
 
 def test_fork_branch_move_and_reload(tmp_path: pathlib.Path, store: xsession.Store) -> None:

@@ -2,8 +2,8 @@
 
 The C API serialises calls on a handle, but the error text belongs to whichever call ran last, so
 each call and the reading of its error text happen under the object's lock (xsession.h,
-"Threads"). The lock is re-entrant: a callback that calls back into its own store reaches the
-library (which refuses with XS_EMISUSE) instead of deadlocking.
+"Threads"). The lock is re-entrant: a keys_update callback that calls back into its own store
+reaches the library (which refuses with XS_EMISUSE), a progress callback gets MisuseError here.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ class Handle:
     def __init__(self, ptr: Optional[int]) -> None:
         self._ptr: Optional[int] = ptr
         self._lock = threading.RLock()
+        # The thread running a progress callback of this handle's call: the library does not mark
+        # those callbacks (as it does keys_update's), so a call from there would wait on its own lock.
+        self._callback_thread: Optional[int] = None
 
     def close(self) -> None:
         raise NotImplementedError
@@ -55,6 +58,8 @@ class Handle:
             return int(self._errcode(self._live()))
 
     def _live(self) -> int:
+        if self._callback_thread == threading.get_ident():
+            raise MisuseError(-4, f"a progress callback may not call its {self._kind} (it is busy with the call)")
         if self._ptr is None:
             raise MisuseError(-4, f"the {self._kind} is closed")
         return self._ptr

@@ -114,6 +114,9 @@ class ArchiveOptionsC(Structure):
     ]
 
 
+IMPORT_PROGRESS = ARCHIVE_PROGRESS  # the same shape: void (*)(uint64_t done, uint64_t total, void *user)
+
+
 class ImportOptionsC(Structure):
     _fields_ = [
         ("version", c_uint32),
@@ -122,6 +125,8 @@ class ImportOptionsC(Structure):
         ("fallback_cwd", c_char_p),
         ("lock_wait_ms", c_int64),
         ("now_ms", c_int64),
+        ("progress", IMPORT_PROGRESS),  # version 2
+        ("progress_user", c_void_p),
     ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import threading
 from ctypes import c_int, c_size_t, c_uint32, c_void_p
 from typing import Any, Callable, Optional, Union
 
@@ -203,17 +204,8 @@ class Store(Handle):
         if older_than_ms is not None:
             o.older_than_ms = older_than_ms
         o.now_ms, o.flags = now_ms, (1 if dry_run else 0)
-        cb = None
-        if progress is not None:
-            fn = progress
-
-            def trampoline(done: int, total: int, _user: Any) -> None:
-                try:
-                    fn(done, total)
-                except Exception:  # a callback cannot raise through C; progress is advisory
-                    pass
-
-            cb = _lib.ARCHIVE_PROGRESS(trampoline)
+        cb = _progress_fn(self, progress)
+        if cb is not None:
             o.progress = cb
         return o, cb
 
@@ -244,16 +236,20 @@ class Store(Handle):
         fallback_cwd: Optional[StrPath],
         lock_wait_ms: Optional[int],
         now_ms: Optional[int],
-    ) -> _lib.ImportOptionsC:
+        progress: Optional[Callable[[int, int], None]] = None,
+    ) -> tuple[_lib.ImportOptionsC, Any]:
         o = _lib.ImportOptionsC()
-        check(LIB.xs_import_options_init(ctypes.byref(o), 1))
+        check(LIB.xs_import_options_init(ctypes.byref(o), 2))
         o.flags = 1 if dry_run else 0
         o.target_cwd, o.fallback_cwd = path_arg(target_cwd), path_arg(fallback_cwd)
         if lock_wait_ms is not None:
             o.lock_wait_ms = lock_wait_ms
         if now_ms is not None:
             o.now_ms = now_ms
-        return o
+        cb = _progress_fn(self, progress)
+        if cb is not None:
+            o.progress = cb
+        return o, cb
 
     def import_store(
         self,
@@ -265,10 +261,14 @@ class Store(Handle):
         fallback_cwd: Optional[StrPath] = None,
         lock_wait_ms: Optional[int] = None,
         now_ms: Optional[int] = None,
+        progress: Optional[Callable[[int, int], None]] = None,
     ) -> ImportReport:
-        """Imports another agent's store ("claude", "myagents", "gateway"; docs/import.md)."""
-        o = self._import_options(dry_run, target_cwd, fallback_cwd, lock_wait_ms, now_ms)
+        """Imports another agent's store ("claude", "myagents", "gateway"; docs/import.md).
+        progress(done, total) counts bytes of the source's transcripts (docs/import.md#progress):
+        0 first, the total last, on the calling thread while the store is busy."""
+        o, keep = self._import_options(dry_run, target_cwd, fallback_cwd, lock_wait_ms, now_ms, progress)
         text = self._read(LIB.xs_import, _kind_arg(kind), path_arg(source_path), ctypes.byref(o))
+        del keep
         return parse(ImportReport, text)
 
     def foreign_list(
@@ -276,7 +276,7 @@ class Store(Handle):
         now_ms: Optional[int] = None,
     ) -> ForeignListing:  # fmt: skip
         """What a foreign store holds, read only."""
-        o = self._import_options(False, None, None, lock_wait_ms, now_ms)
+        o, _ = self._import_options(False, None, None, lock_wait_ms, now_ms)
         text = self._read(LIB.xs_foreign_list, _kind_arg(kind), path_arg(source_path), ctypes.byref(o))
         listing = decode_listing(loads(text))
         object.__setattr__(listing, "raw", text.decode("utf-8"))
@@ -350,6 +350,25 @@ class Store(Handle):
             LIB.xs_keys_claim_memory_flush, text_arg(key), ctypes.byref(s), context_tokens, now_ms, ctypes.byref(run)
         )
         return bool(run.value)
+
+
+def _progress_fn(store: Store, progress: Optional[Callable[[int, int], None]]) -> Any:
+    """progress as the C callback of archive and import options (None stays None), during which
+    calls on store raise MisuseError; the caller keeps the result alive until the call returns."""
+    if progress is None:
+        return None
+    fn = progress
+
+    def trampoline(done: int, total: int, _user: Any) -> None:
+        store._callback_thread = threading.get_ident()
+        try:
+            fn(done, total)
+        except Exception:  # a callback cannot raise through C; progress is advisory
+            pass
+        finally:
+            store._callback_thread = None
+
+    return _lib.ARCHIVE_PROGRESS(trampoline)
 
 
 def _kind_arg(kind: Union[ImportKind, str]) -> bytes:
