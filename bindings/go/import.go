@@ -139,12 +139,9 @@ func (st *Store) Import(kind ImportKind, sourcePath string, opts *ImportOptions)
 
 // ForeignList is what the store of kind at sourcePath holds, read only (xs_foreign_list): the
 // listing of docs/import-claude.md#the-listing or docs/import-hosts.md#listing-json. Nothing is
-// written anywhere, st's store included. Of opts only LockWait and Now are read (the library
-// never calls Progress). Errors as
-// Import's.
+// written anywhere, st's store included. Of opts only LockWait and Now matter: Progress is passed
+// on, and the library never calls it from a listing. Errors as Import's.
 func (st *Store) ForeignList(kind ImportKind, sourcePath string, opts *ImportOptions) (*ForeignListing, error) {
-	// The progress function is passed on (the library's promise not to call it from a listing
-	// then holds for this method as it is).
 	pr := opts.progress(&st.h)
 	defer pr.free()
 	raw, err := st.foreign("Store.ForeignList", kind, sourcePath, opts, false, pr)
