@@ -30,12 +30,12 @@ type handle[T any] struct {
 	errcode func(*T) C.xs_status // xs_store_errcode, xs_session_errcode or xs_history_errcode
 	scratch []byte               // see fill in buffers.go
 
-	// The thread running a KeyUpdate or archive progress function of this handle, 0 when none;
+	// The thread running a KeyUpdate, archive or import progress function of this handle, 0 when none;
 	// see reentered.
 	callbackThread atomic.Uintptr
 }
 
-// reentered refuses a call made from inside a KeyUpdate or archive progress function on this
+// reentered refuses a call made from inside a KeyUpdate, archive or import progress function on this
 // very handle: that call's goroutine holds mu until the function returns, so locking it again
 // would wait for ever.
 //
@@ -47,7 +47,7 @@ type handle[T any] struct {
 func (h *handle[T]) reentered(op string) error {
 	if t := h.callbackThread.Load(); t != 0 && t == uintptr(C.xs_go_thread()) {
 		return &Error{Code: CodeMisuse, Op: op,
-			Message: "called from inside a callback (KeyUpdate, Archive's progress) of the same store, which holds its lock until the callback returns"}
+			Message: "called from inside a callback (KeyUpdate, Archive's or Import's progress) of the same store, which holds its lock until the callback returns"}
 	}
 	return nil
 }

@@ -1,7 +1,24 @@
 package xsession
 
 /*
+#include <stdbool.h>
+#include <stdint.h>
 #include <xsession.h>
+
+// Defined in retention.go: the progress trampoline, shared with Archive.
+extern void xs_go_progress_fn(uint64_t done, uint64_t total, void *user);
+
+// user is a cgo.Handle (0 = no progress function): an integer, made a pointer here so that Go
+// never converts one.
+static xs_status xs_go_import(xs_store *st, bool importing, const char *kind, const char *path, xs_import_options o,
+                              uintptr_t user, char *buf, size_t cap, size_t *out_len) {
+	if (user != 0) {
+		o.progress = xs_go_progress_fn;
+		o.progress_user = (void *)user;
+	}
+	if (importing) return xs_import(st, kind, path, &o, buf, cap, out_len);
+	return xs_foreign_list(st, kind, path, &o, buf, cap, out_len);
+}
 */
 import "C"
 
@@ -45,6 +62,14 @@ type ImportOptions struct {
 	// ErrInvalid. A lock older than 30 s is stale and not waited for.
 	LockWait time.Duration
 	Now      time.Time // "now" for a lock's age; the zero Time = the system clock
+
+	// Progress, if not nil, is called by Import (never by ForeignList) with done of total bytes
+	// of the source's transcripts (docs/import.md#progress): once with 0 when the source has been
+	// found, about once per thousandth of the total, and once with done == total at the end. It
+	// runs on the calling goroutine while the store is busy with the call: a call on the same
+	// store from inside it fails with ErrMisuse, and it must not wait for another goroutine that
+	// uses the store, nor call runtime.Goexit. A panic in it is recovered (see Import).
+	Progress func(done, total uint64)
 
 	version uint32 // the C struct's version; 0 = the header's (tests set others)
 }
@@ -99,21 +124,41 @@ func (o *ImportOptions) toC(a *cargs) (C.xs_import_options, error) {
 // (TargetCwd for "gateway"), relative or with ".." components, a negative LockWait. ErrNotFound:
 // sourcePath does not exist (for "myagents", a directory with neither sessions.json nor
 // sessions/). A failed write to the store is returned; the sessions written before it stay whole.
+//
+// The library cannot be stopped from the progress function. If it panics, it is not called
+// again, the import runs to its end, and Import returns the report together with an ErrError
+// whose message names the panic (and which unwraps to the panic's value when that is an error).
 func (st *Store) Import(kind ImportKind, sourcePath string, opts *ImportOptions) (*ImportReport, error) {
-	raw, err := st.foreign("Store.Import", kind, sourcePath, opts, true)
-	return decodeObject[ImportReport]("Store.Import", raw, err)
+	const op = "Store.Import"
+	pr := opts.progress(&st.h)
+	defer pr.free()
+	raw, err := st.foreign(op, kind, sourcePath, opts, true, pr)
+	report, err := decodeObject[ImportReport](op, raw, err)
+	return report, pr.panicError(op, err)
 }
 
 // ForeignList is what the store of kind at sourcePath holds, read only (xs_foreign_list): the
 // listing of docs/import-claude.md#the-listing or docs/import-hosts.md#listing-json. Nothing is
-// written anywhere, st's store included. Of opts only LockWait and Now are read. Errors as
-// Import's.
+// written anywhere, st's store included. Of opts only LockWait and Now matter: Progress is passed
+// on, and the library never calls it from a listing. Errors as Import's.
 func (st *Store) ForeignList(kind ImportKind, sourcePath string, opts *ImportOptions) (*ForeignListing, error) {
-	raw, err := st.foreign("Store.ForeignList", kind, sourcePath, opts, false)
+	pr := opts.progress(&st.h)
+	defer pr.free()
+	raw, err := st.foreign("Store.ForeignList", kind, sourcePath, opts, false, pr)
 	return decodeObject[ForeignListing]("Store.ForeignList", raw, err)
 }
 
-func (st *Store) foreign(op string, kind ImportKind, sourcePath string, opts *ImportOptions, importing bool) ([]byte, error) {
+// progress is the call's progress function (nil for none); the caller frees it.
+func (o *ImportOptions) progress(h *handle[C.xs_store]) *progressCall {
+	if o == nil {
+		return nil
+	}
+	return newProgressCall(o.Progress, h)
+}
+
+// foreign runs xs_import or xs_foreign_list with pr's progress function.
+func (st *Store) foreign(op string, kind ImportKind, sourcePath string, opts *ImportOptions, importing bool,
+	pr *progressCall) ([]byte, error) {
 	a := newArgs(op)
 	defer a.free()
 	ckind := a.str("kind", string(kind))
@@ -127,9 +172,6 @@ func (st *Store) foreign(op string, kind ImportKind, sourcePath string, opts *Im
 		return nil, err
 	}
 	return st.h.read(op, func(p *C.xs_store, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
-		if importing {
-			return C.xs_import(p, ckind, cpath, &o, b, c, n)
-		}
-		return C.xs_foreign_list(p, ckind, cpath, &o, b, c, n)
+		return C.xs_go_import(p, C.bool(importing), ckind, cpath, o, C.uintptr_t(pr.user()), b, c, n)
 	})
 }

@@ -197,7 +197,7 @@ func TestKeyUpdateCallingTheSameStoreIsMisuseNotADeadlock(t *testing.T) {
 	for op, err := range inner {
 		var xe *Error
 		if !errors.As(err, &xe) || xe.Code != CodeMisuse || errors.Is(err, ErrClosed) || xe.Op != op ||
-			!strings.Contains(xe.Message, "inside a callback (KeyUpdate, Archive's progress) of the same store") {
+			!strings.Contains(xe.Message, "inside a callback (KeyUpdate, Archive's or Import's progress) of the same store") {
 			t.Errorf("%s from inside KeyUpdate: %#v", op, err)
 		}
 	}

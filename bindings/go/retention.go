@@ -6,11 +6,12 @@ package xsession
 #include <xsession.h>
 
 // Exported by retention_callback.go (a file with //export may declare C functions, not define them).
-extern void xsGoArchiveProgress(uint64_t done, uint64_t total, void *user, uintptr_t thread);
+extern void xsGoProgress(uint64_t done, uint64_t total, void *user, uintptr_t thread);
 
-// The xs_archive_progress_fn: hands the Go side the calling thread as well (see handle.reentered).
-static void xs_go_archive_progress_fn(uint64_t done, uint64_t total, void *user) {
-	xsGoArchiveProgress(done, total, user, (uintptr_t)pthread_self());
+// The xs_archive_progress_fn and xs_import_progress_fn (the same shape; import.go declares it):
+// hands the Go side the calling thread as well (see handle.reentered).
+void xs_go_progress_fn(uint64_t done, uint64_t total, void *user) {
+	xsGoProgress(done, total, user, (uintptr_t)pthread_self());
 }
 
 // user is a cgo.Handle (0 = no progress function): an integer, made a pointer here so that Go
@@ -18,7 +19,7 @@ static void xs_go_archive_progress_fn(uint64_t done, uint64_t total, void *user)
 static xs_status xs_go_store_archive(xs_store *st, xs_archive_options o, uintptr_t user, char *buf, size_t cap,
                                      size_t *out_len) {
 	if (user != 0) {
-		o.progress = xs_go_archive_progress_fn;
+		o.progress = xs_go_progress_fn;
 		o.progress_user = (void *)user;
 	}
 	return xs_store_archive(st, &o, buf, cap, out_len);
@@ -26,11 +27,7 @@ static xs_status xs_go_store_archive(xs_store *st, xs_archive_options o, uintptr
 */
 import "C"
 
-import (
-	"fmt"
-	"runtime/cgo"
-	"time"
-)
+import "time"
 
 // Retention (docs/retention.md): nothing is deleted by age alone. Archive compresses idle
 // sessions to "<file>.jsonl.gz" (verified to inflate to the exact original bytes before the
@@ -87,23 +84,17 @@ func (st *Store) Archive(olderThan time.Duration, opts *ArchiveOptions) (*Archiv
 	if err != nil {
 		return nil, err
 	}
-	var user cgo.Handle
-	var pr *archiveProgress
-	if opts != nil && opts.Progress != nil {
-		pr = &archiveProgress{fn: opts.Progress, h: &st.h}
-		user = cgo.NewHandle(pr)
-		defer user.Delete()
+	var fn func(done, total uint64)
+	if opts != nil {
+		fn = opts.Progress
 	}
+	pr := newProgressCall(fn, &st.h)
+	defer pr.free()
 	raw, err := st.h.read(op, func(p *C.xs_store, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
-		return C.xs_go_store_archive(p, o, C.uintptr_t(user), b, c, n)
+		return C.xs_go_store_archive(p, o, C.uintptr_t(pr.user()), b, c, n)
 	})
 	report, err := decodeObject[ArchiveReport](op, raw, err)
-	if err != nil || pr == nil || !pr.panicked {
-		return report, err
-	}
-	xe := &Error{Code: CodeError, Op: op, Message: fmt.Sprintf("the progress function panicked: %v", pr.panicValue)}
-	xe.cause, _ = pr.panicValue.(error)
-	return report, xe
+	return report, pr.panicError(op, err)
 }
 
 // Prune deletes the archives whose file was last modified (when it was archived) more than
@@ -120,12 +111,4 @@ func (st *Store) Prune(olderThan time.Duration, opts *ArchiveOptions) (*PruneRep
 		return C.xs_store_prune(p, &o, b, c, n)
 	})
 	return decodeObject[PruneReport](op, raw, err)
-}
-
-// archiveProgress is what Archive shares with its progress callback, through a cgo.Handle.
-type archiveProgress struct {
-	fn         func(done, total uint64)
-	h          *handle[C.xs_store]
-	panicked   bool
-	panicValue any
 }
