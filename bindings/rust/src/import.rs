@@ -10,6 +10,7 @@ use std::str::FromStr;
 use crate::buffer::{c_string, opt_ptr, path_c_string};
 use crate::error::{Error, ErrorCode, Result};
 use crate::options::init;
+use crate::progress::with_progress;
 use crate::store::Store;
 use crate::sys;
 use crate::types::{decode, ForeignListing, ImportReport};
@@ -196,6 +197,49 @@ impl Store {
         self.read_foreign("xs_import", sys::xs_import, kind, source_path.as_ref(), opts)
     }
 
+    /// [`Store::import`] with a progress callback, typed report (see
+    /// [`Store::import_with_progress_json`]).
+    pub fn import_with_progress<F: FnMut(u64, u64)>(
+        &self,
+        kind: ImportKind,
+        source_path: impl AsRef<Path>,
+        opts: &ImportOptions,
+        progress: F,
+    ) -> Result<ImportReport> {
+        decode(&self.import_with_progress_json(kind, source_path, opts, progress)?, "xs_import")
+    }
+
+    /// [`Store::import_json`] that reports its progress in bytes of the source's transcripts
+    /// (docs/import.md#progress): `progress(done, total)` runs with `done` 0 once the source is
+    /// found, then about once per thousandth of `total` (the transcripts' sizes when the import
+    /// starts), then with `done == total`; a dry run calls it too. It runs on this thread while
+    /// the store is busy: a call on this store from inside it fails with
+    /// [`ErrorCode::Misuse`]. A panic in `progress` does not cross the C library: it is caught,
+    /// the closure is not called again, the import finishes, and the panic then resumes on this
+    /// thread.
+    pub fn import_with_progress_json<F>(
+        &self,
+        kind: ImportKind,
+        source_path: impl AsRef<Path>,
+        opts: &ImportOptions,
+        progress: F,
+    ) -> Result<String>
+    where
+        F: FnMut(u64, u64),
+    {
+        let (kind, source, mut opts) = foreign_args(kind, source_path.as_ref(), opts)?;
+        with_progress(progress, |progress, user| {
+            opts.raw.progress = Some(progress);
+            opts.raw.progress_user = user;
+            // SAFETY: live store; `kind`, `source` and `opts` (with the strings it points into)
+            // outlive the call; the library calls `progress` only during it, on this thread (the
+            // retry after XS_EBUFS copies the report: nothing is imported twice, nor reported).
+            self.handle.read_string_running_closure("xs_import", |st, b, c, n| unsafe {
+                sys::xs_import(st, kind.as_ptr(), source.as_ptr(), &opts.raw, b, c, n)
+            })
+        })
+    }
+
     /// What the store of `kind` at `source_path` holds, typed (see [`Store::foreign_list_json`]).
     pub fn foreign_list(
         &self,
@@ -229,14 +273,21 @@ impl Store {
         source_path: &Path,
         opts: &ImportOptions,
     ) -> Result<String> {
-        let kind = c_string(kind.as_str(), "kind")?;
-        let source = path_c_string(source_path, "source path")?;
-        let opts = opts.to_raw()?;
+        let (kind, source, opts) = foreign_args(kind, source_path, opts)?;
         // SAFETY: live store; `kind`, `source` and `opts` (with the strings it points into)
         // outlive the call; the buffer triple comes from read_bytes.
         self.handle
             .read_string(what, |st, b, c, n| unsafe { call(st, kind.as_ptr(), source.as_ptr(), &opts.raw, b, c, n) })
     }
+}
+
+/// The C arguments of `xs_import` and `xs_foreign_list`: kind, source path and options.
+fn foreign_args(
+    kind: ImportKind,
+    source_path: &Path,
+    opts: &ImportOptions,
+) -> Result<(CString, CString, RawImportOptions)> {
+    Ok((c_string(kind.as_str(), "kind")?, path_c_string(source_path, "source path")?, opts.to_raw()?))
 }
 
 #[cfg(test)]

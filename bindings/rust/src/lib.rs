@@ -87,6 +87,7 @@ mod keys;
 mod options;
 mod planning;
 mod policy;
+mod progress;
 mod read;
 mod retention;
 mod session;

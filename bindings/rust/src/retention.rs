@@ -1,11 +1,9 @@
 //! Retention (docs/retention.md): archiving idle sessions to verified `.jsonl.gz` files and
 //! pruning old archives. Nothing is deleted by age alone: pruning removes only archives.
 
-use std::ffi::c_void;
-use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-
 use crate::error::Result;
 use crate::options::init;
+use crate::progress::with_progress;
 use crate::store::Store;
 use crate::sys;
 use crate::types::{decode, ArchiveReport, PruneReport};
@@ -56,27 +54,6 @@ impl ArchiveOptions {
     }
 }
 
-/// What `archive_with_progress` shares with its callback.
-struct ProgressCall<F> {
-    progress: F,
-    /// The closure's panic, resumed once the library has returned.
-    panic: Option<Box<dyn std::any::Any + Send>>,
-}
-
-/// `xs_archive_progress_fn`: runs the closure. Nothing may unwind out of here (that would cross
-/// C frames), so a panic is caught and kept, and the closure is not called again.
-unsafe extern "C" fn progress_trampoline<F: FnMut(u64, u64)>(done: u64, total: u64, user: *mut c_void) {
-    // SAFETY: `user` is the `ProgressCall<F>` that `archive_with_progress` passed, alive and not
-    // otherwise borrowed during the call.
-    let call = unsafe { &mut *user.cast::<ProgressCall<F>>() };
-    if call.panic.is_some() {
-        return;
-    }
-    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| (call.progress)(done, total))) {
-        call.panic = Some(payload);
-    }
-}
-
 impl Store {
     /// Archives the sessions idle for longer than the limit, typed report (see
     /// [`Store::archive_json`]).
@@ -119,19 +96,16 @@ impl Store {
         F: FnMut(u64, u64),
     {
         let mut raw = opts.to_raw()?;
-        let mut call = ProgressCall { progress, panic: None };
-        raw.progress = Some(progress_trampoline::<F>);
-        raw.progress_user = (&mut call as *mut ProgressCall<F>).cast::<c_void>();
-        // SAFETY: live store; `raw` and `call` outlive the call, and the library calls
-        // `progress_trampoline::<F>` (matching `progress_user`'s type) only during it, on this
-        // thread (a retry after XS_EBUFS copies the report and calls it no more).
-        let report = self.handle.read_string_running_closure("xs_store_archive", |st, b, c, n| unsafe {
-            sys::xs_store_archive(st, &raw, b, c, n)
-        });
-        if let Some(payload) = call.panic {
-            resume_unwind(payload);
-        }
-        report
+        with_progress(progress, |progress, user| {
+            raw.progress = Some(progress);
+            raw.progress_user = user;
+            // SAFETY: live store; `raw` outlives the call, and the library calls `progress` only
+            // during it, on this thread (a retry after XS_EBUFS copies the report and calls it no
+            // more).
+            self.handle.read_string_running_closure("xs_store_archive", |st, b, c, n| unsafe {
+                sys::xs_store_archive(st, &raw, b, c, n)
+            })
+        })
     }
 
     /// Deletes the archives older than the limit, typed report (see [`Store::prune_json`]).

@@ -1,9 +1,11 @@
 //! Import beyond the conformance cases (106-110): a dry run against the real import that follows,
-//! `target_cwd`, a listing that writes nothing, the statuses of bad arguments, and the options'
-//! defaults and version as the C API defines them.
+//! `target_cwd`, a listing that writes nothing, the statuses of bad arguments, the options'
+//! defaults and version as the C API defines them, and the import's progress callback.
 mod common;
 
-use std::ffi::CString;
+use std::cell::{Cell, RefCell};
+use std::ffi::{c_void, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use common::TempDir;
@@ -225,4 +227,116 @@ fn options_init_gives_the_current_version_defaults_and_refuses_unknown_versions(
     let unknown_flag = sys::xs_import_options { flags: 0x2, ..o };
     assert_eq!(store.call(false, "claude", &source, Some(&unknown_flag)), sys::XS_EINVAL);
     assert!(!root.exists());
+}
+
+/// Checks `calls` as docs/import.md#progress promises them for a source of `total` bytes: 0
+/// first, `total` last, every call of the same total, `done` never decreasing.
+fn assert_progress(calls: &[(u64, u64)], total: u64) {
+    assert!(calls.len() >= 2, "{calls:?}");
+    assert_eq!((calls[0], calls[calls.len() - 1]), ((0, total), (total, total)), "{calls:?}");
+    assert!(calls.iter().all(|&(_, t)| t == total), "{calls:?}");
+    assert!(calls.windows(2).all(|w| w[0].0 <= w[1].0), "{calls:?}");
+}
+
+fn transcript_size(source: &str) -> u64 {
+    std::fs::metadata(Path::new(source).join(format!("{SESSION_ID}.jsonl"))).unwrap().len()
+}
+
+#[test]
+fn progress_counts_the_transcripts_bytes_and_a_dry_run_calls_it_too() {
+    let dir = TempDir::new("import-progress");
+    let source = claude_project(&dir);
+    let total = transcript_size(&source);
+    let (root, store) = store_in(&dir);
+    let calls = RefCell::new(Vec::new());
+    let record = |done, total| calls.borrow_mut().push((done, total));
+
+    let opts = ImportOptions::new().dry_run(true);
+    let dry = store.import_with_progress_json(ImportKind::Claude, &source, &opts, record).unwrap();
+    assert_eq!(dry, claude_report(&source, true, true, (2, 0), ""));
+    assert_progress(&calls.borrow(), total);
+    assert!(!root.exists(), "a dry run created the store's directory");
+
+    calls.borrow_mut().clear();
+    let report = store.import_with_progress(ImportKind::Claude, &source, &ImportOptions::new(), record).unwrap();
+    assert_eq!((report.imported, report.already_imported), (2, 0));
+    assert_progress(&calls.borrow(), total);
+    let file = session_file(&root, "--work-demo--");
+    let again = store.import_json(ImportKind::Claude, &source, &ImportOptions::new()).unwrap();
+    assert_eq!(again, claude_report(&source, false, false, (0, 2), &file));
+}
+
+#[test]
+fn a_panic_in_the_import_progress_closure_resumes_after_the_import() {
+    let dir = TempDir::new("import-progress-panic");
+    let source = claude_project(&dir);
+    let (root, store) = store_in(&dir);
+    let calls = RefCell::new(0);
+    let panic = catch_unwind(AssertUnwindSafe(|| {
+        store.import_with_progress_json(ImportKind::Claude, &source, &ImportOptions::new(), |_, _| {
+            *calls.borrow_mut() += 1;
+            panic!("progress {}", "boom");
+        })
+    }))
+    .unwrap_err();
+    let message =
+        panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()));
+    assert_eq!(message.as_deref(), Some("progress boom"));
+    assert_eq!(calls.into_inner(), 1, "the closure ran again after it panicked");
+    // The import was not cut short, and the store still works: a re-import finds it all imported.
+    let file = session_file(&root, "--work-demo--");
+    let again = store.import_json(ImportKind::Claude, &source, &ImportOptions::new()).unwrap();
+    assert_eq!(again, claude_report(&source, false, false, (0, 2), &file));
+}
+
+#[test]
+fn a_call_on_the_store_from_the_import_progress_closure_is_misuse() {
+    let dir = TempDir::new("import-progress-misuse");
+    let source = claude_project(&dir);
+    let (root, store) = store_in(&dir);
+    let mut inner = Vec::new();
+    let opts = ImportOptions::new();
+    store
+        .import_with_progress_json(ImportKind::Claude, &source, &opts, |_, _| {
+            inner.push(store.keys().get("k").map_err(|e| e.code()))
+        })
+        .unwrap();
+    assert!(inner.len() >= 2 && inner.iter().all(|r| *r == Err(ErrorCode::Misuse)), "{inner:?}");
+    // Another store on the same root is another handle: usable from the closure.
+    let other = Store::open(root.to_str().unwrap()).unwrap();
+    let mut seen = Vec::new();
+    store
+        .import_with_progress_json(ImportKind::Claude, &source, &opts, |_, _| {
+            seen.push(other.keys().get("k").map_err(|e| e.code()))
+        })
+        .unwrap();
+    assert!(!seen.is_empty() && seen.iter().all(|r| *r == Ok(None)), "{seen:?}");
+}
+
+/// `xs_import_progress_fn` that counts its calls in the `Cell<u32>` at `user`.
+unsafe extern "C" fn count_calls(_done: u64, _total: u64, user: *mut c_void) {
+    // SAFETY: `user` is the live counter the test passed.
+    let count = unsafe { &*user.cast::<Cell<u32>>() };
+    count.set(count.get() + 1);
+}
+
+#[test]
+fn a_listing_never_calls_the_progress_function() {
+    let dir = TempDir::new("import-progress-list");
+    let source = claude_project(&dir);
+    let store = RawStore::open(&dir.path().join("store"));
+    let count = Cell::new(0u32);
+    let mut opts = std::mem::MaybeUninit::<sys::xs_import_options>::zeroed();
+    // SAFETY: `opts` is a writable struct of the right type.
+    assert_eq!(unsafe { sys::xs_import_options_init(opts.as_mut_ptr(), sys::XS_IMPORT_OPTIONS_VERSION) }, sys::XS_OK);
+    // SAFETY: initialised by the call above.
+    let mut opts = unsafe { opts.assume_init() };
+    opts.progress = Some(count_calls);
+    opts.progress_user = &count as *const Cell<u32> as *mut c_void;
+    // The listing was made (only the buffer is short) without a call; the import with the same
+    // options calls it.
+    assert_eq!(store.call(true, "claude", &source, Some(&opts)), sys::XS_EBUFS);
+    assert_eq!(count.get(), 0);
+    assert_eq!(store.call(false, "claude", &source, Some(&opts)), sys::XS_EBUFS);
+    assert!(count.get() >= 2, "{}", count.get());
 }
