@@ -121,7 +121,8 @@ inline xs_status internal_error(ErrorSlot& err, const char* what) noexcept {
   }
 }
 
-// The handles whose caller-supplied callbacks run on this thread (xs_keys_update), innermost
+// The handles whose caller-supplied callbacks run on this thread (xs_keys_update, the progress of
+// xs_import and xs_store_archive), innermost
 // last: their locks are held, so a call on any of them from a callback is refused instead of
 // waiting forever (also when A's callback updates B and B's callback calls A).
 inline thread_local std::vector<const void*> t_callback_handles;

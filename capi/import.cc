@@ -202,6 +202,13 @@ xs_status xs_import(xs_store* st, const char* kind, const char* source_path, con
     XS_RETURN_IF_ERROR(need_open(st));
     Request r;
     XS_RETURN_IF_ERROR(translate(kind, source_path, opts, true, &r));
+    if (r.progress) {
+      // This call holds st's lock while progress runs: a call on st from it is refused, not a deadlock.
+      r.progress = [st, inner = std::move(r.progress)](uint64_t done, uint64_t total) {
+        xs::capi::InCallback mark(st);
+        inner(done, total);
+      };
+    }
     uint64_t generation = xs::capi::retry_generation(st->cache, st->calls);
     return xs::capi::fill(st->cache, OutputId::kImport, r.key(), generation, buf, cap, out_len,
                           [&] { return import_json(*st->store, r); });

@@ -65,7 +65,11 @@ xs_status xs_store_archive(xs_store* st, const xs_archive_options* opts, char* b
     o.now_ms = l.now_ms;
     o.dry_run = l.dry_run;
     if (opts->progress) {
-      o.progress = [opts](uint64_t done, uint64_t total) { opts->progress(done, total, opts->progress_user); };
+      // This call holds st's lock while progress runs: a call on st from it is refused, not a deadlock.
+      o.progress = [opts, st](uint64_t done, uint64_t total) {
+        xs::capi::InCallback mark(st);
+        opts->progress(done, total, opts->progress_user);
+      };
     }
     auto report = st->store->archive(o);
     if (!report.ok()) return report.status();

@@ -344,8 +344,8 @@ XS_API xs_status xs_store_write_breadcrumb(xs_store *st, const char *terminal_id
 #define XS_ARCHIVE_DRY_RUN 0x1u /* report what would be archived (pruned); change nothing */
 
 /* Progress of xs_store_archive: `done` of `total` candidates, called once before the first (0) and
- * after each, on the calling thread, while the store is busy with the call (so it must not call
- * functions on the same store). */
+ * after each, on the calling thread, while the store is busy with the call: a call on the same
+ * store from it returns XS_EMISUSE. */
 typedef void (*xs_archive_progress_fn)(uint64_t done, uint64_t total, void *user);
 
 typedef struct xs_archive_options {
@@ -405,8 +405,8 @@ XS_API xs_status xs_store_prune(xs_store *st, const xs_archive_options *opts, ch
 /* Progress of xs_import: `done` of `total` bytes of the source's transcripts handled. Called once
  * with done 0 when the source has been found, then about once per thousandth of the total, and
  * once with done == total at the end; on the calling thread, while the store is busy with the call
- * (so it must not call functions on the same store). The total is the files' sizes when the import
- * starts. */
+ * (a call on the same store from it returns XS_EMISUSE). The total is the files' sizes when the
+ * import starts. */
 typedef void (*xs_import_progress_fn)(uint64_t done, uint64_t total, void *user);
 
 typedef struct xs_import_options {

@@ -187,6 +187,26 @@ TEST_F(Import, ProgressCountsTheSourceBytes) {
   EXPECT_TRUE(calls.empty()) << "a listing does not call progress";
 }
 
+// The store is busy with the import while progress runs: a call on it from there is XS_EMISUSE
+// (never a wait for the lock the import holds), and the import goes on.
+TEST_F(Import, AProgressCallbackThatCallsItsStoreIsRefused) {
+  struct Seen {
+    xs_store* store;
+    std::vector<xs_status> statuses;
+  } seen{store_, {}};
+  xs_import_options o = Opts(XS_IMPORT_DRY_RUN);
+  o.progress_user = &seen;
+  o.progress = [](uint64_t, uint64_t, void* user) {
+    auto* s = static_cast<Seen*>(user);
+    size_t n = 0;
+    s->statuses.push_back(xs_keys_list(s->store, "", nullptr, 0, &n));
+  };
+  std::string report = Run("claude", src_ / "projects/-tmp-demo", &o);
+  EXPECT_NE(report.find(R"("imported":2,)"), std::string::npos) << report;
+  ASSERT_GE(seen.statuses.size(), 2u);
+  for (xs_status st : seen.statuses) EXPECT_EQ(st, XS_EMISUSE);
+}
+
 // The report of one session (docs/import.md#the-report), members in the documented order.
 std::string SessionJson(const std::string& source_file, const std::string& id, const std::string& file, bool created,
                         int read, int imported, int custom, int already, int skipped) {

@@ -68,6 +68,25 @@ TEST_F(Retention, OptionsInitAndValidation) {
   EXPECT_EQ(xs_store_archive(nullptr, &o, nullptr, 0, &n), XS_EMISUSE);
 }
 
+// The store is busy with the archive while progress runs: a call on it from there is XS_EMISUSE,
+// never a wait for the lock the archive holds.
+TEST_F(Retention, AProgressCallbackThatCallsItsStoreIsRefused) {
+  Make("arch-busy");
+  struct Seen {
+    xs_store* store;
+    std::vector<xs_status> statuses;
+  } seen{store_, {}};
+  xs_archive_options o = Limit(30 * kDay, XS_ARCHIVE_DRY_RUN);
+  o.progress_user = &seen;
+  o.progress = [](uint64_t, uint64_t, void* user) {
+    auto* s = static_cast<Seen*>(user);
+    size_t n = 0;
+    s->statuses.push_back(xs_keys_list(s->store, "", nullptr, 0, &n));
+  };
+  Archive(&o);
+  EXPECT_EQ(seen.statuses, (std::vector<xs_status>{XS_EMISUSE, XS_EMISUSE}));
+}
+
 TEST_F(Retention, ArchivesReportsAndOpensReadOnly) {
   std::string path = Make("arch-1");
   xs_session* before = Open(path, XS_SESSION_READ_ONLY);
