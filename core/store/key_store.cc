@@ -265,7 +265,7 @@ Status KeyStore::update_many(const std::vector<std::string>& keys, const KeyedUp
     results->assign(keys.size(), st);
     return st;
   };
-  XS_RETURN_IF_ERROR(fs_->make_dirs(storage::dir_name(path_)));
+  if (Status made = fs_->make_dirs(storage::dir_name(path_)); !made.ok()) return fail_all(made);
   std::lock_guard<std::mutex> hold(mu_);
   auto lock = fs_->lock(path_ + ".lock", kLockTimeout);
   if (!lock.ok()) return fail_all(lock.status().With("locking " + path_));

@@ -135,6 +135,23 @@ TEST_F(KeyStoreTest, UpdateManyDecidesEachKeyAndPublishesOnce) {
   EXPECT_EQ(counting->calls_of(storage::op_mask({storage::FsOp::kRename})), renames + 1);
 }
 
+// A call that fails as a whole (here: its directory cannot be made) gives every key that status,
+// so no caller counts a key as written.
+TEST_F(KeyStoreTest, UpdateManyThatFailsGivesEveryKeyItsStatus) {
+  test::put_file(*fs_, tmp_.path() + "/not-a-dir", "x");
+  KeyStore k(fs_, tmp_.path() + "/not-a-dir/sessions.json");
+  std::vector<Status> results;
+  Status st = k.update_many(
+      {"a", "b"},
+      [](std::string_view, std::optional<std::string_view>) -> Result<std::optional<std::string>> {
+        return std::optional<std::string>(R"({"sessionId":"s"})");
+      },
+      &results);
+  ASSERT_FALSE(st.ok());
+  ASSERT_EQ(results.size(), 2u);
+  for (const Status& r : results) EXPECT_EQ(r.code(), st.code()) << r.message();
+}
+
 TEST_F(KeyStoreTest, BadInputIsRefusedAndTheDocumentIsUnchanged) {
   KeyStore k = store();
   ASSERT_OK(k.put("k", R"({"sessionId":"s"})"));
