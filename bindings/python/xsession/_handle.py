@@ -3,7 +3,8 @@
 The C API serialises calls on a handle, but the error text belongs to whichever call ran last, so
 each call and the reading of its error text happen under the object's lock (xsession.h,
 "Threads"). The lock is re-entrant: a keys_update callback that calls back into its own store
-reaches the library (which refuses with XS_EMISUSE), a progress callback gets MisuseError here.
+reaches the library (which refuses with XS_EMISUSE); a progress callback's call is refused here
+first, with a message that says why.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ class Handle:
     def __init__(self, ptr: Optional[int]) -> None:
         self._ptr: Optional[int] = ptr
         self._lock = threading.RLock()
-        # The thread running a progress callback of this handle's call: the library does not mark
-        # those callbacks (as it does keys_update's), so a call from there would wait on its own lock.
+        # The thread running a progress callback of this handle's call. The library refuses a call
+        # from there with XS_EMISUSE (as from keys_update's callback), but the handle's message then
+        # still belongs to the call in progress: checked here first, the exception says why.
         self._callback_thread: Optional[int] = None
 
     def close(self) -> None:
