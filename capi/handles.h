@@ -93,6 +93,7 @@ struct xs_store {
   uint64_t calls = 0;                       // calls made on the handle (a retry is the call right after a size query)
   std::shared_ptr<xs::store::Store> store;  // null until xs_store_open
   bool in_memory = false;                   // opened with XS_STORE_IN_MEMORY: nothing of it is on disk
+  bool host_storage = false;                // opened with a host's xs_storage: the disk is not its home
   xs::capi::ErrorSlot err;
   xs::capi::OutputCache cache;
 };

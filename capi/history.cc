@@ -71,6 +71,10 @@ xs_status xs_history_open(xs_store* st, const xs_history_options* opts, xs_histo
     }
     if (path.empty()) {
       if (st->in_memory) return Status::Invalid("an in-memory store keeps no history.db: name a path in the options");
+      // SQLite reads and writes its own files: they cannot live in a host's storage.
+      if (st->host_storage) {
+        return Status::Invalid("a store on a host's storage keeps no history.db: name a path in the options");
+      }
       path = xs::storage::join_path(st->store->root(), "history.db");
     }
     auto h = std::make_unique<xs_history>();

@@ -60,6 +60,7 @@ xs_status xs_store_options_init(xs_store_options* opts, uint32_t version) {
   std::memset(opts, 0,
               version == 1   ? offsetof(xs_store_options, keys_path)
               : version == 2 ? offsetof(xs_store_options, reset_policy)
+              : version == 3 ? offsetof(xs_store_options, storage)
                              : sizeof *opts);
   opts->version = version;
   return XS_OK;

@@ -1,5 +1,6 @@
 // Store handles, and the session constructors (whose errors are reported on the store).
 #include "handles.h"
+#include "storage_bridge.h"
 
 using xs::Code;
 using xs::Status;
@@ -82,10 +83,21 @@ xs_status xs_store_open(xs_store* st, const char* root, const xs_store_options* 
       XS_RETURN_IF_ERROR(xs::capi::translate_policy(opts->reset_policy, &o.reset_policy.emplace()));
     }
     if (!root && !o.in_memory) return null_arg("root");
+    std::shared_ptr<xs::capi::HostTable> host;
+    if (opts && opts->version >= 4 && opts->storage) {
+      if (o.in_memory) return Status::Invalid("XS_STORE_IN_MEMORY and a storage table exclude each other");
+      XS_RETURN_IF_ERROR(xs::capi::check_storage(*opts->storage));
+      host = std::make_shared<xs::capi::HostTable>(*opts->storage);
+      o.fs = xs::capi::make_host_fs(host);
+    }
     auto opened = xs::store::Store::open(root ? root : "", std::move(o));
-    if (!opened.ok()) return opened.status();
+    if (!opened.ok()) {
+      if (host) host->disarm();  // the caller keeps the table's user
+      return opened.status();
+    }
     st->store = std::move(*opened);
     st->in_memory = flags & XS_STORE_IN_MEMORY;
+    st->host_storage = host != nullptr;
     return Status::Ok();
   });
 }

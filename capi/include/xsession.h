@@ -120,8 +120,8 @@ XS_API XS_BORROWED const char *xs_status_str(xs_status code);
 /* ------------------------------------------------------------------------------------------ */
 /* Options                                                                                     */
 
-#define XS_STORE_OPTIONS_VERSION 3 /* 2 added keys_path, 3 reset_policy; versions 1 and 2 are
-                                      still accepted */
+#define XS_STORE_OPTIONS_VERSION 4 /* 2 added keys_path, 3 reset_policy, 4 storage; versions 1
+                                      to 3 are still accepted */
 /* Store flags */
 #define XS_STORE_IN_MEMORY 0x1u  /* sessions live in memory only (nothing touches the disk) */
 #define XS_STORE_DIALECT_PI 0x2u /* new sessions are written in pi's dialect (default: omp's) */
@@ -145,9 +145,15 @@ typedef struct xs_store_options {
   const struct xs_reset_policy *reset_policy; /* version 3: the policy of xs_store_session_for_key
                             when a call passes none; NULL = sessions never expire. Copied (and
                             its time zone read) by xs_store_open: a bad one gives XS_EINVAL. */
+  const struct xs_storage *storage; /* version 4: where the store keeps everything, a table of
+                            functions the host filled (xsession_storage.h); NULL = the disk
+                            (or memory with XS_STORE_IN_MEMORY, which excludes it). The table is
+                            copied; when xs_store_open succeeds, its `user` belongs to the store
+                            until the table's release() runs (after the store and every session
+                            opened from it are gone); when it fails, it stays the caller's. */
 } xs_store_options;
 
-/** Fills *opts with defaults for `version` (1, 2 or 3; only the fields of that version are written).
+/** Fills *opts with defaults for `version` (1 to 4; only the fields of that version are written).
  *  @return XS_OK; XS_EINVAL if opts is NULL; XS_EVERSION for an unknown version.
  *  @thread any thread. */
 XS_API xs_status xs_store_options_init(xs_store_options *opts, uint32_t version);
@@ -205,7 +211,9 @@ XS_API XS_OWN xs_store *xs_store_new(void);
  *  nothing). Reopening an open store is XS_EMISUSE.
  *  @param root  directory path; ignored (may be NULL) with XS_STORE_IN_MEMORY.
  *  @param opts  NULL for defaults.
- *  @return XS_OK; XS_EINVAL (root NULL, or names a file); XS_EVERSION; XS_EMISUSE.
+ *  @return XS_OK; XS_EINVAL (root NULL, or names a file; a storage table with a NULL function,
+ *          or with XS_STORE_IN_MEMORY); XS_EVERSION (of opts or of the storage table); XS_EMISUSE;
+ *          with opts->storage, what its stat of root returned.
  *  @thread serialised per store. */
 XS_API xs_status xs_store_open(xs_store *st, const char *root, const xs_store_options *opts);
 

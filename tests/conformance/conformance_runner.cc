@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "archive_steps.h"
+#include "c_storage.h"
 #include "case_json.h"
 #include "import_steps.h"
 #include "keys_steps.h"
@@ -61,11 +62,27 @@ class CaseRunner {
       reset_policy_of(at(doc_, "store_reset_policy"), &policy);
       so.reset_policy = &policy;
     }
+    // XS_CONFORMANCE_STORAGE: the store's storage table, to hold a host's table to the same
+    // bytes: "c" (c_storage.c, plain C), "posix_table" (the built-in backend through its table).
+    storage_ = getenv("XS_CONFORMANCE_STORAGE") ? getenv("XS_CONFORMANCE_STORAGE") : "";
+    if (storage_ == "c") {
+      c_storage_fill(&table_, &counts_);
+      so.storage = &table_;
+    } else if (storage_ == "posix_table") {
+      EXPECT_EQ(xs_storage_posix(&table_), XS_OK);
+      so.storage = &table_;
+    } else if (!storage_.empty()) {
+      ADD_FAILURE() << "unknown XS_CONFORMANCE_STORAGE " << storage_;
+    }
     EXPECT_EQ(xs_store_open(store_, root_.c_str(), &so), XS_OK);
   }
   ~CaseRunner() {
     xs_session_close(session_);
     xs_store_free(store_);
+    if (storage_ == "c") {  // the table was really used, and let go of once
+      EXPECT_GT(counts_.calls, 0u);
+      EXPECT_EQ(counts_.released, 1);
+    }
     std::string cmd = "rm -rf '" + root_ + "'";
     if (std::system(cmd.c_str()) != 0) ADD_FAILURE() << "could not remove " << root_;
   }
@@ -502,6 +519,9 @@ class CaseRunner {
   std::string path_;
   xs_store* store_ = nullptr;
   xs_session* session_ = nullptr;
+  std::string storage_;  // XS_CONFORMANCE_STORAGE
+  xs_storage table_{};
+  c_storage_counts counts_{};
 };
 
 class Conformance : public ::testing::TestWithParam<std::string> {};
