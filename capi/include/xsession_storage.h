@@ -39,8 +39,9 @@
  *    sync()ed and renamed.
  *  - One writer per session: lock() is exclusive across every process and host that can reach
  *    the store, and dies with its holder (a crashed process leaves no stale lock).
- *  - Nothing is lost to a reader: a reader never sees bytes that a write has not returned yet
- *    that are not followed by the rest (the engine skips a torn last line, and reloads the tail).
+ *  - Readers need no lock: read() may run while another process appends to the same file and
+ *    may see part of a write (the engine leaves a torn last line for the next reload), but never
+ *    bytes out of order or a file that is neither the old nor the new one of a rename.
  *  - `ino`/`dev` of xs_storage_info identify the file a path names: a rename over the path gives
  *    it a new identity, appends do not. The engine compares them to notice that another process
  *    replaced a file under it (and then reloads, or refuses to overwrite with XS_ECONFLICT).

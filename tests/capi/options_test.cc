@@ -14,12 +14,13 @@ namespace {
 static_assert(sizeof(void*) == 8 && sizeof(size_t) == 8, "these numbers are for LP64 platforms");
 static_assert(sizeof(xs_status) == 4, "xs_status is int32_t");
 
-static_assert(sizeof(xs_store_options) == 24,
-              "xs_store_options size (version 3; version 1 ends at keys_path, version 2 at reset_policy)");
+static_assert(sizeof(xs_store_options) == 32,
+              "xs_store_options size (version 4; version 1 ends at keys_path, 2 at reset_policy, 3 at storage)");
 static_assert(offsetof(xs_store_options, version) == 0, "");
 static_assert(offsetof(xs_store_options, flags) == 4, "");
 static_assert(offsetof(xs_store_options, keys_path) == 8, "");
 static_assert(offsetof(xs_store_options, reset_policy) == 16, "");
+static_assert(offsetof(xs_store_options, storage) == 24, "");
 
 static_assert(sizeof(xs_reset_policy) == 24, "xs_reset_policy size");
 static_assert(offsetof(xs_reset_policy, version) == 0, "");
