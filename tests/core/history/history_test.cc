@@ -318,7 +318,7 @@ TEST_F(HistoryTest, InfoReportsTheFile) {
   Result<std::string> info = h->info_json();
   ASSERT_TRUE(info.ok());
   EXPECT_EQ(*info, "{\"path\":\"" + path_ +
-                       "\",\"schemaVersion\":1,\"count\":1,\"pending\":0,\"synchronous\":\"full\",\"damaged\":null}");
+                       "\",\"schemaVersion\":2,\"count\":1,\"pending\":0,\"synchronous\":\"full\",\"damaged\":null}");
 }
 
 TEST_F(HistoryTest, AWriterFailureIsSticky) {
