@@ -190,7 +190,7 @@ void BM_HistorySearch_Prefix(benchmark::State& state) {
   search_latency(
       state, [](PromptMaker& m, size_t i) { return m.word(50 + (i * 7919) % 19950).substr(0, 5); }, true, false);
 }
-// The commonest words (ranks 0 to 49): matches in a large part of the rows, all ranked.
+// The commonest words (ranks 0 to 49): matches in a large part of the rows, the newest ranked.
 void BM_HistorySearch_CommonWord(benchmark::State& state) {
   search_latency(
       state, [](PromptMaker& m, size_t i) { return m.word(i % 50); }, true, false);

@@ -28,10 +28,15 @@
 
 namespace xs::history {
 
+// How many of a query's newest matches a search ranks (docs/history.md#ranking): scoring costs
+// about 1.5 µs a match, so this bounds a search for a word in most prompts (bench/README.md).
+inline constexpr uint32_t kRankedMatches = 1000;
+
 struct HistoryOptions {
   std::chrono::milliseconds busy_timeout{5000};  // how long a call waits for another writer
   bool sync_full = false;                        // synchronous=FULL: flushed prompts survive power loss
   size_t max_prompt_bytes = size_t{1} << 20;     // longer prompts are refused with kLimit
+  uint32_t ranked_matches = kRankedMatches;      // a search ranks this many newest matches (or its limit)
 };
 
 // The most a search or recent call returns, and what limit 0 means.

@@ -1,5 +1,7 @@
 // The read side of the prompt history as JSON: search, recent, info (history.h).
 
+#include <algorithm>
+
 #include "history/history.h"
 #include "json/js_number.h"
 #include "json/json_string.h"
@@ -8,21 +10,37 @@ namespace xs::history {
 namespace {
 
 // Snippet markers around each match: STX and ETX, which prompts almost never hold and which every
-// JSON reader keeps (docs/history.md#search-output). The best rows are chosen first (bm25 of every
-// match, the cwd filter), and the prompt and snippet made for those rows only: a snippet for
+// JSON reader keeps (docs/history.md#search-output). Only the newest ?4 matches are scored (bm25 by
+// row): FTS5 walks its doclists in rowid order and stops there, so a word in most prompts costs
+// what a rare one does; with at most ?4 matches every one is ranked, as before
+// (docs/history.md#ranking). The prompt and snippet are made for the best rows only: a snippet for
 // every match before the LIMIT took 30 times longer for a word in most prompts.
-constexpr const char* kSearchSql = R"sql(
-WITH top AS (
-  SELECT history_fts.rowid AS id, bm25(history_fts) AS score
-  FROM history_fts JOIN history AS h ON h.id = history_fts.rowid
-  WHERE history_fts MATCH ?1 AND (?2 IS NULL OR h.cwd = ?2)
-  ORDER BY score, history_fts.rowid DESC
-  LIMIT ?3)
-SELECT h.id, h.prompt, h.created_at, h.cwd, top.score,
-       snippet(history_fts, 0, char(2), char(3), '…', 16)
-FROM top JOIN history_fts ON history_fts.rowid = top.id JOIN history AS h ON h.id = top.id
-WHERE history_fts MATCH ?1
-ORDER BY top.score, top.id DESC)sql";
+std::string search_sql(const char* newest) {
+  return std::string("WITH newest AS (") + newest +
+         "),\n"
+         "top AS (SELECT id, score FROM newest ORDER BY score, id DESC LIMIT ?3)\n"
+         "SELECT h.id, h.prompt, h.created_at, h.cwd, top.score,\n"
+         "       snippet(history_fts, 0, char(2), char(3), '…', 16)\n"
+         "FROM top JOIN history_fts ON history_fts.rowid = top.id JOIN history AS h ON h.id = top.id\n"
+         "WHERE history_fts MATCH ?1\n"
+         "ORDER BY top.score, top.id DESC";
+}
+
+// The statement's text, made once: read_stmt keeps statements by the address of their text.
+const char* search_sql(bool in_cwd) {
+  // Without a cwd the index alone answers: no lookup in `history` for every match.
+  static const std::string kAll = search_sql(
+      "SELECT rowid AS id, bm25(history_fts) AS score FROM history_fts\n"
+      "WHERE history_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?4");
+  // With a cwd, the newest ?4 matches *in that cwd*. CROSS JOIN keeps FTS5 outside, newest first,
+  // each match's row looked up by id: the planner otherwise drove the join from the (cwd, id)
+  // index and probed FTS5 by rowid for every prompt of the cwd (seconds at a million prompts).
+  static const std::string kInCwd = search_sql(
+      "SELECT history_fts.rowid AS id, bm25(history_fts) AS score\n"
+      "FROM history_fts CROSS JOIN history AS w ON w.id = history_fts.rowid\n"
+      "WHERE history_fts MATCH ?1 AND w.cwd = ?2 ORDER BY history_fts.rowid DESC LIMIT ?4");
+  return in_cwd ? kInCwd.c_str() : kAll.c_str();
+}
 
 // Two statements, so that the cwd filter can use the (cwd, id) index.
 constexpr const char* kRecentSql = "SELECT id, prompt, created_at, cwd FROM history ORDER BY id DESC LIMIT ?1";
@@ -83,17 +101,15 @@ Result<std::string> History::search_json(std::string_view query, const SearchOpt
   std::string fts = options.literal ? literal_query(query) : std::string(query);
   if (fts.find_first_not_of(" \t\r\n") == std::string::npos) return Status::Invalid("the query is empty");
   return read([&]() -> Result<std::string> {
-    Result<Stmt*> prepared = read_stmt(kSearchSql);
+    bool in_cwd = options.cwd && !options.cwd->empty();
+    Result<Stmt*> prepared = read_stmt(search_sql(in_cwd));
     if (!prepared.ok()) return prepared.status();
     Stmt* s = *prepared;
     ResetOnExit done(s);
     s->bind(1, fts);
-    if (options.cwd && !options.cwd->empty()) {
-      s->bind(2, *options.cwd);
-    } else {
-      s->bind_null(2);
-    }
+    if (in_cwd) s->bind(2, *options.cwd);
     s->bind(3, int64_t{*limit});
+    s->bind(4, int64_t{std::max(options_.ranked_matches, *limit)});
     std::string out = "[";
     int rc;
     while ((rc = s->step()) == SQLITE_ROW) {

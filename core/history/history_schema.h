@@ -15,7 +15,7 @@ namespace xs::history {
 
 // The schema version this library writes and reads. Older files are migrated step by step at
 // open; a newer one is refused (kVersion): a later xsession wrote it.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 struct OpenSettings {
   std::chrono::milliseconds busy_timeout{5000};
@@ -37,7 +37,8 @@ Status open_database(storage::Fs& fs, const std::string& path, const OpenSetting
 
 // Brings a database at `from` (< kSchemaVersion) to kSchemaVersion inside the caller's write
 // transaction. Version 0 is an empty file or the unversioned table `history(id, prompt,
-// created_at, cwd)` without an index: the index and its triggers are added and filled.
+// created_at, cwd)` without an index: the index and its triggers are added and filled. Version 1
+// -> 2 makes the index again with prefix indexes of 4 and 5 characters.
 Status migrate(Db& db, int from);
 
 }  // namespace xs::history

@@ -67,6 +67,37 @@ TEST(HistorySchema, VersionZeroFileIsMigratedAndIndexed) {
   ASSERT_TRUE((*h)->close().ok());
 }
 
+// A version-1 file (prefix indexes of 2 and 3 characters only) gets those of 4 and 5 as well, its
+// rows indexed again; triggers keep indexing new rows.
+TEST(HistorySchema, VersionOneFileGetsLongerPrefixIndexes) {
+  test::TempDir dir;
+  std::string path = dir.file("history.db");
+  exec_raw(path,
+           "CREATE TABLE history(id INTEGER PRIMARY KEY, prompt TEXT NOT NULL, created_at INTEGER NOT NULL, cwd TEXT);"
+           "CREATE INDEX history_cwd_id ON history(cwd, id);"
+           "CREATE VIRTUAL TABLE history_fts USING fts5(prompt, content='history', content_rowid='id',"
+           "  tokenize='unicode61 remove_diacritics 2', prefix='2 3');"
+           "CREATE TRIGGER history_ai AFTER INSERT ON history BEGIN"
+           "  INSERT INTO history_fts(rowid, prompt) VALUES (new.id, new.prompt); END;"
+           "INSERT INTO history(prompt, created_at, cwd) VALUES ('configure the presets', 5, '/p');"
+           "PRAGMA user_version=1;");
+  auto h = History::open(storage::make_posix_fs(), path, {});
+  ASSERT_TRUE(h.ok()) << h.status().message();
+  EXPECT_EQ(user_version(path), 2);
+  ASSERT_TRUE((*h)->add("preset configuration", std::nullopt, 6).ok());
+  ASSERT_TRUE((*h)->flush().ok());
+  Result<std::string> r = (*h)->search_json("confi*", {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_NE(r->find("\"id\":1,"), std::string::npos) << *r;
+  EXPECT_NE(r->find("\"id\":2,"), std::string::npos) << *r;
+  ASSERT_TRUE((*h)->close().ok());
+  Db db;
+  ASSERT_TRUE(db.open(path, false, std::chrono::milliseconds(100)).ok());
+  Result<std::string> sql = db.query_text("SELECT sql FROM sqlite_schema WHERE name = 'history_fts'");
+  ASSERT_TRUE(sql.ok());
+  EXPECT_NE(sql->find("prefix='2 3 4 5'"), std::string::npos) << *sql;
+}
+
 TEST(HistorySchema, EmptyFileAndMigrateFromZeroDirectly) {
   test::TempDir dir;
   std::string path = dir.file("history.db");

@@ -130,6 +130,80 @@ TEST_F(HistoryTest, PrefixAndLiteralQueries) {
   EXPECT_EQ(literal_query(" \t "), "");
 }
 
+// The ids of a search's hits, in order.
+std::vector<int64_t> hit_ids(const std::string& json) {
+  std::vector<int64_t> ids;
+  for (size_t at = json.find("{\"id\":"); at != std::string::npos; at = json.find("{\"id\":", at + 1)) {
+    ids.push_back(std::stoll(json.substr(at + 6)));
+  }
+  return ids;
+}
+
+// Prompts of "apple" and j other words: the fewer, the better bm25 ranks them.
+std::string apple_and(int j) {
+  std::string p = "apple";
+  for (int i = 0; i < j; ++i) p += " pear";
+  return p;
+}
+
+// More matches than ranked_matches: only the newest are ranked, best first; older, better matches
+// stay out (docs/history.md#ranking).
+TEST_F(HistoryTest, OnlyTheNewestMatchesAreRanked) {
+  HistoryOptions o;
+  o.ranked_matches = 10;
+  auto h = open(o);
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(h->add("apple apple apple " + std::to_string(i), std::nullopt, 1).ok());
+  // Newest ten (ids 21..30): id 21 the longest, id 29 the shortest; ids 28 and 30 tie.
+  for (int j : {9, 8, 7, 6, 5, 4, 2, 1, 0, 1}) ASSERT_TRUE(h->add(apple_and(j), std::nullopt, 1).ok());
+  ASSERT_TRUE(h->add("no fruit here", std::nullopt, 1).ok());
+  ASSERT_TRUE(h->flush().ok());
+  SearchOptions all;
+  all.limit = 10;
+  EXPECT_EQ(hit_ids(search(*h, "apple", all)), (std::vector<int64_t>{29, 30, 28, 27, 26, 25, 24, 23, 22, 21}));
+  all.limit = 3;
+  EXPECT_EQ(hit_ids(search(*h, "apple", all)), (std::vector<int64_t>{29, 30, 28}));
+  // A limit over ranked_matches ranks that many instead: then the dense old prompts come first.
+  all.limit = 12;
+  EXPECT_EQ(hit_ids(search(*h, "apple", all)), (std::vector<int64_t>{20, 19, 29, 30, 28, 27, 26, 25, 24, 23, 22, 21}));
+  // Whatever the window, a bad query is still the caller's mistake.
+  Result<std::string> bad = h->search_json("\"apple", all);
+  EXPECT_EQ(bad.status().code(), Code::kInvalid);
+
+  // At most ranked_matches matches: all ranked, exactly as without the bound.
+  HistoryOptions wide;
+  wide.ranked_matches = 31;
+  ASSERT_TRUE(h->close().ok());
+  h = open(wide);
+  all.limit = 3;
+  EXPECT_EQ(hit_ids(search(*h, "apple", all)), (std::vector<int64_t>{20, 19, 18}));
+}
+
+// With a cwd, the window is the newest matches in that cwd: matches elsewhere do not use it up.
+TEST_F(HistoryTest, WithACwdOnlyItsNewestMatchesAreRanked) {
+  HistoryOptions o;
+  o.ranked_matches = 4;
+  auto h = open(o);
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(h->add("apple apple " + std::to_string(i), std::string_view("/a"), 1).ok());
+  // /a: ids 6, 8, 10, 12 with 3, 2, 0, 1 other words; each followed by a dense match in /b.
+  for (int j : {3, 2, 0, 1}) {
+    ASSERT_TRUE(h->add(apple_and(j), std::string_view("/a"), 1).ok());
+    ASSERT_TRUE(h->add("apple apple apple", std::string_view("/b"), 1).ok());
+  }
+  ASSERT_TRUE(h->flush().ok());
+  SearchOptions in_a;
+  in_a.cwd = "/a";
+  in_a.limit = 4;
+  EXPECT_EQ(hit_ids(search(*h, "apple", in_a)), (std::vector<int64_t>{10, 12, 8, 6}));
+  SearchOptions in_b;
+  in_b.cwd = "/b";
+  EXPECT_EQ(hit_ids(search(*h, "apple", in_b)), (std::vector<int64_t>{13, 11, 9, 7}));
+  in_a.limit = 2;
+  EXPECT_EQ(hit_ids(search(*h, "apple", in_a)), (std::vector<int64_t>{10, 12}));
+  Result<std::string> bad = h->search_json("apple AND", in_a);
+  EXPECT_EQ(bad.status().code(), Code::kInvalid);
+  EXPECT_EQ(bad.status().message().rfind("bad history query: ", 0), 0u) << bad.status().message();
+}
+
 TEST_F(HistoryTest, BadQueriesAreInvalidWithSqlitesMessage) {
   auto h = open();
   ASSERT_TRUE(h->add("text", std::nullopt, 1).ok());
@@ -244,7 +318,7 @@ TEST_F(HistoryTest, InfoReportsTheFile) {
   Result<std::string> info = h->info_json();
   ASSERT_TRUE(info.ok());
   EXPECT_EQ(*info, "{\"path\":\"" + path_ +
-                       "\",\"schemaVersion\":1,\"count\":1,\"pending\":0,\"synchronous\":\"full\",\"damaged\":null}");
+                       "\",\"schemaVersion\":2,\"count\":1,\"pending\":0,\"synchronous\":\"full\",\"damaged\":null}");
 }
 
 TEST_F(HistoryTest, AWriterFailureIsSticky) {
