@@ -87,9 +87,10 @@ static_assert(offsetof(xs_list_options, cwd) == 16, "");
 
 // The same numbers at run time, so a failing mirror check in a binding can point at a test name.
 TEST(Layout, StoreOptions) {
-  EXPECT_EQ(sizeof(xs_store_options), 24u);
+  EXPECT_EQ(sizeof(xs_store_options), 32u);
   EXPECT_EQ(alignof(xs_store_options), 8u);
   EXPECT_EQ(offsetof(xs_store_options, reset_policy), 16u);
+  EXPECT_EQ(offsetof(xs_store_options, storage), 24u);
 }
 
 TEST(Layout, ResetPolicy) {

@@ -140,10 +140,10 @@ TEST_F(Reset, StoreOptionsVersionThreeCarryTheDefaultPolicy) {
   so.reset_policy = reinterpret_cast<const xs_reset_policy*>(1);  // a version 2 init leaves it alone
   ASSERT_EQ(xs_store_options_init(&so, 2), XS_OK);
   EXPECT_EQ(so.reset_policy, reinterpret_cast<const xs_reset_policy*>(1));
-  ASSERT_EQ(xs_store_options_init(&so, XS_STORE_OPTIONS_VERSION), XS_OK);
+  ASSERT_EQ(xs_store_options_init(&so, 3), XS_OK);
   EXPECT_EQ(so.version, 3u);
   EXPECT_EQ(so.reset_policy, nullptr);
-  EXPECT_EQ(xs_store_options_init(&so, 4), XS_EVERSION);
+  EXPECT_EQ(xs_store_options_init(&so, 5), XS_EVERSION);
 
   xs_reset_policy daily;
   ASSERT_EQ(xs_reset_policy_init(&daily, XS_RESET_POLICY_VERSION), XS_OK);

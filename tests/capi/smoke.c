@@ -307,7 +307,7 @@ int main(int argc, char **argv) {
   CheckCondition(xs_compaction_init(NULL, XS_COMPACTION_VERSION) == XS_EINVAL);
   CheckCondition(xs_custom_message_init(&cm, 9) == XS_EVERSION);
   CheckCondition(xs_session_init_entry_init(&si, 9) == XS_EVERSION);
-  CheckCondition(sizeof(xs_store_options) == 24 && sizeof(xs_session_options) == 88 && sizeof(xs_compaction) == 88 &&
+  CheckCondition(sizeof(xs_store_options) == 32 && sizeof(xs_session_options) == 88 && sizeof(xs_compaction) == 88 &&
                  sizeof(xs_custom_message) == 56 && sizeof(xs_session_init_entry) == 72);
 
   StartPhase("store");
