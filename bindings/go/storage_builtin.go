@@ -392,6 +392,7 @@ type builtinFile struct {
 	f     unsafe.Pointer
 }
 
+// Append writes p at the end of the file through the backend.
 func (f *builtinFile) Append(p []byte) error {
 	var data unsafe.Pointer
 	if len(p) > 0 {
@@ -400,16 +401,19 @@ func (f *builtinFile) Append(p []byte) error {
 	return builtinError("BuiltinStorage file Append", C.sh_write(unsafe.Pointer(f.owner), f.f, data, C.size_t(len(p))))
 }
 
+// Sync makes the file durable through the backend.
 func (f *builtinFile) Sync() error {
 	return builtinError("BuiltinStorage file Sync", C.sh_sync(unsafe.Pointer(f.owner), f.f))
 }
 
+// Stat describes the open file.
 func (f *builtinFile) Stat() (StorageInfo, error) {
 	var ci C.xs_storage_info
 	err := builtinError("BuiltinStorage file Stat", C.sh_fstat(unsafe.Pointer(f.owner), f.f, &ci))
 	return storageInfoOf(&ci), err
 }
 
+// Close closes the file and drops its reference to the backend.
 func (f *builtinFile) Close() error {
 	if f.owner == nil {
 		return closedError("BuiltinStorage file Close", "file")
@@ -426,6 +430,7 @@ type builtinLock struct {
 	l     unsafe.Pointer
 }
 
+// Unlock lets go of the lock and drops its reference to the backend.
 func (l *builtinLock) Unlock() {
 	if l.owner == nil {
 		return
