@@ -1,6 +1,6 @@
 package xsession
 
-// Storage of a host's own (xsession_storage.h, docs/storage.md): a Go value the engine reads,
+// Storage of a host's own (capi/include/xsession_storage.h): a Go value the engine reads,
 // writes, renames and locks through, passed as StoreOptions.Storage. The trampolines the table
 // points at are in storage_callbacks.go, the built-in backends in storage_builtin.go.
 
@@ -125,7 +125,7 @@ import (
 )
 
 // Storage is where a store keeps everything (StoreOptions.Storage): each method is one function
-// of xsession_storage.h's table, with the contract docs/storage.md states (atomic renames,
+// of xsession_storage.h's table, with the contract xsession_storage.h states (atomic renames,
 // durable syncs, an exclusive lock that dies with its holder, exact statuses). Paths are the
 // engine's '/'-separated strings under the store's root.
 //
