@@ -284,6 +284,18 @@ func TestStorageDelegatingToPosix(t *testing.T) {
 	if !bytes.Equal(files[0], files[1]) {
 		t.Fatalf("through the delegating storage:\n%s\nplain:\n%s", files[1], files[0])
 	}
+	// The backend's message comes through the Go storage unchanged.
+	var msgs [2]string
+	for i, root := range []string{plainRoot, watchedRoot} {
+		_, err := []*Store{plain, watched}[i].Open(root+"/missing.jsonl", nil)
+		if codeOf(t, err) != CodeNotFound {
+			t.Fatalf("open of a missing file: %v", err)
+		}
+		msgs[i] = strings.ReplaceAll(err.(*Error).Message, root, "<root>")
+	}
+	if msgs[0] != msgs[1] || msgs[0] == "" {
+		t.Errorf("message through the delegating storage %q, plain %q", msgs[1], msgs[0])
+	}
 	if watch.reads.Load() == 0 || watch.opens.Load() == 0 {
 		t.Fatalf("reads %d, opens %d: the storage was not used", watch.reads.Load(), watch.opens.Load())
 	}
