@@ -32,7 +32,14 @@ func caseFiles(t *testing.T) []string {
 }
 
 // TestConformance replays each case as a subtest named after its file.
-func TestConformance(t *testing.T) {
+func TestConformance(t *testing.T) { replayCases(t, false) }
+
+// TestConformanceOverGoStorage replays the same cases with the same code over osStorage, a
+// Storage written in Go (storage_fs_test.go): each case's store must call it and release it
+// exactly once when the store and its sessions are closed.
+func TestConformanceOverGoStorage(t *testing.T) { replayCases(t, true) }
+
+func replayCases(t *testing.T, goStorage bool) {
 	files := caseFiles(t)
 	// A wrong directory must not pass as "no cases": the suite has more than 30.
 	if len(files) < 30 {
@@ -52,7 +59,11 @@ func TestConformance(t *testing.T) {
 			if doc.Description == "" || doc.Steps == nil {
 				t.Fatalf("%s lacks description or steps", file)
 			}
-			newCaseRunner(t, &doc).run()
+			var storage *osStorage
+			if goStorage {
+				storage = &osStorage{}
+			}
+			newCaseRunner(t, &doc, storage).run()
 		})
 	}
 }
@@ -163,7 +174,8 @@ type caseRunner struct {
 	path  string   // the current session's file
 }
 
-func newCaseRunner(t *testing.T, doc *caseDoc) *caseRunner {
+// newCaseRunner opens the case's store, over storage unless it is nil.
+func newCaseRunner(t *testing.T, doc *caseDoc, storage *osStorage) *caseRunner {
 	r := &caseRunner{t: t, doc: doc, root: t.TempDir(), s: &Session{}}
 	var so StoreOptions
 	if doc.StoreDialect != "" && dialectNamed(t, doc.StoreDialect) == DialectPi {
@@ -171,6 +183,9 @@ func newCaseRunner(t *testing.T, doc *caseDoc) *caseRunner {
 	}
 	if doc.StoreResetPolicy != nil {
 		so.ResetPolicy = resetPolicyOf(r, doc.StoreResetPolicy)
+	}
+	if storage != nil {
+		so.Storage = storage
 	}
 	st, err := OpenStore(r.root, &so)
 	if err != nil {
@@ -180,6 +195,14 @@ func newCaseRunner(t *testing.T, doc *caseDoc) *caseRunner {
 	t.Cleanup(func() {
 		r.s.Close()
 		st.Close()
+		if storage != nil { // the storage was really used, and let go of once
+			if storage.calls.Load() == 0 {
+				t.Error("the store never called its Storage")
+			}
+			if n := storage.released.Load(); n != 1 {
+				t.Errorf("Release ran %d times, want 1", n)
+			}
+		}
 	})
 	return r
 }

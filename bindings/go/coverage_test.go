@@ -32,15 +32,19 @@ func packageSources(t *testing.T) map[string]string {
 	return out
 }
 
-// Every function xsession.h declares is called by the binding.
+// Every function xsession.h and xsession_storage.h declare is called by the binding.
 func TestEveryHeaderFunctionIsWrapped(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "capi", "include", "xsession.h"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	decls := regexp.MustCompile(`(?m)^XS_API [^(;]*?\b(xs_\w+)\(`).FindAllStringSubmatch(string(src), -1)
-	if len(decls) < 60 {
-		t.Fatalf("found only %d XS_API functions in xsession.h", len(decls))
+	var decls [][]string
+	for header, least := range map[string]int{"xsession.h": 60, "xsession_storage.h": 3} {
+		src, err := os.ReadFile(filepath.Join("..", "..", "capi", "include", header))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := regexp.MustCompile(`(?m)^XS_API [^(;]*?\b(xs_\w+)\(`).FindAllStringSubmatch(string(src), -1)
+		if len(found) < least {
+			t.Fatalf("found only %d XS_API functions in %s", len(found), header)
+		}
+		decls = append(decls, found...)
 	}
 	// Called from Go (C.xs_f(...)), or from C in a cgo preamble: a callback's trampoline.
 	var goCalls, cCalls strings.Builder
@@ -138,6 +142,7 @@ func TestReadmeShowsTheTestedExample(t *testing.T) {
 		"example_test.go":         "// An agent loop",
 		"example_keys_test.go":    "// The keyed store",
 		"example_history_test.go": "// The prompt history",
+		"example_storage_test.go": "// Storage of your own",
 	} {
 		example, err := os.ReadFile(file)
 		if err != nil {

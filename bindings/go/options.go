@@ -28,6 +28,10 @@ type StoreOptions struct {
 	KeysPath string     // the keyed store's document (KeyGet and friends); "" = <root>/sessions.json
 	// The reset policy of SessionForKey when a call passes none; nil = sessions never expire.
 	ResetPolicy *ResetPolicy
+	// Where the store keeps everything: a Storage of the host's, or a BuiltinStorage; nil = the
+	// disk (or memory with StoreInMemory, which excludes it: ErrInvalid). A StorageReleaser's
+	// Release runs once the store and every session opened from it are closed.
+	Storage Storage
 }
 
 // Dialect is whose forms a session's lines take (docs/dialects.md): oh-my-pi's or pi's. Both

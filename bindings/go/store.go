@@ -16,6 +16,7 @@ type Store struct {
 // OpenStore opens the store rooted at root (xs_store_new + xs_store_open). Nothing is written
 // until needed; a missing root is created on the first write. With StoreInMemory root may be "".
 // A ResetPolicy the library refuses (an hour outside 0-23, an unknown time zone) is ErrInvalid.
+// With a Storage, root is a path in it: OpenStore stats it (a file there is ErrInvalid).
 func OpenStore(root string, opts *StoreOptions) (*Store, error) {
 	const op = "OpenStore"
 	a := newArgs(op)
@@ -36,13 +37,23 @@ func OpenStore(root string, opts *StoreOptions) (*Store, error) {
 			return nil, a.err
 		}
 	}
+	undo := func() {}
+	if opts != nil && opts.Storage != nil {
+		t, u, err := storageTable(a, opts.Storage) // the table is copied by xs_store_open
+		if err != nil {
+			return nil, err
+		}
+		o.storage, undo = t, u
+	}
 	p := C.xs_store_new()
 	if p == nil {
+		undo()
 		return nil, &Error{Code: CodeNoMem, Op: op, Message: "xs_store_new: out of memory"}
 	}
 	if rc := C.xs_store_open(p, croot, &o); rc != C.XS_OK {
 		err := &Error{Code: Code(rc), Op: op, Message: C.GoString(C.xs_store_errmsg(p))}
 		C.xs_store_free(p)
+		undo() // a failed open leaves the table's user to us; Release does not run
 		return nil, err
 	}
 	st := &Store{h: handle[C.xs_store]{
