@@ -76,21 +76,27 @@ pub struct xs_storage {
         ) -> xs_status,
     >,
     /// Describes `path` (a file or directory).
-    pub stat: Option<unsafe extern "C" fn(user: *mut c_void, path: *const c_char, info: *mut xs_storage_info) -> xs_status>,
+    pub stat:
+        Option<unsafe extern "C" fn(user: *mut c_void, path: *const c_char, info: *mut xs_storage_info) -> xs_status>,
     /// Opens `path` for writing (`XS_STORAGE_APPEND` or `XS_STORAGE_CREATE`).
-    pub open:
-        Option<unsafe extern "C" fn(user: *mut c_void, path: *const c_char, flags: u32, file: *mut *mut c_void) -> xs_status>,
+    pub open: Option<
+        unsafe extern "C" fn(user: *mut c_void, path: *const c_char, flags: u32, file: *mut *mut c_void) -> xs_status,
+    >,
     /// Appends all `len` bytes at the end of the file, or fails.
-    pub write: Option<unsafe extern "C" fn(user: *mut c_void, file: *mut c_void, data: *const c_void, len: usize) -> xs_status>,
+    pub write: Option<
+        unsafe extern "C" fn(user: *mut c_void, file: *mut c_void, data: *const c_void, len: usize) -> xs_status,
+    >,
     /// Makes every byte written to the file so far durable.
     pub sync: Option<unsafe extern "C" fn(user: *mut c_void, file: *mut c_void) -> xs_status>,
     /// Describes the open file.
-    pub fstat: Option<unsafe extern "C" fn(user: *mut c_void, file: *mut c_void, info: *mut xs_storage_info) -> xs_status>,
+    pub fstat:
+        Option<unsafe extern "C" fn(user: *mut c_void, file: *mut c_void, info: *mut xs_storage_info) -> xs_status>,
     /// Closes the file; the handle is gone whatever it returns.
     pub close: Option<unsafe extern "C" fn(user: *mut c_void, file: *mut c_void) -> xs_status>,
     /// Renames `from` to `to` atomically, replacing `to` unless `XS_STORAGE_NOREPLACE`.
-    pub rename:
-        Option<unsafe extern "C" fn(user: *mut c_void, from: *const c_char, to: *const c_char, flags: u32) -> xs_status>,
+    pub rename: Option<
+        unsafe extern "C" fn(user: *mut c_void, from: *const c_char, to: *const c_char, flags: u32) -> xs_status,
+    >,
     /// Removes the file `path`.
     pub remove: Option<unsafe extern "C" fn(user: *mut c_void, path: *const c_char) -> xs_status>,
     /// Creates the directory `path` and its missing parents, durably.
@@ -110,7 +116,12 @@ pub struct xs_storage {
     >,
     /// Takes the exclusive lock named `path`, waiting up to `timeout_ms`.
     pub lock: Option<
-        unsafe extern "C" fn(user: *mut c_void, path: *const c_char, timeout_ms: u32, lock: *mut *mut c_void) -> xs_status,
+        unsafe extern "C" fn(
+            user: *mut c_void,
+            path: *const c_char,
+            timeout_ms: u32,
+            lock: *mut *mut c_void,
+        ) -> xs_status,
     >,
     /// Lets go of a lock `lock()` gave.
     pub unlock: Option<unsafe extern "C" fn(user: *mut c_void, lock: *mut c_void)>,
