@@ -340,7 +340,8 @@ fn header_structs() -> BTreeMap<String, Vec<String>> {
         let name = rest.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap().to_string();
         if rest[name.len()..].trim_start().starts_with('{') {
             let body = &rest[rest.find('{').unwrap() + 1..rest.find('}').unwrap()];
-            let fields = body.split(';').filter(|f| !f.trim().is_empty()).flat_map(declarators).map(|f| field(&f)).collect();
+            let fields =
+                body.split(';').filter(|f| !f.trim().is_empty()).flat_map(declarators).map(|f| field(&f)).collect();
             out.insert(name, fields);
         } else if header[..at].trim_end().ends_with("typedef") {
             out.entry(name).or_insert_with(Vec::new);
@@ -354,7 +355,11 @@ fn sys_struct(name: &str) -> Vec<String> {
     let start = src.find(&format!("pub struct {name} {{")).unwrap_or_else(|| panic!("struct {name} missing from sys"));
     let body = &src[start..];
     let body = tidy(&body[body.find('{').unwrap() + 1..body.find('}').unwrap()]);
-    split_top(&body).into_iter().filter(|f| f.starts_with("pub ")).map(|f| f.trim_start_matches("pub ").to_string()).collect()
+    split_top(&body)
+        .into_iter()
+        .filter(|f| f.starts_with("pub "))
+        .map(|f| f.trim_start_matches("pub ").to_string())
+        .collect()
 }
 
 #[test]
