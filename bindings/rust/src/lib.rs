@@ -23,7 +23,9 @@
 //!   store with a full-text index: [`History::add`] returns at once, [`History::search`] and
 //!   [`History::recent`] read them back typed;
 //! - [`Dialect`]: whose forms a session writes, omp's or pi's (docs/dialects.md); chosen per
-//!   store ([`StoreOptions::default_dialect`]) and per session ([`SessionOptions::dialect`]).
+//!   store ([`StoreOptions::default_dialect`]) and per session ([`SessionOptions::dialect`]);
+//! - [`Storage`] ([`StoreOptions::storage`]): where a store keeps its files when the host
+//!   supplies it (`xsession_storage.h`), and [`BuiltinStorage`], the library's own backends.
 //!
 //! ```no_run
 //! use xsession::{SessionOptions, Store};
@@ -76,6 +78,7 @@
 #![allow(unused_unsafe)]
 
 mod buffer;
+mod builtin_storage;
 mod dialect;
 mod error;
 mod handle;
@@ -91,12 +94,15 @@ mod progress;
 mod read;
 mod retention;
 mod session;
+mod storage;
+mod storage_table;
 mod store;
 pub use xsession_sys as sys;
 pub mod types;
 mod upkeep;
 mod write;
 
+pub use builtin_storage::{BuiltinFile, BuiltinLock, BuiltinStorage};
 pub use dialect::Dialect;
 pub use error::{status_str, Error, ErrorCode, Result};
 pub use history::{History, HistoryOptions, SearchOptions};
@@ -109,6 +115,7 @@ pub use policy::{ResetPolicy, ResetReason};
 pub use read::BlobRefs;
 pub use retention::ArchiveOptions;
 pub use session::Session;
+pub use storage::{OpenMode, ReadBuffer, Storage, StorageInfo, StorageKind};
 pub use store::Store;
 pub use types::{Context, Entries, Entry, EntryKind, Message};
 pub use write::{Compaction, CustomMessage, SessionInitEntry};

@@ -11,6 +11,8 @@ use crate::buffer::{opt_c_string, opt_ptr, path_c_string};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorCode, Result};
 use crate::policy::{RawResetPolicy, ResetPolicy};
+use crate::storage::Storage;
+use crate::storage_table::{OwnedTable, StorageSource};
 use crate::sys;
 
 /// Calls an `xs_*_init(struct, version)` and turns a failure into an [`Error`] (there is no
@@ -40,20 +42,39 @@ pub struct StoreOptions {
     default_dialect: Dialect,
     keys_path: Option<PathBuf>,
     reset_policy: Option<ResetPolicy>,
+    storage: Option<StorageSource>,
 }
 
 impl Default for StoreOptions {
     fn default() -> StoreOptions {
-        StoreOptions { in_memory: false, default_dialect: Dialect::Omp, keys_path: None, reset_policy: None }
+        StoreOptions {
+            in_memory: false,
+            default_dialect: Dialect::Omp,
+            keys_path: None,
+            reset_policy: None,
+            storage: None,
+        }
     }
 }
 
-/// The raw struct plus what its pointers point into (kept alive together; the policy is boxed
-/// so that moving this value does not move what `raw.reset_policy` points at).
+/// The raw struct plus what its pointers point into (kept alive together; the policy and the
+/// storage table are boxed so that moving this value does not move what the pointers point at).
+/// The table's storage reference is released with this value unless [`RawStoreOptions::opened`]
+/// says a store took it.
 pub(crate) struct RawStoreOptions {
     pub(crate) raw: sys::xs_store_options,
     _keys_path: Option<CString>,
     _reset_policy: Option<Box<RawResetPolicy>>,
+    storage: Option<Box<OwnedTable>>,
+}
+
+impl RawStoreOptions {
+    /// `xs_store_open` succeeded with these options: the store owns the storage table's `user`.
+    pub(crate) fn opened(&mut self) {
+        if let Some(table) = &mut self.storage {
+            table.give();
+        }
+    }
 }
 
 impl StoreOptions {
@@ -94,6 +115,28 @@ impl StoreOptions {
         self
     }
 
+    /// Keeps the store's files in `storage` instead of the disk (`xs_store_options.storage`,
+    /// `xsession_storage.h`): every read, write, rename and lock goes through its [`Storage`]
+    /// methods. Each store opened with these options holds a clone of the `Arc` until the store
+    /// and every session opened from it are gone; a store that fails to open drops its clone at
+    /// once. Not with [`StoreOptions::in_memory`] (the library refuses the pair with
+    /// [`ErrorCode::Invalid`]); [`BuiltinStorage::memory`](crate::BuiltinStorage::memory) is the
+    /// in-memory backend as a storage.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xsession::{BuiltinStorage, StoreOptions};
+    /// # fn main() -> xsession::Result<()> {
+    /// let opts = StoreOptions::new().storage(Arc::new(BuiltinStorage::posix()?));
+    /// # let _ = opts;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn storage<S: Storage>(mut self, storage: std::sync::Arc<S>) -> StoreOptions {
+        self.storage = Some(StorageSource::new(storage));
+        self
+    }
+
     pub(crate) fn is_in_memory(&self) -> bool {
         self.in_memory
     }
@@ -117,7 +160,9 @@ impl StoreOptions {
             None => None,
         };
         raw.reset_policy = policy.as_ref().map_or(std::ptr::null(), |p| &p.raw);
-        Ok(RawStoreOptions { raw, _keys_path: keys_path, _reset_policy: policy })
+        let storage = self.storage.as_ref().map(|source| Box::new(source.table()));
+        raw.storage = storage.as_ref().map_or(std::ptr::null(), |table| &table.raw);
+        Ok(RawStoreOptions { raw, _keys_path: keys_path, _reset_policy: policy, storage })
     }
 }
 

@@ -48,12 +48,13 @@ impl Store {
     /// With [`StoreOptions::in_memory`] the root is ignored.
     pub fn open_with(root: impl AsRef<Path>, opts: &StoreOptions) -> Result<Store> {
         let root = if opts.is_in_memory() { None } else { Some(path_c_string(root.as_ref(), "store root")?) };
-        let opts = opts.to_raw()?;
+        let mut opts = opts.to_raw()?;
         // SAFETY: xs_store_new has no preconditions; NULL means out of memory.
         let handle = Handle::from_raw(unsafe { sys::xs_store_new() })
             .ok_or_else(|| Error::new(ErrorCode::NoMem, "xs_store_new: out of memory"))?;
         // SAFETY: live handle; `root` and `opts` (with the path it points into) outlive the call.
         handle.check(|st| unsafe { sys::xs_store_open(st, opt_ptr(&root), &opts.raw) })?;
+        opts.opened();
         Ok(Store { handle })
     }
 

@@ -1,7 +1,8 @@
 //! `xsession-sys/src` against the real `xsession.h` (found through pkg-config by build.rs): every
 //! function with the same parameter names and types, every `#define` constant with the same
 //! value, every struct with the same fields, and (compiled by the C compiler) the same layout.
-//! A function added to the header and not mirrored fails here.
+//! A function added to the header and not mirrored fails here. `xsession_storage.h` (the storage
+//! a host supplies) is held to the same checks: its text is read after `xsession.h`'s.
 mod common;
 
 use std::collections::BTreeMap;
@@ -10,16 +11,22 @@ use std::process::Command;
 
 use xsession::sys;
 
+const HEADERS: [&str; 2] = ["xsession.h", "xsession_storage.h"];
+
 fn header() -> String {
-    let path = Path::new(env!("XSESSION_INCLUDEDIR")).join("xsession.h");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut text = String::new();
+    for name in HEADERS {
+        let path = Path::new(env!("XSESSION_INCLUDEDIR")).join(name);
+        text += &std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        text.push('\n');
+    }
     strip_comments(&text)
 }
 
 fn sys_source() -> String {
     // The -sys crate's declarations, all of its files.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("xsession-sys/src");
-    let text: String = ["lib.rs", "options.rs", "functions.rs", "history.rs"]
+    let text: String = ["lib.rs", "options.rs", "functions.rs", "history.rs", "storage.rs"]
         .iter()
         .map(|name| std::fs::read_to_string(dir.join(name)).unwrap() + "\n")
         .collect();
@@ -84,6 +91,68 @@ fn param(decl: &str) -> (String, String) {
     let decl = decl.trim();
     let split = decl.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).expect("a parameter name");
     (rust_type(&decl[..=split]), decl[split + 1..].to_string())
+}
+
+/// Splits at the commas outside parentheses and angle brackets (parameters that are themselves
+/// function pointers keep theirs).
+fn split_top(s: &str) -> Vec<&str> {
+    let (mut parts, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '<' => depth += 1,
+            ')' | '>' if !s[..i].ends_with('-') => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&s[start..]);
+    parts.into_iter().map(str::trim).filter(|p| !p.is_empty()).collect()
+}
+
+/// A struct field or parameter as "name: RustType"; a function pointer (`ret (*name)(params)`,
+/// the storage table's fields) becomes `Option<unsafe extern "C" fn(…) -> ret>`, as NULL is a
+/// value C may hold.
+fn field(decl: &str) -> String {
+    let decl = decl.trim();
+    let star = match decl.find("(*") {
+        Some(star) => star,
+        None => {
+            let (ty, name) = param(decl);
+            // Rust cannot name a parameter `self` outside a method: the mirror spells it `self_`.
+            let name = if name == "self" { "self_".to_string() } else { name };
+            return format!("{name}: {ty}");
+        }
+    };
+    let ret = rust_type(&decl[..star]);
+    let name_end = star + decl[star..].find(')').unwrap();
+    let name = decl[star + 2..name_end].trim();
+    let open = name_end + decl[name_end..].find('(').unwrap();
+    let params: Vec<String> = split_top(&decl[open + 1..decl.rfind(')').unwrap()]).into_iter().map(field).collect();
+    let ret = if ret == "c_void" { String::new() } else { format!(" -> {ret}") };
+    format!("{name}: Option<unsafe extern \"C\" fn({}){ret}>", params.join(", "))
+}
+
+/// One field per declarator: `uint64_t dev, ino` is `uint64_t dev` and `uint64_t ino`.
+fn declarators(decl: &str) -> Vec<String> {
+    if decl.contains("(*") || !decl.contains(',') {
+        return vec![decl.to_string()];
+    }
+    let names: Vec<&str> = decl.split(',').collect();
+    let first = names[0].trim();
+    let ty = &first[..=first.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap()];
+    std::iter::once(first.to_string()).chain(names[1..].iter().map(|n| format!("{ty}{}", n.trim()))).collect()
+}
+
+/// Undoes rustfmt's line breaks inside a squashed Rust type: `Option< unsafe … fn( a, ) -> b, >`.
+fn tidy(s: &str) -> String {
+    let mut s = squash(s);
+    for (from, to) in [("( ", "("), (" )", ")"), ("< ", "<"), (" >", ">"), (",)", ")"), (",>", ">")] {
+        s = s.replace(from, to);
+    }
+    s
 }
 
 /// name -> "(name: type, …) -> ret" for every function of the header.
@@ -227,6 +296,7 @@ fn every_header_function_is_mirrored_with_the_same_signature() {
     let header = header_functions();
     let mirrored = sys_functions();
     assert!(header.len() >= 85, "parsed only {} functions from the header", header.len());
+    assert!(header.contains_key("xs_storage_error"), "xsession_storage.h was not read");
     let missing: Vec<&String> = header.keys().filter(|n| !mirrored.contains_key(*n)).collect();
     let extra: Vec<&String> = mirrored.keys().filter(|n| !header.contains_key(*n)).collect();
     assert!(missing.is_empty(), "functions of xsession.h missing from xsession-sys/src: {missing:?}");
@@ -259,25 +329,23 @@ fn every_header_constant_is_mirrored_with_the_same_value() {
     assert!(checked >= 40, "only {checked} constants found");
 }
 
-/// struct name -> its fields as "name: type" (opaque structs have none).
+/// struct name -> its fields as "name: type" (opaque structs have none). A struct is defined in
+/// its typedef (`typedef struct x {…} x;`) or after a typedef that only names it
+/// (`typedef struct x x; struct x {…};`, the storage buffer).
 fn header_structs() -> BTreeMap<String, Vec<String>> {
     let header = squash(&header());
     let mut out = BTreeMap::new();
-    for part in header.split("typedef struct ").skip(1) {
-        let name = part.split_whitespace().next().unwrap().to_string();
-        let fields = if part[name.len()..].trim_start().starts_with('{') {
-            let body = &part[part.find('{').unwrap() + 1..part.find('}').unwrap()];
-            body.split(';')
-                .filter(|f| !f.trim().is_empty())
-                .map(|f| {
-                    let (ty, field) = param(f);
-                    format!("{field}: {ty}")
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        out.insert(name, fields);
+    for (at, _) in header.match_indices("struct ") {
+        let rest = &header[at + 7..];
+        let name = rest.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap().to_string();
+        if rest[name.len()..].trim_start().starts_with('{') {
+            let body = &rest[rest.find('{').unwrap() + 1..rest.find('}').unwrap()];
+            let fields =
+                body.split(';').filter(|f| !f.trim().is_empty()).flat_map(declarators).map(|f| field(&f)).collect();
+            out.insert(name, fields);
+        } else if header[..at].trim_end().ends_with("typedef") {
+            out.entry(name).or_insert_with(Vec::new);
+        }
     }
     out
 }
@@ -286,9 +354,9 @@ fn sys_struct(name: &str) -> Vec<String> {
     let src = squash(&sys_source());
     let start = src.find(&format!("pub struct {name} {{")).unwrap_or_else(|| panic!("struct {name} missing from sys"));
     let body = &src[start..];
-    let body = &body[body.find('{').unwrap() + 1..body.find('}').unwrap()];
-    body.split(',')
-        .map(str::trim)
+    let body = tidy(&body[body.find('{').unwrap() + 1..body.find('}').unwrap()]);
+    split_top(&body)
+        .into_iter()
         .filter(|f| f.starts_with("pub "))
         .map(|f| f.trim_start_matches("pub ").to_string())
         .collect()
@@ -298,6 +366,8 @@ fn sys_struct(name: &str) -> Vec<String> {
 fn every_header_struct_is_mirrored_with_the_same_fields() {
     let structs = header_structs();
     assert!(structs.len() >= 9, "parsed only {} structs", structs.len());
+    assert_eq!(structs["xs_storage"].len(), 18, "the storage table's fields: {:?}", structs["xs_storage"]);
+    assert_eq!(structs["xs_storage_buffer"].len(), 2, "{:?}", structs["xs_storage_buffer"]);
     for (name, fields) in &structs {
         assert_eq!(&sys_struct(name), fields, "fields of {name}");
     }
@@ -320,7 +390,7 @@ macro_rules! offset_of {
 /// sizeof and offsetof of every field, as the C compiler sees them and as Rust does.
 macro_rules! layouts {
     ($($ty:ident { $($field:ident),* })*) => {{
-        let mut c = String::from("#include <stddef.h>\n#include <stdio.h>\n#include \"xsession.h\"\nint main(void) {\n");
+        let mut c = String::from("#include <stddef.h>\n#include <stdio.h>\n#include \"xsession_storage.h\"\nint main(void) {\n");
         let mut rust = String::new();
         $(
             c += &format!("printf(\"{0} %zu\\n\", sizeof({0}));\n", stringify!($ty));
@@ -337,7 +407,7 @@ macro_rules! layouts {
 #[test]
 fn struct_layouts_match_the_c_compiler() {
     let (c_source, rust) = layouts! {
-        xs_store_options { version, flags, keys_path, reset_policy }
+        xs_store_options { version, flags, keys_path, reset_policy, storage }
         xs_session_options { version, flags, max_line_bytes, max_depth, dialect, clock_start_ms, clock_step_ms,
                              id_seed, cwd, session_id, title, parent_session, key }
         xs_archive_options { version, flags, older_than_ms, now_ms, progress, progress_user }
@@ -355,6 +425,10 @@ fn struct_layouts_match_the_c_compiler() {
         xs_session_init_entry { version, reserved, system_prompt, system_prompt_len, task, task_len, tools_json,
                                 tools_len, output_schema_json, output_schema_len }
         xs_history_options { version, flags, path, busy_timeout_ms, max_prompt_bytes }
+        xs_storage_info { size, mtime_ms, dev, ino, links, kind }
+        xs_storage_buffer { alloc, opaque }
+        xs_storage { version, user, read, stat, open, write, sync, fstat, close, rename, remove, make_dirs,
+                     sync_dir, touch, list, lock, unlock, release }
     };
     // Every struct with fields in the header is in the list above (the field test checks names).
     let listed = rust.lines().filter(|l| !l.contains('.')).count();

@@ -52,7 +52,10 @@ fn the_mirrored_option_versions_are_the_headers_and_the_next_is_refused() {
     // SAFETY: zeroed structs of the types the init functions fill.
     unsafe {
         assert_eq!(sys::xs_store_options_init(store_opts.as_mut_ptr(), sys::XS_STORE_OPTIONS_VERSION), sys::XS_OK);
-        assert_eq!(sys::xs_store_options_init(store_opts.as_mut_ptr(), 4), sys::XS_EVERSION);
+        assert_eq!(
+            sys::xs_store_options_init(store_opts.as_mut_ptr(), sys::XS_STORE_OPTIONS_VERSION + 1),
+            sys::XS_EVERSION
+        );
         assert_eq!(
             sys::xs_session_options_init(session_opts.as_mut_ptr(), sys::XS_SESSION_OPTIONS_VERSION),
             sys::XS_OK

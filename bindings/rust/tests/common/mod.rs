@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod json;
+pub mod local_fs;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

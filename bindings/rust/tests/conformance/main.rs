@@ -3,7 +3,8 @@
 //! the format of `tests/conformance/README.md`. A case stops at its first mismatch; all cases
 //! run, and the test fails listing every failed case with its step. The checks are in `checks.rs`,
 //! the keyed store's steps in `keys.rs`, the session library's (planning, resume, stats,
-//! retention, reset policies) in `library.rs`, the import steps in `import.rs`.
+//! retention, reset policies) in `library.rs`, the import steps in `import.rs`. The same cases
+//! run a second time over a storage written in Rust (`storage.rs`).
 #[path = "../common/mod.rs"]
 mod common;
 
@@ -93,6 +94,7 @@ mod checks;
 mod import;
 mod keys;
 mod library;
+mod storage;
 mod typed;
 
 // Fields drop in order: the session closes, then the store, then the directory goes.
@@ -105,9 +107,9 @@ struct Runner<'a> {
 }
 
 impl<'a> Runner<'a> {
-    fn new(case: &'a Value) -> Runner<'a> {
+    /// A store in a fresh directory, opened with `opts` and the case's own store options.
+    fn new(case: &'a Value, mut opts: StoreOptions) -> Runner<'a> {
         let root = TempDir::new("conformance");
-        let mut opts = StoreOptions::new();
         if let Some(name) = case.get("store_dialect") {
             opts = opts.default_dialect(name.as_str().unwrap().parse().expect("store_dialect"));
         }
@@ -463,6 +465,11 @@ impl<'a> Runner<'a> {
 
 #[test]
 fn every_conformance_case_gives_the_exact_bytes() {
+    replay_all(|case| Runner::new(case, StoreOptions::new()).run());
+}
+
+/// Runs `replay` on every case and fails listing each case it failed, with its step.
+fn replay_all(mut replay: impl FnMut(&Value) -> Result<(), String>) {
     let mut names: Vec<String> = std::fs::read_dir(cases_dir())
         .expect("tests/conformance/cases")
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -476,7 +483,7 @@ fn every_conformance_case_gives_the_exact_bytes() {
         let text = std::fs::read_to_string(cases_dir().join(name)).unwrap();
         let case: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name} is not valid JSON: {e}"));
         assert!(case.get("description").is_some() && case.get("steps").is_some(), "{name}");
-        if let Err(e) = Runner::new(&case).run() {
+        if let Err(e) = replay(&case) {
             failures.push(format!("{name}: {e}"));
         }
     }

@@ -1,10 +1,11 @@
-//! Raw declarations mirroring `xsession.h` one for one: types, constants and functions, and the
-//! link to `libxsession` (found by `build.rs` with pkg-config). The safe API is the `xsession`
-//! crate, built on this one as git2 is on libgit2-sys.
+//! Raw declarations mirroring `xsession.h` and `xsession_storage.h` (in `storage.rs`) one for
+//! one: types, constants and functions, and the link to `libxsession` (found by `build.rs` with
+//! pkg-config). The safe API is the `xsession` crate, built on this one as git2 is on
+//! libgit2-sys.
 //!
 //! Nothing here is safe to call without reading the header's contract for the function.
 //! Names keep the C spelling so that the header is the documentation. The test
-//! `tests/header_coverage.rs` of the `xsession` crate parses the real header and fails when a
+//! `tests/header_coverage.rs` of the `xsession` crate parses the real headers and fails when a
 //! function, constant or struct field there is missing here (or differs in type), so these files
 //! cannot drift silently.
 #![allow(non_camel_case_types)]
@@ -13,10 +14,12 @@
 mod functions;
 mod history;
 mod options;
+mod storage;
 
 pub use functions::*;
 pub use history::*;
 pub use options::*;
+pub use storage::*;
 
 use std::marker::{PhantomData, PhantomPinned};
 use std::os::raw::c_int;

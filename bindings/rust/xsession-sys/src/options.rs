@@ -3,10 +3,10 @@
 use std::ffi::c_void;
 use std::os::raw::c_char;
 
-use crate::xs_status;
+use crate::{xs_status, xs_storage};
 
 /// Version of [`xs_store_options`] this crate fills in.
-pub const XS_STORE_OPTIONS_VERSION: u32 = 3;
+pub const XS_STORE_OPTIONS_VERSION: u32 = 4;
 /// Sessions live in memory only (nothing touches the disk).
 pub const XS_STORE_IN_MEMORY: u32 = 0x1;
 /// New sessions are written in pi's dialect (default: omp's).
@@ -34,6 +34,10 @@ pub struct xs_store_options {
     /// Version 3: the policy of `xs_store_session_for_key` when a call passes none; NULL =
     /// sessions never expire. Copied by `xs_store_open`.
     pub reset_policy: *const xs_reset_policy,
+    /// Version 4: where the store keeps everything (`xsession_storage.h`); NULL = the disk. The
+    /// table is copied; when `xs_store_open` succeeds its `user` belongs to the store until
+    /// `release()` runs, when it fails it stays the caller's.
+    pub storage: *const xs_storage,
 }
 
 /// Version of [`xs_session_options`] this crate fills in.
