@@ -1,10 +1,32 @@
 #include "api.h"
 
+#ifdef XS_CLI_POSTGRES
+#include <xsession_postgres.h>
+#endif
+
 namespace xs::cli {
 
-Store::Store(const std::string& root) : st_(xs_store_new()), root_(root) {
+Store::Store(const StoreSpec& spec) : st_(xs_store_new()), root_(spec.root) {
   if (!st_) throw ApiError(XS_ENOMEM, "out of memory");
-  check(xs_store_open(st_, root.c_str(), nullptr), root);
+  if (spec.database.empty()) {
+    check(xs_store_open(st_, root_.c_str(), nullptr), root_);
+    return;
+  }
+#ifdef XS_CLI_POSTGRES
+  char err[1024] = "";
+  xs_status st = xs_postgres_storage(spec.database.c_str(), nullptr, &table_, err, sizeof err);
+  if (st != XS_OK) throw ApiError(st, "--store: " + std::string(err[0] ? err : xs_status_str(st)));
+  xs_store_options o;
+  xs_store_options_init(&o, XS_STORE_OPTIONS_VERSION);
+  o.storage = &table_;
+  st = xs_store_open(st_, root_.c_str(), &o);
+  if (st != XS_OK) table_.release(table_.user);  // not taken: still ours
+  on_table_ = st == XS_OK;
+  check(st, root_);
+#else
+  throw ApiError(XS_EINVAL,
+                 "--store " + spec.database + ": this xs was built without PostgreSQL (XS_BUILD_POSTGRES=OFF)");
+#endif
 }
 
 void Store::check(xs_status st, const std::string& context) const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <xsession.h>
+#include <xsession_storage.h>
 
 #include <stdexcept>
 #include <string>
@@ -35,15 +36,26 @@ std::string read_text(Fill fill, ErrMsg errmsg) {
   return out;
 }
 
+// Where a command's store is: a root directory on the disk, or a root inside a database
+// (--store postgresql://…, docs/storage.md), whose storage table the CLI also uses for the few
+// file steps it takes itself (finding session files, a repair's backup).
+struct StoreSpec {
+  std::string root;
+  std::string database;  // a postgresql:// URL, or empty: the disk
+};
+
 class Store {
  public:
-  explicit Store(const std::string& root);
+  explicit Store(const StoreSpec& spec);
   ~Store() { xs_store_free(st_); }
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
   xs_store* get() const { return st_; }
   const std::string& root() const { return root_; }
+  // The store's storage table when it is not the disk (a copy of what the store was opened with;
+  // valid while the store is), else nullptr.
+  const xs_storage* storage() const { return on_table_ ? &table_ : nullptr; }
   // Throws ApiError(status, "<context>: <store message>") when st is not XS_OK.
   void check(xs_status st, const std::string& context) const;
   // "<root>: <store message>", for a failed call about the store as a whole.
@@ -52,6 +64,8 @@ class Store {
  private:
   xs_store* st_;
   std::string root_;
+  xs_storage table_{};
+  bool on_table_ = false;
 };
 
 class Session {

@@ -63,7 +63,7 @@ void add_append(CLI::App& app, Globals& g) {
     } else {
       json = argument_or_stdin(a->entry_json);
     }
-    Store store(g.root());
+    Store store(g.store());
     Session s = open_writable(store, a->session);
     char id[XS_ID_BUFSIZE];
     if (!a->message.empty())
@@ -86,7 +86,7 @@ void add_branch(CLI::App& app, Globals& g) {
       "The leaf itself is not stored in the file; the branch_summary entry is the durable\n"
       "record of the branch. Without --summary its summary is empty (not shown to the model).");
   cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     Session s = open_writable(store, a->session);
     char id[XS_ID_BUFSIZE];
     s.check(xs_session_branch_with_summary(s.get(), a->id.c_str(), a->summary.data(), a->summary.size(), nullptr, 0,
@@ -106,7 +106,7 @@ void add_label(CLI::App& app, Globals& g) {
   cmd->add_flag("--clear", a->clear, "remove the entry's label")->excludes(text);
   cmd->callback([a, &g] {
     if (!a->clear && a->text.empty()) throw CLI::ValidationError("TEXT", "give a label, or --clear");
-    Store store(g.root());
+    Store store(g.store());
     Session s = open_writable(store, a->session);
     char id[XS_ID_BUFSIZE];
     s.check(xs_append_label(s.get(), a->id.c_str(), a->clear ? nullptr : a->text.c_str(), id), "label");

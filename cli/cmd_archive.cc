@@ -126,14 +126,14 @@ void add_archive(CLI::App& app, Globals& g) {
   auto a = std::make_shared<RetentionArgs>();
   CLI::App* cmd = app.add_subcommand("archive", "compress sessions idle for longer than --older to .jsonl.gz");
   add_common(cmd, *a, "idle for longer than this (30d, 12h, 45m, 90s)");
-  cmd->callback([a, &g] { archive(Store(g.root()), *a); });
+  cmd->callback([a, &g] { archive(Store(g.store()), *a); });
 }
 
 void add_prune(CLI::App& app, Globals& g) {
   auto a = std::make_shared<RetentionArgs>();
   CLI::App* cmd = app.add_subcommand("prune", "delete archived sessions archived longer ago than --older");
   add_common(cmd, *a, "archived longer ago than this (90d, ...)");
-  cmd->callback([a, &g] { prune(Store(g.root()), *a); });
+  cmd->callback([a, &g] { prune(Store(g.store()), *a); });
 }
 
 }  // namespace xs::cli

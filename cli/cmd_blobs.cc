@@ -108,16 +108,16 @@ void add_blobs(CLI::App& app, Globals& g) {
   cmd->require_subcommand(1);
   CLI::App* ls_cmd = cmd->add_subcommand("ls", "the blobs: hash, size, age");
   ls_cmd->add_flag("--json", a->json, "the library's listing");
-  ls_cmd->callback([a, &g] { ls(Store(g.root()), a->json); });
+  ls_cmd->callback([a, &g] { ls(Store(g.store()), a->json); });
   CLI::App* verify_cmd = cmd->add_subcommand("verify", "read and hash every blob (exit 1 if one is damaged)");
   verify_cmd->add_flag("--json", a->json, "the library's listing with a problem per blob");
-  verify_cmd->callback([a, &g] { g.exit_code = verify(Store(g.root()), a->json, Style(g.color, 1)); });
+  verify_cmd->callback([a, &g] { g.exit_code = verify(Store(g.store()), a->json, Style(g.color, 1)); });
   CLI::App* gc_cmd = cmd->add_subcommand("gc", "delete blobs no file under the root mentions (older than --grace)");
   gc_cmd->add_flag("--dry-run", a->dry_run, "say what would be deleted; delete nothing");
   gc_cmd->add_option("--grace", a->grace_s, "never delete anything younger than this many seconds")
       ->capture_default_str();
   gc_cmd->add_flag("--json", a->json, "the library's report");
-  gc_cmd->callback([a, &g] { gc(Store(g.root()), *a); });
+  gc_cmd->callback([a, &g] { gc(Store(g.store()), *a); });
 }
 
 }  // namespace xs::cli

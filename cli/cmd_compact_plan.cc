@@ -71,7 +71,7 @@ void add_compact_plan(CLI::App& app, Globals& g) {
       ->capture_default_str();
   cmd->add_option("--floor", a->settings.reserve_floor, "the floor under --reserve (0: none)")->capture_default_str();
   cmd->add_flag("--json", a->as_json, "{contextTokens, estimated, shouldCompact, plan}");
-  cmd->callback([a, &g] { run(Store(g.root()), *a); });
+  cmd->callback([a, &g] { run(Store(g.store()), *a); });
 }
 
 }  // namespace xs::cli

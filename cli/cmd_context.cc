@@ -56,7 +56,7 @@ void add_context(CLI::App& app, Globals& g) {
   cmd->add_option("--leaf", *leaf, "build the context from this entry instead of the current leaf");
   cmd->add_flag("--json", *json, "the exact context JSON {leafId, messages, thinkingLevel, models, ...}");
   cmd->callback([ref, leaf, json, &g] {
-    Store store(g.root());
+    Store store(g.store());
     Session s = open_read_only(store, *ref);
     std::string text = s.context(leaf->empty() ? nullptr : leaf->c_str());
     if (*json) {

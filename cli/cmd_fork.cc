@@ -23,7 +23,7 @@ void add_fork(CLI::App& app, Globals& g) {
   cmd->add_option("--at", a->at, "copy only the branch from the root to this entry");
   cmd->add_flag("--json", a->json, "print the new session's info as JSON");
   cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     Session source = open_read_only(store, a->session);
     xs_session_options o = session_options(XS_SESSION_NO_DEFER);
     xs_session* raw = nullptr;

@@ -28,7 +28,14 @@ struct HistoryArgs {
 // The store's history handle, closed (and flushed) when it goes.
 class HistoryHandle {
  public:
-  explicit HistoryHandle(const Store& store) { store.check(xs_history_open(store.get(), nullptr, &h_), "history"); }
+  // A store on the disk keeps its history beside its sessions; a store in a database (--store)
+  // has none of its own, and the prompts go to this machine's history (`path`).
+  HistoryHandle(const Store& store, const std::string& path) {
+    xs_history_options o;
+    xs_history_options_init(&o, XS_HISTORY_OPTIONS_VERSION);
+    o.path = path.c_str();
+    store.check(xs_history_open(store.get(), store.storage() ? &o : nullptr, &h_), "history");
+  }
   ~HistoryHandle() { xs_history_close(h_); }
   HistoryHandle(const HistoryHandle&) = delete;
   HistoryHandle& operator=(const HistoryHandle&) = delete;
@@ -113,10 +120,11 @@ void add_history(CLI::App& app, Globals& g) {
       "The history is <root>/history.db (SQLite). Matches are ranked by bm25 and shown in bold on a\n"
       "terminal. A query FTS5 cannot parse exits with status 2 and SQLite's message.");
   cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
+    const std::string db = (store.storage() ? g.local_root() : store.root()) + "/history.db";
     if (!a->add.empty()) {
       std::string cwd = a->cwd.empty() ? std::filesystem::current_path().string() : absolute_cwd(a->cwd);
-      HistoryHandle h(store);
+      HistoryHandle h(store, db);
       h.check(xs_history_add(h.get(), a->add.data(), a->add.size(), cwd.c_str(), now_ms()));
       h.close();
       return;
@@ -124,7 +132,7 @@ void add_history(CLI::App& app, Globals& g) {
     require_root(store);
     bool search = !a->query.empty();
     // Reading writes nothing: a store without a history shows an empty one (opening would create it).
-    if (!std::filesystem::exists(store.root() + "/history.db")) {
+    if (!std::filesystem::exists(db)) {
       if (a->json) {
         std::fputs("[]\n", stdout);
       } else {
@@ -133,7 +141,7 @@ void add_history(CLI::App& app, Globals& g) {
       }
       return;
     }
-    HistoryHandle h(store);
+    HistoryHandle h(store, db);
     std::string cwd = absolute_cwd(a->cwd);
     const char* cwd_arg = cwd.empty() ? nullptr : cwd.c_str();
     auto error = [&] { return std::string("history: ") + xs_history_errmsg(h.get()); };

@@ -170,7 +170,7 @@ void add_import(CLI::App& app, Globals& g) {
                   "claude: the cwd of every imported session; myagents, gateway: of sessions whose source names none");
   cmd->add_flag("--json", a->json, "the library's report");
   cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     std::string text = import_report(store, *a);
     if (a->json) return (void)std::printf("%s\n", text.c_str());
     print_import(text);

@@ -56,20 +56,20 @@ void add_keys(CLI::App& app, Globals& g) {
   cmd->add_option("--prefix", a->prefix, "only keys that start with this (ls)");
   cmd->add_flag("--json", a->as_json, "the library's listing (ls)");
   cmd->callback([a, &g, cmd] {
-    if (cmd->get_subcommands().empty()) list(Store(g.root()), *a);
+    if (cmd->get_subcommands().empty()) list(Store(g.store()), *a);
   });
   CLI::App* ls_cmd = cmd->add_subcommand("ls", "every key with its session id, age and title (the default)");
   ls_cmd->add_option("--prefix", a->prefix, "only keys that start with this");
   ls_cmd->add_flag("--json", a->as_json, "the library's listing: [{key, record}]");
-  ls_cmd->callback([a, &g] { list(Store(g.root()), *a); });
+  ls_cmd->callback([a, &g] { list(Store(g.store()), *a); });
   CLI::App* show_cmd = cmd->add_subcommand("show", "one key's record, as JSON");
   show_cmd->add_option("KEY", a->key, "the session key")->required();
-  show_cmd->callback([a, &g] { show(Store(g.root()), *a); });
+  show_cmd->callback([a, &g] { show(Store(g.store()), *a); });
   CLI::App* set_cmd = cmd->add_subcommand("set", "replace a key's record (JSON, or - for stdin)");
   set_cmd->add_option("KEY", a->key, "the session key")->required();
   set_cmd->add_option("RECORD", a->json, "a JSON object with a string sessionId")->required();
   set_cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     std::string json = argument_or_stdin(a->json);
     store.check(xs_keys_put(store.get(), a->key.c_str(), json.data(), json.size()), a->key);
   });
@@ -77,14 +77,14 @@ void add_keys(CLI::App& app, Globals& g) {
   patch_cmd->add_option("KEY", a->key, "the session key")->required();
   patch_cmd->add_option("PATCH", a->json, "a JSON object; null removes a field (or - for stdin)")->required();
   patch_cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     std::string json = argument_or_stdin(a->json);
     store.check(xs_keys_patch(store.get(), a->key.c_str(), json.data(), json.size()), a->key);
   });
   CLI::App* delete_cmd = cmd->add_subcommand("delete", "remove a key's record (its transcript stays)");
   delete_cmd->add_option("KEY", a->key, "the session key")->required();
   delete_cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     store.check(xs_keys_delete(store.get(), a->key.c_str()), a->key);
   });
 }

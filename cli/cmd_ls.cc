@@ -179,7 +179,7 @@ void add_ls(CLI::App& app, Globals& g) {
       "Flags: M needs migration (xs migrate), C a .corrupt-* copy was kept, D verify found\n"
       "problems (xs verify; with --check).");
   cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     if (!a->foreign.empty()) return list_foreign(store, a->foreign, a->foreign_path, a->json);
     require_root(store);
     std::string cwd = listed_cwd(*a);

@@ -34,7 +34,7 @@ void add_migrate(CLI::App& app, Globals& g) {
       "Paths are shown relative to the store root. Of several files, those already at version 3\n"
       "are counted, not listed, unless -v.");
   cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     Style style(g.color, 1);
     std::vector<std::string> files = session_files(store, a->paths);
     bool list_all = a->verbose || files.size() == 1;

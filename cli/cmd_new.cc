@@ -49,7 +49,7 @@ void add_new(CLI::App& app, Globals& g) {
       ->check(CLI::IsMember({"omp", "pi"}));
   cmd->add_flag("--json", a->json, "print the session's info as JSON");
   cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     xs_session_options o = session_options(XS_SESSION_NO_DEFER);
     if (!a->dialect.empty()) o.dialect = a->dialect == "pi" ? XS_DIALECT_PI : XS_DIALECT_OMP;
     if (!a->title.empty()) o.title = a->title.c_str();
@@ -68,7 +68,7 @@ void add_continue(CLI::App& app, Globals& g) {
   cmd->add_flag("--json", a->json, "print the session's info as JSON");
   cmd->footer("With $XS_TERMINAL_ID set, the session this terminal used last in that directory wins.");
   cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     xs_session_options o = session_options(XS_SESSION_NO_DEFER);
     std::string cwd = cwd_or_current(a->cwd);
     const char* terminal = std::getenv("XS_TERMINAL_ID");

@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "json.h"
 #include "problem_text.h"
+#include "store_files.h"
 #include "style.h"
 #include "text.h"
 
@@ -145,24 +146,39 @@ bool did_nothing(const std::string& repair_json) {
 }
 
 // Keeps the backup, then lets the library repair the file through a writable open.
+// The backup of a store in a database (--store): the same names, through its storage.
+std::string keep_backup_in(const xs_storage& t, const std::string& path) {
+  time_t secs = static_cast<time_t>(now_ms() / 1000);
+  struct tm tm;
+  gmtime_r(&secs, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+  std::vector<std::string> names;
+  for (int n = 0; n < 100; ++n) names.push_back(path + ".bak-" + stamp + (n ? "-" + std::to_string(n) : ""));
+  return copy_in(t, path, names);
+}
+
+void drop_backup(const Store& store, const std::string& backup) {
+  if (const xs_storage* t = store.storage()) return remove_in(*t, backup);
+  std::error_code ignored;
+  std::filesystem::remove(backup, ignored);
+}
+
 Repaired repair_file(const Store& store, const std::string& path, uint32_t flags) {
   Repaired r;
-  r.backup = keep_backup(path);
+  r.backup = store.storage() ? keep_backup_in(*store.storage(), path) : keep_backup(path);
   Session s;
   try {
     s = open_writable(store, path);
   } catch (const ApiError&) {
-    // Nothing was changed (an agent holds the file, say): the copy would only be clutter.
-    std::error_code ignored;
-    std::filesystem::remove(r.backup, ignored);
+    drop_backup(store, r.backup);  // nothing was changed (an agent holds the file, say)
     throw;
   }
   r.repair_json = s.repair(flags);
   r.verify_json = s.verify();
   if (did_nothing(r.repair_json)) {
     // Only lines that turned out to be JSON (kept, listed for a person): no copy is needed.
-    std::error_code ignored;
-    std::filesystem::remove(r.backup, ignored);
+    drop_backup(store, r.backup);
     r.backup.clear();
   }
   return r;
@@ -218,7 +234,7 @@ void add_repair(CLI::App& app, Globals& g) {
       "and replaced by a fresh session. Everything else is listed for a person. The original is\n"
       "first copied to <file>.bak-<time>, with the original's permissions.");
   cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     Style style(g.color, 1);
     uint32_t flags = a->keep_lines ? 0 : XS_REPAIR_QUARANTINE;
     Assessment before = assess(store, a->session, flags & XS_REPAIR_QUARANTINE);

@@ -27,7 +27,7 @@ void add_reset(CLI::App& app, Globals& g) {
   cmd->add_flag("--json", a->json, "print the new session's info as JSON");
   cmd->footer("The old transcript is kept; the record's previousSessionIds lists it.");
   cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     xs_session_options o = session_options(XS_SESSION_NO_DEFER);
     if (!a->cwd.empty()) o.cwd = a->cwd.c_str();
     xs_session* raw = nullptr;

@@ -72,7 +72,7 @@ void add_show(CLI::App& app, Globals& g) {
   cmd->add_option("SESSION", *ref, "file path, session id or id prefix")->required();
   cmd->add_flag("--json", *json, "one JSON object {info, usage, labels, diagnostics} (counts: info.entryTypes)");
   cmd->callback([ref, json, &g] {
-    Store store(g.root());
+    Store store(g.store());
     Session s = open_read_only(store, *ref);
     std::string info_text = s.info();
     if (*json) {

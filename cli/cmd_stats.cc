@@ -97,7 +97,7 @@ void add_stats(CLI::App& app, Globals& g) {
       "reply's context size; '-' marks a field the record lacks (a key no session was bound to).\n"
       "`xs verify --fix-stats` recounts the transcripts and repairs records that disagree.");
   cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     std::string text =
         read_text([&](char* b, size_t c, size_t* n) { return xs_keys_list(store.get(), a->prefix.c_str(), b, c, n); },
                   [&] { return store.error(); });

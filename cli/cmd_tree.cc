@@ -143,7 +143,7 @@ void add_tree(CLI::App& app, Globals& g) {
   cmd->add_flag("--full", *full, "show long linear runs whole instead of folding them");
   cmd->add_flag("--json", *json, "the library's flat tree: [{id, parentId, depth, children, label?, entry}]");
   cmd->callback([ref, full, json, &g] {
-    Store store(g.root());
+    Store store(g.store());
     Session s = open_read_only(store, *ref);
     std::string text = s.tree();
     if (*json) {

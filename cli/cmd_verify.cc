@@ -97,7 +97,7 @@ void add_verify(CLI::App& app, Globals& g) {
       "--fix-stats repairs records instead of checking files (exit status 0 when done).\n"
       "Exit status: 0 all clean, 1 problems found, 2 a file could not be read.");
   cmd->callback([a, &g] {
-    Store store(g.root());
+    Store store(g.store());
     Style style(g.color, 1);
     if (a->fix_stats) return fix_stats(store, *a, style);
     std::vector<std::string> files = session_files(store, a->paths);

@@ -19,11 +19,17 @@ constexpr int kExitError = 2;
 // Options every command shares.
 struct Globals {
   std::string root_option;     // --root
+  std::string store_option;    // --store
   std::string color = "auto";  // --color
   int exit_code = 0;           // a command that found problems sets kExitProblems
 
   // --root, else $XS_HOME, else ~/.xcsh/agent (docs/format.md#store-layout).
   std::string root() const;
+  // The store: --store (a postgresql:// URL; its root --root, else /xsession), else root().
+  StoreSpec store() const;
+  // The machine's own store root: where a store in a database keeps its prompt history (a SQLite
+  // file, local to the machine the prompts are typed on).
+  std::string local_root() const;
 };
 
 // Session options with `flags`; $XS_ID_SEED fixes the ids and $XS_NOW_MS the clock (tests).

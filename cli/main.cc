@@ -8,15 +8,23 @@
 #include <string>
 
 #include "commands.h"
+#include "store_files.h"
 
 namespace xs::cli {
 
-std::string Globals::root() const {
-  if (!root_option.empty()) return root_option;
+std::string Globals::local_root() const {
   if (const char* home = std::getenv("XS_HOME"); home && *home) return home;
   const char* user_home = std::getenv("HOME");
   return std::string(user_home && *user_home ? user_home : ".") + "/.xcsh/agent";
 }
+
+std::string Globals::root() const {
+  if (!root_option.empty()) return root_option;
+  if (!store_option.empty()) return "/xsession";
+  return local_root();
+}
+
+StoreSpec Globals::store() const { return StoreSpec{root(), store_option}; }
 
 xs_session_options session_options(uint32_t flags) {
   xs_session_options o;
@@ -71,6 +79,14 @@ void find_jsonl(const std::filesystem::path& dir, std::vector<std::string>* out)
 void add_global_options(CLI::App& app, Globals& g) {
   app.add_option("--root", g.root_option, "store root (default: $XS_HOME, else ~/.xcsh/agent)")
       ->group("Global options");
+  app.add_option("--store", g.store_option,
+                 "a store in PostgreSQL: a postgresql:// URL (its root: --root, else /xsession)")
+      ->check([](const std::string& v) {
+        return v.rfind("postgresql://", 0) == 0 || v.rfind("postgres://", 0) == 0
+                   ? std::string()
+                   : std::string("--store takes a postgresql:// URL (a directory is --root)");
+      })
+      ->group("Global options");
   app.add_option("--color", g.color, "colours: auto (on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->group("Global options");
@@ -87,6 +103,12 @@ Session open_read_only(const Store& store, const std::string& ref) {
 Session open_writable(const Store& store, const std::string& ref) { return open_with(store, ref, 0); }
 
 void require_root(const Store& store) {
+  if (const xs_storage* t = store.storage()) {
+    uint32_t kind = kind_in(*t, store.root());
+    if (kind == XS_STORAGE_DIR) return;
+    throw ApiError(XS_ENOTFOUND, store.root() + ": the store root " + (kind ? "is not a directory" : "does not exist") +
+                                     " in --store's database");
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(store.root(), ec)) return;
   bool exists = std::filesystem::exists(store.root(), ec);
@@ -114,13 +136,20 @@ std::string shown_error(const Store& store, const std::string& path, const std::
 
 std::vector<std::string> session_files(const Store& store, const std::vector<std::string>& paths) {
   std::vector<std::string> out;
+  const xs_storage* t = store.storage();
   if (paths.empty()) {
     require_root(store);
-    find_jsonl(store.root(), &out);
+    if (t) {
+      find_in(*t, store.root(), is_session_file_name, &out);
+    } else {
+      find_jsonl(store.root(), &out);
+    }
     return out;
   }
   for (const std::string& p : paths) {
-    if (std::filesystem::is_directory(p))
+    if (t && kind_in(*t, p) == XS_STORAGE_DIR)
+      find_in(*t, p, is_session_file_name, &out);
+    else if (!t && std::filesystem::is_directory(p))
       find_jsonl(p, &out);
     else
       out.push_back(p);  // a file, or an id the library resolves (a missing one is reported there)

@@ -177,11 +177,13 @@ class XsCheckTest(StoreTest):
     def test_every_help_lists_the_global_options(self):
         ls_help = self.xs("ls", "--help").stdout
         self.assertIn("Global options:\n  --root TEXT                 store root (default: $XS_HOME, else "
-                      "~/.xcsh/agent)\n  --color TEXT:{auto,always,never}\n", ls_help)
+                      "~/.xcsh/agent)\n  --store TEXT                a store in PostgreSQL: a postgresql:// URL (its "
+                      "root: --root, else /xsession)\n  --color TEXT:{auto,always,never}\n", ls_help)
         commands = [[c] for c in ("ls", "show", "tree", "context", "new", "continue", "append", "branch", "label",
                                   "fork", "verify", "repair", "migrate", "blobs")]
         commands += [["blobs", "ls"], ["blobs", "verify"], ["blobs", "gc"]]
         for cmd in commands:
             out = self.xs(*cmd, "--help").stdout
             self.assertIn("--root TEXT", out, cmd)
+            self.assertIn("--store TEXT", out, cmd)
             self.assertIn("--color TEXT", out, cmd)

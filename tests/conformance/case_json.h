@@ -3,9 +3,11 @@
 #pragma once
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "xsession.h"
+#include "xsession_storage.h"
 
 namespace case_json {
 
@@ -64,7 +67,44 @@ inline uint32_t dialect_named(std::string_view name) {
   return XS_DIALECT_AUTO;
 }
 
+// Where a case's files live. Normally the local disk; with XS_CONFORMANCE_STORAGE the store sits
+// on a storage table, and the files under its root (but the import sources, under "source/",
+// which importers read from the local disk) are written and read through that table, as a host
+// would see them.
+struct CaseStorage {
+  const xs_storage* table = nullptr;
+  std::string root;
+};
+inline CaseStorage& case_storage() {
+  static CaseStorage storage;
+  return storage;
+}
+inline bool through_table(const std::string& path) {
+  const CaseStorage& s = case_storage();
+  return s.table && path.rfind(s.root + "/", 0) == 0 && path.compare(s.root.size() + 1, 7, "source/") != 0;
+}
+
 inline std::string read_file(const std::string& path, bool* exists = nullptr) {
+  if (through_table(path)) {
+    const xs_storage& t = *case_storage().table;
+    struct Into {
+      xs_storage_buffer buffer;
+      std::string bytes;
+      static void* alloc(xs_storage_buffer* self, uint64_t size) {
+        auto* into = static_cast<Into*>(self->opaque);
+        into->bytes.resize(size);
+        return &into->bytes[0];
+      }
+    } into{{&Into::alloc, nullptr}, {}};
+    into.buffer.opaque = &into;
+    uint64_t got = 0;
+    xs_storage_info info{};
+    xs_status rc = t.read(t.user, path.c_str(), 0, UINT64_MAX, &into.buffer, &got, &info);
+    if (exists) *exists = rc == XS_OK;
+    if (rc != XS_OK && rc != XS_ENOTFOUND) ADD_FAILURE() << "storage read " << path << ": " << xs_status_str(rc);
+    into.bytes.resize(rc == XS_OK ? got : 0);
+    return into.bytes;
+  }
   std::ifstream in(path, std::ios::binary);
   if (exists) *exists = static_cast<bool>(in);
   std::stringstream ss;
@@ -72,12 +112,66 @@ inline std::string read_file(const std::string& path, bool* exists = nullptr) {
   return ss.str();
 }
 
+// Writes `bytes` at the end of the file (`append`) or as its whole new content.
+inline void put_file(const std::string& path, const std::string& bytes, bool append) {
+  const xs_storage& t = *case_storage().table;
+  std::string dir = path.substr(0, path.rfind('/'));
+  void* file = nullptr;
+  xs_status rc = append ? XS_OK : t.make_dirs(t.user, dir.c_str());
+  if (rc == XS_OK && !append) {
+    rc = t.remove(t.user, path.c_str());
+    if (rc == XS_ENOTFOUND) rc = XS_OK;
+  }
+  if (rc == XS_OK) rc = t.open(t.user, path.c_str(), append ? XS_STORAGE_APPEND : XS_STORAGE_CREATE, &file);
+  if (rc == XS_OK) {
+    rc = t.write(t.user, file, bytes.data(), bytes.size());
+    xs_status closed = t.close(t.user, file);
+    if (rc == XS_OK) rc = closed;
+  }
+  if (rc != XS_OK) ADD_FAILURE() << "storage write " << path << ": " << xs_status_str(rc);
+}
+
 inline void write_file(const std::string& path, const std::string& bytes) {
+  if (through_table(path)) return put_file(path, bytes, false);
   std::string cmd = "mkdir -p '" + path.substr(0, path.rfind('/')) + "'";
   if (std::system(cmd.c_str()) != 0) ADD_FAILURE() << "cannot create the directory of " << path;
   std::ofstream out(path, std::ios::binary);
   out << bytes;
   if (!out) ADD_FAILURE() << "cannot write " << path;
+}
+
+inline void append_file(const std::string& path, const std::string& bytes) {
+  if (through_table(path)) return put_file(path, bytes, true);
+  std::ofstream(path, std::ios::binary | std::ios::app) << bytes;
+}
+
+// The names in a directory (unsorted; none when it is missing).
+inline std::vector<std::string> names_in(const std::string& dir) {
+  std::vector<std::string> names;
+  if (through_table(dir + "/x")) {
+    const xs_storage& t = *case_storage().table;
+    auto add = [](void* ctx, const char* name, size_t len) -> xs_status {
+      static_cast<std::vector<std::string>*>(ctx)->emplace_back(name, len);
+      return XS_OK;
+    };
+    xs_status rc = t.list(t.user, dir.c_str(), add, &names);
+    if (rc != XS_OK && rc != XS_ENOTFOUND) ADD_FAILURE() << "storage list " << dir << ": " << xs_status_str(rc);
+    // The import sources sit on the local disk in the root, beside what the table holds.
+    struct stat st;
+    if (dir == case_storage().root && ::stat((dir + "/source").c_str(), &st) == 0 &&
+        std::find(names.begin(), names.end(), "source") == names.end()) {
+      names.push_back("source");
+    }
+    return names;
+  }
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      if (n != "." && n != "..") names.push_back(n);
+    }
+    closedir(d);
+  }
+  return names;
 }
 
 inline std::string from_hex(const std::string& hex) {

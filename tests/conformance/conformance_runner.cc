@@ -28,6 +28,9 @@
 #include "reset_steps.h"
 #include "stats_steps.h"
 #include "xsession.h"
+#ifdef XS_CONFORMANCE_POSTGRES
+#include "xsession_postgres.h"
+#endif
 
 namespace {
 
@@ -63,7 +66,8 @@ class CaseRunner {
       so.reset_policy = &policy;
     }
     // XS_CONFORMANCE_STORAGE: the store's storage table, to hold a host's table to the same
-    // bytes: "c" (c_storage.c, plain C), "posix_table" (the built-in backend through its table).
+    // bytes: "c" (c_storage.c, plain C), "posix_table" and "memory_table" (the built-in backends
+    // through their tables).
     storage_ = getenv("XS_CONFORMANCE_STORAGE") ? getenv("XS_CONFORMANCE_STORAGE") : "";
     if (storage_ == "c") {
       c_storage_fill(&table_, &counts_);
@@ -71,12 +75,26 @@ class CaseRunner {
     } else if (storage_ == "posix_table") {
       EXPECT_EQ(xs_storage_posix(&table_), XS_OK);
       so.storage = &table_;
+    } else if (storage_ == "memory_table") {  // nothing of the store on the disk: every file the
+      EXPECT_EQ(xs_storage_memory(&table_), XS_OK);  // case reads or writes goes through the table
+      so.storage = &table_;
+#ifdef XS_CONFORMANCE_POSTGRES
+    } else if (storage_ == "postgres") {  // the database of the tests' server (tests/postgres.cmake)
+      const char* conninfo_file = getenv("XS_TEST_POSTGRES_CONNINFO_FILE");
+      std::string conninfo = conninfo_file ? read_file(conninfo_file) : "";
+      while (!conninfo.empty() && (conninfo.back() == '\n' || conninfo.back() == ' ')) conninfo.pop_back();
+      char err[512] = "";
+      EXPECT_EQ(xs_postgres_storage(conninfo.c_str(), "xs_conformance", &table_, err, sizeof err), XS_OK) << err;
+      so.storage = &table_;
+#endif
     } else if (!storage_.empty()) {
       ADD_FAILURE() << "unknown XS_CONFORMANCE_STORAGE " << storage_;
     }
     EXPECT_EQ(xs_store_open(store_, root_.c_str(), &so), XS_OK);
+    if (so.storage) case_storage() = {&table_, root_};
   }
   ~CaseRunner() {
+    case_storage() = {};
     xs_session_close(session_);
     xs_store_free(store_);
     if (storage_ == "c") {  // the table was really used, and let go of once
@@ -395,11 +413,8 @@ class CaseRunner {
       std::string dir = path_.substr(0, path_.rfind('/'));
       std::string prefix = path_.substr(path_.rfind('/') + 1) + ".corrupt-";
       std::vector<std::string> found;
-      if (DIR* d = opendir(dir.c_str())) {
-        while (dirent* e = readdir(d)) {
-          if (std::string(e->d_name).rfind(prefix, 0) == 0) found.push_back(e->d_name);
-        }
-        closedir(d);
+      for (const std::string& n : names_in(dir)) {
+        if (n.rfind(prefix, 0) == 0) found.push_back(n);
       }
       ASSERT_EQ(found.size(), 1u);
       EXPECT_EQ(read_file(dir + "/" + found[0]), text(s, "raw"));
@@ -412,7 +427,7 @@ class CaseRunner {
       }
       write_file(root_ + "/" + c_str(s, "path"), bytes);
     } else if (op == "append_to_file") {
-      std::ofstream(path_, std::ios::binary | std::ios::app) << text(s, "raw");
+      append_file(path_, text(s, "raw"));
     } else if (op == "reload") {
       int64_t added = 0;
       rc_check(xs_session_reload(session_, &added));

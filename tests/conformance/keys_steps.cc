@@ -82,11 +82,8 @@ bool run_keys_step(xs_store* store, const std::string& root, std::string_view op
     }
   } else if (op == "check_keys_preserved") {
     std::vector<std::string> found;
-    if (DIR* d = opendir(root.c_str())) {
-      while (dirent* e = readdir(d)) {
-        if (std::string(e->d_name).rfind("sessions.json.corrupt-", 0) == 0) found.push_back(e->d_name);
-      }
-      closedir(d);
+    for (const std::string& n : names_in(root)) {
+      if (n.rfind("sessions.json.corrupt-", 0) == 0) found.push_back(n);
     }
     EXPECT_EQ(found.size(), 1u);
     if (found.size() == 1) {

@@ -47,14 +47,7 @@ bool run_stats_step(xs_store* store, xs_session* session, const std::string& roo
     EXPECT_TRUE(exists);
     EXPECT_EQ(bytes, rooted(text(s, "raw"), root));
   } else if (op == "check_store_files") {
-    std::vector<std::string> found, want;
-    if (DIR* d = opendir(root.c_str())) {
-      while (dirent* e = readdir(d)) {
-        std::string n = e->d_name;
-        if (n != "." && n != "..") found.push_back(n);
-      }
-      closedir(d);
-    }
+    std::vector<std::string> found = names_in(root), want;
     std::sort(found.begin(), found.end());
     for (element f : array_of(at(s, "files"))) want.emplace_back(view(f));
     EXPECT_EQ(found, want);
