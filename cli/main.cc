@@ -194,6 +194,7 @@ int main(int argc, char** argv) {
   add_stats(app, g);
   add_reset(app, g);
   add_history(app, g);
+  add_copy(app, g);
   add_global_options(app, g);
 
   try {

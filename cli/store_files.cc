@@ -9,7 +9,9 @@ namespace {
   throw ApiError(st, what + ": " + xs_status_str(st));
 }
 
-std::string read_whole(const xs_storage& t, const std::string& path) {
+}  // namespace
+
+std::string read_in(const xs_storage& t, const std::string& path) {
   struct Into {
     xs_storage_buffer buffer;
     std::string bytes;
@@ -31,8 +33,6 @@ std::string read_whole(const xs_storage& t, const std::string& path) {
   into.bytes.resize(got);
   return std::move(into.bytes);
 }
-
-}  // namespace
 
 uint32_t kind_in(const xs_storage& t, const std::string& path) {
   xs_storage_info info{};
@@ -67,22 +67,36 @@ void find_in(const xs_storage& t, const std::string& dir, bool (*want)(const std
   }
 }
 
+namespace {
+
+// Creates `path` with `bytes`, durably: XS_EEXISTS (nothing written) if it exists; any other
+// failure removes what was made (a partial copy passes for nothing).
+xs_status create_with(const xs_storage& t, const std::string& path, const std::string& bytes) {
+  void* file = nullptr;
+  xs_status st = t.open(t.user, path.c_str(), XS_STORAGE_CREATE, &file);
+  if (st != XS_OK) return st;
+  st = t.write(t.user, file, bytes.data(), bytes.size());
+  if (st == XS_OK) st = t.sync(t.user, file);
+  xs_status closed = t.close(t.user, file);
+  if (st == XS_OK) st = closed;
+  if (st == XS_OK) st = t.sync_dir(t.user, path.substr(0, path.rfind('/')).c_str());
+  if (st != XS_OK) remove_in(t, path);
+  return st;
+}
+
+}  // namespace
+
+void write_new_in(const xs_storage& t, const std::string& path, const std::string& bytes) {
+  xs_status st = create_with(t, path, bytes);
+  if (st != XS_OK) storage_failed(st, path);
+}
+
 std::string copy_in(const xs_storage& t, const std::string& from, const std::vector<std::string>& candidates) {
-  std::string bytes = read_whole(t, from);
+  std::string bytes = read_in(t, from);
   for (const std::string& to : candidates) {
-    void* file = nullptr;
-    xs_status st = t.open(t.user, to.c_str(), XS_STORAGE_CREATE, &file);
+    xs_status st = create_with(t, to, bytes);
     if (st == XS_EEXISTS) continue;
     if (st != XS_OK) storage_failed(st, to);
-    st = t.write(t.user, file, bytes.data(), bytes.size());
-    if (st == XS_OK) st = t.sync(t.user, file);
-    xs_status closed = t.close(t.user, file);
-    if (st == XS_OK) st = closed;
-    if (st == XS_OK) st = t.sync_dir(t.user, to.substr(0, to.rfind('/')).c_str());
-    if (st != XS_OK) {
-      remove_in(t, to);  // a partial copy is no backup
-      storage_failed(st, to);
-    }
     return to;
   }
   storage_failed(XS_EEXISTS, candidates.empty() ? from : candidates.back());

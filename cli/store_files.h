@@ -18,6 +18,10 @@ void find_in(const xs_storage& t, const std::string& dir, bool (*want)(const std
 // Copies `from` to the first free name of `candidates` (created, never over a file), durably.
 // Returns the name used.
 std::string copy_in(const xs_storage& t, const std::string& from, const std::vector<std::string>& candidates);
+// The whole file.
+std::string read_in(const xs_storage& t, const std::string& path);
+// Writes a new file (XS_EEXISTS if there is one) with `bytes`, synced and closed.
+void write_new_in(const xs_storage& t, const std::string& path, const std::string& bytes);
 // Removes `path`, ignoring every failure (a copy that is not wanted after all).
 void remove_in(const xs_storage& t, const std::string& path);
 
