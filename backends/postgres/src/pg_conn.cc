@@ -112,6 +112,8 @@ std::unique_ptr<Conn> Pool::take(std::string* error) {
     while (!error->empty() && error->back() == '\n') error->pop_back();
     return nullptr;
   }
+  // A library prints nothing: the server's notices ("schema already exists, skipping") are dropped.
+  PQsetNoticeProcessor(conn->pg, [](void*, const char*) {}, nullptr);
   // Unqualified names in every statement are the store's tables; the schema name was checked
   // to be a plain lowercase identifier, so it needs no quoting here.
   std::string path = schema_;

@@ -99,12 +99,10 @@ xs_status rename_dir(Conn& c, const PathParts& a, const PathParts& b, const char
   if (b.path.compare(0, a.path.size() + 1, a.path + "/") == 0) {
     return fail_text(XS_EINVAL, "rename", from, "a directory into itself");
   }
-  std::vector<Param> params{Param::text(a.path), Param::text(b.path), Param::text(b.dir)};
-  for (const Statement* st : {&kMoveDirs, &kMoveDirFiles, &kMoveDirBlobs}) {
-    Result r = c.run(*st, params);
-    if (!r.ok()) return fail(r, "rename", from);
-  }
-  return XS_OK;
+  Result r = c.run(kMoveDirs, {Param::text(a.path), Param::text(b.path), Param::text(b.dir)});
+  if (r.ok()) r = c.run(kMoveDirFiles, {Param::text(a.path), Param::text(b.path)});
+  if (r.ok()) r = c.run(kMoveDirBlobs, {Param::text(a.path), Param::text(b.path)});
+  return r.ok() ? XS_OK : fail(r, "rename", from);
 }
 
 xs_status blob_to_file(Conn& c, int64_t blob_id, const PathParts& b, const char* to) {
