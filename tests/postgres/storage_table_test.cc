@@ -119,15 +119,17 @@ TEST_F(Table, BytesComeBackExactlyWithNulInvalidUtf8APartialTailAndItsCompletion
 
 TEST_F(Table, CompleteJsonLinesKeepTheirIdsAndASessionFileItsHeader) {
   ASSERT_EQ(table.make_dirs(table.user, "/s/--w--"), XS_OK);
-  const std::string header = R"({"type":"session","version":3,"id":"s1","timestamp":"t","cwd":"/w"})" "\n";
-  const std::string e1 = R"({"type":"message","id":"e1","parentId":null})" "\n";
-  const std::string e2 = R"({"type":"message","id":"e2","parentId":"e1"})" "\n";
+  const std::string header = R"({"type":"session","version":3,"id":"s1","timestamp":"t","cwd":"/w"})"
+                             "\n";
+  const std::string e1 = R"({"type":"message","id":"e1","parentId":null})"
+                         "\n";
+  const std::string e2 = R"({"type":"message","id":"e2","parentId":"e1"})"
+                         "\n";
   const std::string bad = "{not json\n";
   ASSERT_EQ(create("/s/--w--/a.jsonl", {header + e1, e2.substr(0, 10), e2.substr(10), bad, "[1]\n"}), XS_OK);
   Sql sql(schema);
   EXPECT_EQ(sql.rows("SELECT seq, entry_id, parent_id FROM entries ORDER BY seq"),
-            (std::vector<std::string>{"0|s1|<null>", "1|e1|<null>", "2|e2|e1", "3|<null>|<null>",
-                                      "4|<null>|<null>"}));
+            (std::vector<std::string>{"0|s1|<null>", "1|e1|<null>", "2|e2|e1", "3|<null>|<null>", "4|<null>|<null>"}));
   EXPECT_EQ(sql.rows("SELECT session_id, cwd, archived, path FROM sessions"),
             (std::vector<std::string>{"s1|/w|f|/s/--w--/a.jsonl"}));
   EXPECT_EQ(sql.bytes("SELECT header FROM sessions"), header);
@@ -197,7 +199,10 @@ TEST_F(Table, IdentityChangesWithARenameOverAPathAndNotWithAnAppend) {
 
 TEST_F(Table, BlobsAreRowsOfTheirOwnAndCrossClassRenamesKeepTheBytes) {
   ASSERT_EQ(table.make_dirs(table.user, "/s/blobs/aa"), XS_OK);
-  const std::string bytes("\x89PNG\0\n\xff" "tail", 12);
+  const std::string bytes(
+      "\x89PNG\0\n\xff"
+      "tail",
+      12);
   const std::string temp = "/s/blobs/aa/." + kHash + ".xs-tmp-x1";
   ASSERT_EQ(create(temp, {bytes.substr(0, 5), bytes.substr(5)}), XS_OK);
   ASSERT_EQ(table.rename(table.user, temp.c_str(), ("/s/blobs/aa/" + kHash).c_str(), 0), XS_OK);
@@ -252,7 +257,10 @@ TEST_F(Table, ListNamesFilesBlobsAndDirectoriesOfOneDirectory) {
 
 TEST_F(Table, TheKeyedDocumentRenamedIntoPlaceFillsKeyedSessionsUnlessItIsDamaged) {
   ASSERT_EQ(table.make_dirs(table.user, "/k"), XS_OK);
-  ASSERT_EQ(create("/k/.sessions.json.xs-tmp-1", {R"({"a":{"sessionId":"s1"},)", "\n" R"("b":{"n":2}})"}), XS_OK);
+  ASSERT_EQ(create("/k/.sessions.json.xs-tmp-1", {R"({"a":{"sessionId":"s1"},)",
+                                                  "\n"
+                                                  R"("b":{"n":2}})"}),
+            XS_OK);
   ASSERT_EQ(table.rename(table.user, "/k/.sessions.json.xs-tmp-1", "/k/sessions.json", 0), XS_OK);
   Sql sql(schema);
   EXPECT_EQ(sql.rows("SELECT dir, key, record::text FROM keyed_sessions ORDER BY key"),

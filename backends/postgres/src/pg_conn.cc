@@ -60,16 +60,15 @@ Result exec_params(Conn& c, const char* name, const char* sql, const Param* para
   }
   int fmt = binary ? 1 : 0;
   if (name == nullptr) {
-    return Result(PQexecParams(c.pg, sql, static_cast<int>(n), nullptr, values.data(), lengths.data(),
-                               formats.data(), fmt));
+    return Result(
+        PQexecParams(c.pg, sql, static_cast<int>(n), nullptr, values.data(), lengths.data(), formats.data(), fmt));
   }
   if (c.prepared.count(name) == 0) {
     Result prep(PQprepare(c.pg, name, sql, 0, nullptr));
     if (!prep.ok()) return prep;
     c.prepared.insert(name);
   }
-  return Result(
-      PQexecPrepared(c.pg, name, static_cast<int>(n), values.data(), lengths.data(), formats.data(), fmt));
+  return Result(PQexecPrepared(c.pg, name, static_cast<int>(n), values.data(), lengths.data(), formats.data(), fmt));
 }
 
 }  // namespace
@@ -113,13 +112,14 @@ std::unique_ptr<Conn> Pool::take(std::string* error) {
     return nullptr;
   }
   // A library prints nothing: the server's notices ("schema already exists, skipping") are dropped.
-  PQsetNoticeProcessor(conn->pg, [](void*, const char*) {}, nullptr);
+  PQsetNoticeProcessor(
+      conn->pg, [](void*, const char*) {}, nullptr);
   // Unqualified names in every statement are the store's tables; the schema name was checked
   // to be a plain lowercase identifier, so it needs no quoting here.
   std::string path = schema_;
   const char* values[1] = {path.c_str()};
-  Result r(PQexecParams(conn->pg, "SELECT pg_catalog.set_config('search_path', $1, false)", 1, nullptr, values,
-                        nullptr, nullptr, 0));
+  Result r(PQexecParams(conn->pg, "SELECT pg_catalog.set_config('search_path', $1, false)", 1, nullptr, values, nullptr,
+                        nullptr, 0));
   if (!r.ok()) {
     *error = r.message();
     return nullptr;

@@ -90,8 +90,8 @@ xs_status migrate(Conn& conn, const std::string& schema, std::string* error) {
     return code;
   };
   std::string key = "xsession-migrate:" + schema;
-  Result r = conn.run_sql("SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended($1, 0))",
-                          {Param::text(key)});
+  Result r =
+      conn.run_sql("SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended($1, 0))", {Param::text(key)});
   if (!r.ok()) return *error = r.message(), abort(XS_EIO);
   if (!conn.command(("CREATE SCHEMA IF NOT EXISTS " + schema).c_str(), error) ||
       !conn.command("CREATE TABLE IF NOT EXISTS schema_version (version int NOT NULL)", error)) {
@@ -112,8 +112,8 @@ xs_status migrate(Conn& conn, const std::string& schema, std::string* error) {
     }
   }
   if (version < kLatest) {
-    std::string set = "DELETE FROM schema_version; INSERT INTO schema_version (version) VALUES (" +
-                      std::to_string(kLatest) + ")";
+    std::string set =
+        "DELETE FROM schema_version; INSERT INTO schema_version (version) VALUES (" + std::to_string(kLatest) + ")";
     if (!conn.command(set.c_str(), error)) return abort(XS_EIO);
   }
   if (!conn.command("COMMIT", error)) return abort(XS_EIO);

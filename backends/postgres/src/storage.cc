@@ -87,7 +87,8 @@ xs_status make(const char* conninfo, const char* schema_arg, xs_storage* out, ch
   }
   std::string schema = schema_arg ? schema_arg : "xsession";
   if (!valid_schema_name(schema)) {
-    set_error(errbuf, errcap, "xs_postgres_storage: bad schema name (1-63 chars of [a-z0-9_], not starting with a digit)");
+    set_error(errbuf, errcap,
+              "xs_postgres_storage: bad schema name (1-63 chars of [a-z0-9_], not starting with a digit)");
     return XS_EINVAL;
   }
   auto inst = std::make_unique<Instance>(conninfo, schema);

@@ -32,10 +32,10 @@ struct OpenFile {
   std::string path;  // for messages
   uint64_t size = 0;
   int64_t mtime_ms = 0;
-  int64_t next_seq = 0;      // files: seq of the next new line
-  bool partial = false;      // files: the last row lacks its '\n'
-  bool session_kind = false; // files: kind 'session' (its seq 0 fills the session columns)
-  bool stale = false;        // a write failed: read the state again before the next one
+  int64_t next_seq = 0;       // files: seq of the next new line
+  bool partial = false;       // files: the last row lacks its '\n'
+  bool session_kind = false;  // files: kind 'session' (its seq 0 fills the session columns)
+  bool stale = false;         // a write failed: read the state again before the next one
 };
 
 // Appends `data` to a file row as lines (docs/postgres.md#appends): the caller's transaction is

@@ -28,7 +28,7 @@ SELECT 2, b.id, b.size, b.mtime_ms, 0,
 UNION ALL
 SELECT 3, 0, 0, 0, 0, NULL, 0 FROM dirs d WHERE d.path = $1
 ORDER BY 1, 5)sql",
-                        true};
+                      true};
 const Statement kStat{"xs_stat", R"sql(
 SELECT 1, id, size, mtime_ms FROM files WHERE path = $1
 UNION ALL SELECT 2, id, size, mtime_ms FROM blobs WHERE path = $1

@@ -12,8 +12,7 @@ namespace {
 
 // The key is the schema and the path, so that stores in two schemas of one database do not
 // exclude each other.
-const Statement kTryLock{"xs_try_lock",
-                         "SELECT pg_catalog.pg_try_advisory_lock(pg_catalog.hashtextextended($1, 0))"};
+const Statement kTryLock{"xs_try_lock", "SELECT pg_catalog.pg_try_advisory_lock(pg_catalog.hashtextextended($1, 0))"};
 const Statement kUnlock{"xs_unlock", "SELECT pg_catalog.pg_advisory_unlock(pg_catalog.hashtextextended($1, 0))"};
 
 struct HeldLock {

@@ -131,7 +131,8 @@ xs_status rename_in(Conn& c, const char* from, const char* to, uint32_t flags) {
   int64_t id = row_id(c, from_blob ? kBlobRow : kFileRow, a.path, &r);
   if (id < 0) return fail(r, "rename", from);
   bool from_dir = id == 0 && dir_exists(c, a.path, &r);
-  if (id == 0 && !from_dir) return r.ok() ? fail_text(XS_ENOTFOUND, "rename", from, "no such file") : fail(r, "rename", from);
+  if (id == 0 && !from_dir)
+    return r.ok() ? fail_text(XS_ENOTFOUND, "rename", from, "no such file") : fail(r, "rename", from);
   if (!dir_exists(c, b.dir, &r)) {
     return r.ok() ? fail_text(XS_ENOTFOUND, "rename", to, "no such directory: " + b.dir) : fail(r, "rename", to);
   }
@@ -152,7 +153,8 @@ xs_status rename_in(Conn& c, const char* from, const char* to, uint32_t flags) {
   std::string hash = is_hash(b.name) ? b.name : std::string();
   Param hash_param = hash.empty() ? Param::null() : Param::text(hash);
   if (from_blob && to_blob) {
-    r = c.run(kMoveBlob, {Param::text(id_text), Param::text(b.path), Param::text(b.dir), Param::text(b.name), hash_param});
+    r = c.run(kMoveBlob,
+              {Param::text(id_text), Param::text(b.path), Param::text(b.dir), Param::text(b.name), hash_param});
   } else if (!from_blob && !to_blob) {
     r = c.run(kMoveFile, {Param::text(id_text), Param::text(b.path), Param::text(b.dir), Param::text(b.name),
                           Param::text(file_kind(b.name))});
@@ -161,8 +163,8 @@ xs_status rename_in(Conn& c, const char* from, const char* to, uint32_t flags) {
       if (rc != XS_OK) return rc;
     }
   } else if (to_blob) {
-    r = c.run(kFileToBlob, {Param::text(id_text), Param::text(b.path), Param::text(b.dir), Param::text(b.name),
-                            hash_param});
+    r = c.run(kFileToBlob,
+              {Param::text(id_text), Param::text(b.path), Param::text(b.dir), Param::text(b.name), hash_param});
     if (r.ok()) r = c.run(kDropFileId, {Param::text(id_text)});
   } else {
     xs_status rc = blob_to_file(c, id, b, to);
