@@ -38,8 +38,11 @@ struct OpenFile {
   bool stale = false;         // a write failed: read the state again before the next one
 };
 
+// True when `data` is one complete line that append_lines can write as one autocommit statement.
+bool one_statement_append(const OpenFile& f, std::string_view data);
+
 // Appends `data` to a file row as lines (docs/postgres.md#appends): the caller's transaction is
-// open unless `fast_ok`, which lets a single complete line go as one autocommit statement.
+// open unless `fast_ok` and one_statement_append(f, data).
 xs_status append_lines(Conn& c, OpenFile& f, std::string_view data, bool fast_ok);
 
 // The file's session columns from its seq 0 line, after a rename gave it a new name.

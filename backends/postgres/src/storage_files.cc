@@ -150,11 +150,16 @@ xs_status insert_rows(Conn& c, int64_t file_id, const std::vector<Row>& rows, co
 
 }  // namespace
 
+bool one_statement_append(const OpenFile& f, std::string_view data) {
+  // A session's first line also fills the session columns: that takes the transaction path.
+  return !f.partial && !data.empty() && data.find('\n') == data.size() - 1 && !(f.next_seq == 0 && f.session_kind);
+}
+
 xs_status append_lines(Conn& c, OpenFile& f, std::string_view data, bool fast_ok) {
   const char* path = f.path.c_str();
   int64_t mtime = now_ms();
   size_t first_nl = data.find('\n');
-  if (fast_ok && !f.partial && first_nl == data.size() - 1 && !(f.next_seq == 0 && f.session_kind)) {
+  if (fast_ok && one_statement_append(f, data)) {
     LineFields fields = line_fields(data);
     std::string seq = std::to_string(f.next_seq), end = std::to_string(f.size + data.size()),
                 ms = std::to_string(mtime), id = std::to_string(f.id);
@@ -358,8 +363,7 @@ xs_status pg_write(void* user, void* file, const void* data, size_t len) {
     f.mtime_ms = std::stoll(ms);
     return XS_OK;
   }
-  size_t nl = bytes.find('\n');
-  if (!f.partial && nl == len - 1) {
+  if (one_statement_append(f, bytes)) {
     rc = append_lines(*c, f, bytes, true);
     if (rc != XS_OK) f.stale = true;
     return rc;
