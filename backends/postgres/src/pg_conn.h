@@ -1,6 +1,6 @@
 // Connections to the server and the statements run on them: a pool of libpq connections, results
 // that free themselves, prepared statements made once per connection, and the failure of a
-// statement turned into an xs_status with the server's message (docs/postgres.md#connections).
+// statement turned into an xs_status with the server's message (docs/postgres.md#connections-and-threads).
 #ifndef XS_POSTGRES_PG_CONN_H
 #define XS_POSTGRES_PG_CONN_H
 

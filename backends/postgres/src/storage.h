@@ -41,7 +41,7 @@ struct OpenFile {
 // True when `data` is one complete line that append_lines can write as one autocommit statement.
 bool one_statement_append(const OpenFile& f, std::string_view data);
 
-// Appends `data` to a file row as lines (docs/postgres.md#appends): the caller's transaction is
+// Appends `data` to a file row as lines (docs/postgres.md#paths, `write`): the caller's transaction is
 // open unless `fast_ok` and one_statement_append(f, data).
 xs_status append_lines(Conn& c, OpenFile& f, std::string_view data, bool fast_ok);
 

@@ -1,4 +1,4 @@
-// Reading, stat and writing of files and blobs (docs/postgres.md#reads, #appends).
+// Reading, stat and writing of files and blobs (docs/postgres.md#paths, the table of functions).
 #include <algorithm>
 #include <cstring>
 #include <limits>

@@ -1,4 +1,4 @@
-// The namespace: rename, remove, directories, listing, touch (docs/postgres.md#paths, #renames).
+// The namespace: rename, remove, directories, listing, touch (docs/postgres.md#paths).
 #include <cstring>
 #include <string>
 
