@@ -39,3 +39,13 @@ endfunction()
 add_executable(xs_libpq_smoke ${CMAKE_CURRENT_LIST_DIR}/postgres/libpq_smoke.c)
 target_link_libraries(xs_libpq_smoke PRIVATE PostgreSQL::PostgreSQL xs_warnings)
 xs_postgres_test(postgres.libpq_smoke xs_libpq_smoke)
+
+# The backend (backends/postgres, docs/postgres.md) through its public header: each table function
+# against the contract, and a store over it. Each test works in a fresh schema it drops at its end.
+find_package(GTest REQUIRED)
+foreach(xs_pg_test storage_table store)
+  add_executable(xs_pg_${xs_pg_test}_test ${CMAKE_CURRENT_LIST_DIR}/postgres/${xs_pg_test}_test.cc)
+  target_link_libraries(xs_pg_${xs_pg_test}_test PRIVATE xsession_postgres PostgreSQL::PostgreSQL GTest::gtest
+                                                         GTest::gtest_main xs_warnings)
+  xs_postgres_test(postgres.${xs_pg_test} xs_pg_${xs_pg_test}_test)
+endforeach()
