@@ -72,7 +72,8 @@ void copy_tree(const xs_storage& from, const std::string& from_dir, const xs_sto
   xs_status st = to.make_dirs(to.user, to_dir.c_str());
   if (st != XS_OK) throw ApiError(st, to_dir + ": " + xs_status_str(st));
   std::vector<std::string> files;
-  find_in(from, from_dir, [](const std::string&) { return true; }, &files);
+  find_in(
+      from, from_dir, [](const std::string&) { return true; }, &files);
   for (const std::string& path : files) {
     std::string name = path.substr(path.rfind('/') + 1);
     if (!is_data(name)) continue;
@@ -116,7 +117,9 @@ void add_copy(CLI::App& app, Globals& g) {
     uint32_t kind = kind_in(to.get(), to_root);
     if (kind != 0) {
       std::vector<std::string> present;
-      if (kind == XS_STORAGE_DIR) find_in(to.get(), to_root, [](const std::string&) { return true; }, &present);
+      if (kind == XS_STORAGE_DIR)
+        find_in(
+            to.get(), to_root, [](const std::string&) { return true; }, &present);
       if (kind != XS_STORAGE_DIR || !present.empty()) {
         throw ApiError(XS_EEXISTS, to_root + ": the destination already holds files; copy into an empty one");
       }

@@ -1,6 +1,6 @@
 # The PostgreSQL tests' server (docs/testing-postgres.md): one throwaway server per ctest run,
 # shared by every test that needs it. Included from the top-level CMakeLists.txt when
-# XS_BUILD_POSTGRES and XS_BUILD_TESTS are on, after find_package(PostgreSQL).
+# XS_BUILD_POSTGRES and XS_BUILD_TESTS are on, after tests/ (its conformance runner is used here).
 #
 # CTest fixture `postgres`: postgres.server_start runs `scripts/pg-test-server start <build>/pg`
 # before the first test that requires it, postgres.server_stop stops it after the last one (with
@@ -49,3 +49,24 @@ foreach(xs_pg_test storage_table store)
                                                          GTest::gtest_main xs_warnings)
   xs_postgres_test(postgres.${xs_pg_test} xs_pg_${xs_pg_test}_test)
 endforeach()
+
+# The whole conformance suite with the store in PostgreSQL: the same bytes out, the same contexts
+# (tests/conformance/README.md; the runner reads and writes the case's files through the table).
+target_link_libraries(xs_conformance PRIVATE xsession_postgres)
+target_compile_definitions(xs_conformance PRIVATE XS_CONFORMANCE_POSTGRES)
+xs_postgres_test(postgres.conformance xs_conformance)
+set_tests_properties(postgres.conformance PROPERTIES ENVIRONMENT
+                     "XS_TEST_POSTGRES_CONNINFO_FILE=${CMAKE_BINARY_DIR}/pg/conninfo;XS_CONFORMANCE_STORAGE=postgres")
+
+# Several hosts on one database (own connections each, one contended session), and a server
+# killed mid-append (a server of the test's own, scripts/pg-test-server crash and restart).
+add_executable(xs_pg_hosts_test ${CMAKE_CURRENT_LIST_DIR}/postgres/multi_host_test.cc)
+target_link_libraries(xs_pg_hosts_test PRIVATE xsession_postgres simdjson::simdjson GTest::gtest GTest::gtest_main
+                                               xs_warnings)
+target_compile_definitions(xs_pg_hosts_test PRIVATE XS_PG_TEST_SERVER="${PROJECT_SOURCE_DIR}/scripts/pg-test-server")
+xs_postgres_test(postgres.hosts xs_pg_hosts_test)
+set_tests_properties(postgres.hosts PROPERTIES TIMEOUT 300)
+
+# xs --store postgresql://… for every command, and xs copy into the database and back.
+xs_postgres_test(postgres.cli ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/postgres/cli_postgres_test.py
+                 $<TARGET_FILE:xs> ${PROJECT_SOURCE_DIR}/examples/make_store.py)

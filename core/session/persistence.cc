@@ -104,6 +104,9 @@ Status Persistence::persist(const SessionData& data) {
 
 Status Persistence::check_same_file() {
   auto now = fs_->stat(path_);
+  // A stat that failed for another reason than a missing file (an I/O error, a storage whose
+  // server is gone) says nothing about another writer: report it as it is.
+  if (!now.ok() && now.status().code() != Code::kNotFound) return now.status();
   if (!now.ok() || now->dev != expected_.dev || now->ino != expected_.ino) {
     return Status(Code::kConflict, path_ + " was replaced or removed by another process; not appending");
   }
