@@ -153,10 +153,10 @@ class HostFs final : public storage::Fs {
     return read(path, offset, max, UINT64_MAX, out, info);
   }
   Result<std::unique_ptr<storage::WritableFile>> open_append(const std::string& path) override {
-    return open(path, XS_STORAGE_APPEND, "open");
+    return open_table_file(path, XS_STORAGE_APPEND, "open");
   }
   Result<std::unique_ptr<storage::WritableFile>> create_new(const std::string& path) override {
-    return open(path, XS_STORAGE_CREATE, "create");
+    return open_table_file(path, XS_STORAGE_CREATE, "create");
   }
   Status rename(const std::string& from, const std::string& to) override {
     return outcome(t_.rename(t_.user, from.c_str(), to.c_str(), 0), "rename", from + " -> " + to);
@@ -238,7 +238,8 @@ class HostFs final : public storage::Fs {
     return Status::Ok();
   }
 
-  Result<std::unique_ptr<storage::WritableFile>> open(const std::string& path, uint32_t flags, const char* op) {
+  Result<std::unique_ptr<storage::WritableFile>> open_table_file(const std::string& path, uint32_t flags,
+                                                                 const char* op) {
     void* file = nullptr;
     XS_RETURN_IF_ERROR(outcome(t_.open(t_.user, path.c_str(), flags, &file), op, path));
     try {
