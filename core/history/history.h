@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "history/history_schema.h"
-#include "history/sqlite_db.h"
+#include "sqlite/sqlite_db.h"
 #include "storage/fs.h"
 #include "util/status.h"
 
