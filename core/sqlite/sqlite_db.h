@@ -92,4 +92,23 @@ class Db {
 // writer and another writer, which SQLite reports at once, and a WAL snapshot gone stale).
 Status retry_busy(std::chrono::milliseconds timeout, const std::function<Status()>& body);
 
+// Resets a statement when the scope ends: a statement left stepping would keep its read
+// transaction, and with it every checkpoint, waiting.
+class ResetOnExit {
+ public:
+  explicit ResetOnExit(Stmt* s) : s_(s) {}
+  ~ResetOnExit() { s_->reset(); }
+  ResetOnExit(const ResetOnExit&) = delete;
+  ResetOnExit& operator=(const ResetOnExit&) = delete;
+
+ private:
+  Stmt* s_;
+};
+
+inline const Status& status_of(const Status& s) { return s; }
+template <class T>
+const Status& status_of(const Result<T>& r) {
+  return r.status();
+}
+
 }  // namespace xs::sqlite
