@@ -22,7 +22,8 @@
 #include <vector>
 
 #include "history/history_schema.h"
-#include "history/sqlite_db.h"
+#include "sqlite/fts_query.h"
+#include "sqlite/sqlite_db.h"
 #include "storage/fs.h"
 #include "util/status.h"
 
@@ -134,24 +135,9 @@ class History {
   std::thread writer_;
 };
 
-// Resets a statement when the scope ends: a statement left stepping would keep its read
-// transaction, and with it every checkpoint, waiting.
-class ResetOnExit {
- public:
-  explicit ResetOnExit(Stmt* s) : s_(s) {}
-  ~ResetOnExit() { s_->reset(); }
-  ResetOnExit(const ResetOnExit&) = delete;
-  ResetOnExit& operator=(const ResetOnExit&) = delete;
-
- private:
-  Stmt* s_;
-};
-
-inline const Status& status_of(const Status& s) { return s; }
-template <class T>
-const Status& status_of(const Result<T>& r) {
-  return r.status();
-}
+// Shared with the session index (sqlite/sqlite_db.h).
+using sqlite::ResetOnExit;
+using sqlite::status_of;
 
 // Runs `body` (returning Status or Result<T>) on the read connection, again while it reports
 // kLocked, for up to the busy timeout.
@@ -167,8 +153,7 @@ auto History::read(F&& body) -> decltype(body()) {
   return out;
 }
 
-// The FTS5 query for plain words: each word quoted (a '"' doubled), the last one a prefix, all
-// required. Empty when there is no word.
-std::string literal_query(std::string_view words);
+// The FTS5 query for plain words (sqlite/fts_query.h), shared with the session index.
+using sqlite::literal_query;
 
 }  // namespace xs::history

@@ -72,26 +72,6 @@ void append_row(std::string& out, const Stmt& s) {
 
 }  // namespace
 
-std::string literal_query(std::string_view words) {
-  std::string out;
-  size_t i = 0;
-  while (i < words.size()) {
-    while (i < words.size() && (words[i] == ' ' || words[i] == '\t' || words[i] == '\n' || words[i] == '\r')) ++i;
-    size_t start = i;
-    while (i < words.size() && !(words[i] == ' ' || words[i] == '\t' || words[i] == '\n' || words[i] == '\r')) ++i;
-    if (start == i) break;
-    if (!out.empty()) out += ' ';
-    out += '"';
-    for (char c : words.substr(start, i - start)) {
-      if (c == '"') out += '"';
-      out += c;
-    }
-    out += '"';
-  }
-  if (!out.empty()) out += '*';  // the last word may be typed only in part
-  return out;
-}
-
 Result<std::string> History::search_json(std::string_view query, const SearchOptions& options) {
   Result<uint32_t> limit = effective_limit(options.limit);
   if (!limit.ok()) return limit.status();

@@ -7,11 +7,19 @@
 #include <memory>
 #include <string>
 
-#include "history/sqlite_db.h"
+#include "sqlite/sqlite_db.h"
 #include "storage/fs.h"
 #include "util/status.h"
 
 namespace xs::history {
+
+// The SQLite wrapper moved to its own layer (core/sqlite/), shared with the session index; the
+// history (and its tests) keep naming it as before.
+using sqlite::code_of;
+using sqlite::Db;
+using sqlite::is_busy;
+using sqlite::retry_busy;
+using sqlite::Stmt;
 
 // The schema version this library writes and reads. Older files are migrated step by step at
 // open; a newer one is refused (kVersion): a later xsession wrote it.

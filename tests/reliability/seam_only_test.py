@@ -7,7 +7,8 @@ never be failed or recorded, and the guarantees they prove would silently not co
 static check (part of docs/guarantees.md#t4: calls that bypass the seam, found without an
 LD_PRELOAD shim) fails
 when a file of core/ or capi/ other than the seam's implementations names one. SQLite, which does
-its own I/O for the prompt history, may be opened only from core/history/sqlite_db.cc (OWN_IO).
+its own I/O for the prompt history and the session index, may be opened only from
+core/sqlite/sqlite_db.cc (OWN_IO).
 
 usage: seam_only_test.py SOURCE_DIR
 """
@@ -24,11 +25,12 @@ ALLOWED = {
 }
 
 # Libraries that do their own file I/O, by design outside the seam, and the one file each may
-# open them from. SQLite (the prompt history, core/history/) reads and writes its database itself:
+# open them from. SQLite (the prompt history, core/history/, and the session index, core/search/,
+# through core/sqlite/) reads and writes its database itself:
 # its durability is SQLite's (WAL, synchronous), not the seam's, and the fault and power-loss
 # matrices do not cover it (docs/history.md#outside-the-seam). Anywhere else, such an open is a
 # bypass like any other.
-OWN_IO = {"core/history/sqlite_db.cc"}
+OWN_IO = {"core/sqlite/sqlite_db.cc"}
 OWN_IO_CALL = re.compile(r"\bsqlite3_open(?:_v2|16)?\s*\(")
 
 # A call of a POSIX/C file function (bare or ::-qualified, not a member call like fs.rename(...) or
@@ -98,7 +100,7 @@ def main():
                     problems.append(f"{rel}:{no}: {m.group(0).strip()} bypasses the file-system seam")
             m = OWN_IO_CALL.search(line)
             if m and rel not in OWN_IO:
-                problems.append(f"{rel}:{no}: {m.group(0).strip()} opens a database outside core/history/sqlite_db.cc")
+                problems.append(f"{rel}:{no}: {m.group(0).strip()} opens a database outside core/sqlite/sqlite_db.cc")
             m = STREAM.search(line)
             if m:
                 problems.append(f"{rel}:{no}: {m.group(0).strip()} bypasses the file-system seam")

@@ -1,9 +1,9 @@
 // RAII over SQLite (sqlite_db.h).
-#include "history/sqlite_db.h"
+#include "sqlite/sqlite_db.h"
 
 #include <thread>
 
-namespace xs::history {
+namespace xs::sqlite {
 
 Code code_of(int rc) {
   switch (rc & 0xff) {
@@ -121,4 +121,4 @@ Status retry_busy(std::chrono::milliseconds timeout, const std::function<Status(
   }
 }
 
-}  // namespace xs::history
+}  // namespace xs::sqlite

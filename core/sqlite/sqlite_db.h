@@ -1,7 +1,8 @@
-// A thin RAII layer over the SQLite C API for the prompt history: connections, prepared statements
-// with bound parameters (user text is never spliced into SQL), and the mapping of SQLite's result
-// codes to the engine's Status codes. SQLite does its own file I/O, outside the storage seam
-// (docs/history.md#outside-the-seam).
+// A thin RAII layer over the SQLite C API, shared by the prompt history and the session index:
+// connections, prepared statements with bound parameters (user text is never spliced into SQL),
+// and the mapping of SQLite's result codes to the engine's Status codes. SQLite does its own file
+// I/O, outside the storage seam (docs/history.md#outside-the-seam); this layer is the only place
+// that opens a database.
 #pragma once
 
 #include <sqlite3.h>
@@ -14,7 +15,7 @@
 
 #include "util/status.h"
 
-namespace xs::history {
+namespace xs::sqlite {
 
 // SQLite result code -> engine code: BUSY/LOCKED -> kLocked, FULL -> kNoSpace, IOERR/CANTOPEN ->
 // kIo, CORRUPT/NOTADB -> kCorrupt, NOMEM -> kNoMem, TOOBIG -> kLimit, READONLY -> kReadOnly.
@@ -91,4 +92,23 @@ class Db {
 // writer and another writer, which SQLite reports at once, and a WAL snapshot gone stale).
 Status retry_busy(std::chrono::milliseconds timeout, const std::function<Status()>& body);
 
-}  // namespace xs::history
+// Resets a statement when the scope ends: a statement left stepping would keep its read
+// transaction, and with it every checkpoint, waiting.
+class ResetOnExit {
+ public:
+  explicit ResetOnExit(Stmt* s) : s_(s) {}
+  ~ResetOnExit() { s_->reset(); }
+  ResetOnExit(const ResetOnExit&) = delete;
+  ResetOnExit& operator=(const ResetOnExit&) = delete;
+
+ private:
+  Stmt* s_;
+};
+
+inline const Status& status_of(const Status& s) { return s; }
+template <class T>
+const Status& status_of(const Result<T>& r) {
+  return r.status();
+}
+
+}  // namespace xs::sqlite

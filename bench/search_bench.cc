@@ -1,0 +1,148 @@
+// The session index (docs/search.md): a full rebuild against a plain read of every session file
+// (goal <= 3x), listing from the index against the Finder's file scan (goal >= 50x faster), and
+// search latency p50/p99 over the whole store (goal p99 < 20 ms). The store is generated once
+// (bench/session_generator.h): XS_BENCH_SEARCH_SESSIONS sessions (default 200) of
+// XS_BENCH_SEARCH_ENTRIES entries (default 100, about 2.9 KB each), so the default store is about
+// 60 MB; the 10,000 sessions / 3 GB is XS_BENCH_SEARCH_SESSIONS=10000
+// XS_BENCH_SEARCH_ENTRIES=100 (hours on the 2-core VM). bench/README.md has figures.
+#include <benchmark/benchmark.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "format/session_paths.h"
+#include "search/session_index.h"
+#include "session_generator.h"
+#include "storage/fs.h"
+#include "store/store.h"
+
+namespace xs::bench {
+namespace {
+
+size_t env_size(const char* name, size_t fallback) {
+  const char* v = getenv(name);
+  return v && *v ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : fallback;
+}
+
+// The generated store, made once per process: 20 working directories.
+struct SearchStore {
+  std::string root;
+  std::shared_ptr<store::Store> store;
+  std::vector<std::string> files;
+  uint64_t bytes = 0;
+};
+
+const SearchStore& search_store() {
+  static SearchStore s = [] {
+    SearchStore out;
+    char tmpl[] = "/tmp/xs-bench-search-XXXXXX";
+    out.root = std::string(mkdtemp(tmpl));
+    auto fs = storage::make_posix_fs();
+    size_t sessions = env_size("XS_BENCH_SEARCH_SESSIONS", 200);
+    size_t entries = env_size("XS_BENCH_SEARCH_ENTRIES", 100);
+    for (size_t i = 0; i < sessions; ++i) {
+      std::string dir = format::session_dir(out.root, "/bench/project" + std::to_string(i % 20));
+      (void)fs->make_dirs(dir);
+      char name[64];
+      std::snprintf(name, sizeof name, "/2026-01-01T00-00-00-000Z_%016zx.jsonl", i);
+      std::string bytes = generate_session(entries, 1000 + i);
+      auto f = fs->create_new(dir + name);
+      if (f.ok() && (*f)->append(bytes).ok() && (*f)->close().ok()) {
+        out.files.push_back(dir + name);
+        out.bytes += bytes.size();
+      }
+    }
+    out.store = *store::Store::open(out.root);
+    return out;
+  }();
+  return s;
+}
+
+std::unique_ptr<search::SessionIndex> open_index() {
+  auto x = search::SessionIndex::open(search_store().store);
+  return x.ok() ? std::move(*x) : nullptr;
+}
+
+void BM_SearchIndex_Rebuild(benchmark::State& state) {
+  const SearchStore& s = search_store();
+  auto x = open_index();
+  for (auto _ : state) {
+    auto r = x->rebuild();
+    if (!r.ok()) state.SkipWithError(r.status().message().c_str());
+  }
+  state.counters["sessions"] = static_cast<double>(s.files.size());
+  state.counters["MB"] = static_cast<double>(s.bytes) / 1e6;
+}
+
+// The baseline: every session file read into memory, as any index must read it.
+void BM_Baseline_ReadEverySession(benchmark::State& state) {
+  const SearchStore& s = search_store();
+  auto fs = storage::make_posix_fs();
+  for (auto _ : state) {
+    uint64_t total = 0;
+    for (const std::string& f : s.files) {
+      storage::PaddedBuffer b;
+      if (fs->read_file(f, uint64_t{1} << 32, &b).ok()) total += b.size();
+    }
+    benchmark::DoNotOptimize(total);
+  }
+}
+
+void BM_SearchIndex_List(benchmark::State& state) {
+  auto x = open_index();
+  if (!x->refresh().ok()) state.SkipWithError("refresh");
+  for (auto _ : state) {
+    auto r = x->list_json(std::nullopt, search::kMaxLimit);
+    benchmark::DoNotOptimize(r);
+  }
+}
+
+void BM_Baseline_FinderList(benchmark::State& state) {
+  const SearchStore& s = search_store();
+  for (auto _ : state) {
+    auto r = s.store->list(discovery::ListQuery{});
+    benchmark::DoNotOptimize(r);
+  }
+}
+
+// p50/p99 (µs) over 200 queries of one kind.
+void search_latency(benchmark::State& state, const std::vector<std::string>& queries, bool literal) {
+  auto x = open_index();
+  if (!x->refresh().ok()) state.SkipWithError("refresh");
+  std::vector<double> us;
+  for (auto _ : state) {
+    for (const std::string& q : queries) {
+      search::SearchOptions o;
+      o.literal = literal;
+      auto t0 = std::chrono::steady_clock::now();
+      auto r = x->search_json(q, o);
+      us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+      if (!r.ok()) state.SkipWithError(r.status().message().c_str());
+    }
+  }
+  std::sort(us.begin(), us.end());
+  state.counters["p50_us"] = us[us.size() / 2];
+  state.counters["p99_us"] = us[std::min(us.size() - 1, us.size() * 99 / 100)];
+}
+
+// Words the generator writes often and rarely, prefixes and phrases.
+const std::vector<std::string> kQueries = {"the",   "function",     "parser", "error",       "test*",
+                                           "conf*", "\"the file\"", "build",  "cache token", "xyzzy"};
+
+void BM_SearchIndex_Search(benchmark::State& state) {
+  std::vector<std::string> queries;
+  for (int i = 0; i < 20; ++i) queries.insert(queries.end(), kQueries.begin(), kQueries.end());
+  search_latency(state, queries, false);
+}
+
+BENCHMARK(BM_SearchIndex_Rebuild)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_Baseline_ReadEverySession)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_SearchIndex_List)->Unit(benchmark::kMillisecond)->Iterations(5);
+BENCHMARK(BM_Baseline_FinderList)->Unit(benchmark::kMillisecond)->Iterations(5);
+BENCHMARK(BM_SearchIndex_Search)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace
+}  // namespace xs::bench

@@ -1,0 +1,227 @@
+// The read side of the session index as JSON: search, list, reports (session_index.h).
+#include <algorithm>
+
+#include "json/js_number.h"
+#include "json/json_string.h"
+#include "search/index_rows.h"
+#include "search/session_index.h"
+#include "sqlite/fts_query.h"
+
+namespace xs::search {
+namespace {
+
+using sqlite::Stmt;
+
+// Only the newest ?7 matches are scored (bm25 by row), as the prompt history does
+// (docs/search.md#ranking): FTS5 walks its doclists in rowid order and stops there, so a word in
+// most entries costs what a rare one does. Snippet and session are made for the best rows only.
+std::string search_sql(const char* newest) {
+  return std::string("WITH newest AS (") + newest +
+         "),\n"
+         "top AS (SELECT id, score FROM newest ORDER BY score, id DESC LIMIT ?6)\n"
+         "SELECT e.entry_id, e.role, e.on_path, e.ts, top.score,\n"
+         "       snippet(entries_fts, 0, char(2), char(3), '…', 16), s.id, s.title, s.path, s.cwd\n"
+         "FROM top JOIN entries_fts ON entries_fts.rowid = top.id JOIN entries AS e ON e.rowid = top.id\n"
+         "JOIN sessions AS s ON s.rowid = e.session_rowid\n"
+         "WHERE entries_fts MATCH ?1\n"
+         "ORDER BY top.score, top.id DESC";
+}
+
+// The statement's text, made once: read_stmt keeps statements by the address of their text.
+const char* search_sql(bool filtered) {
+  // Without a filter the index alone answers: no row looked up for every match.
+  static const std::string kAll = search_sql(
+      "SELECT rowid AS id, bm25(entries_fts) AS score FROM entries_fts\n"
+      "WHERE entries_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?7");
+  // With filters, the newest ?7 matches that pass them. CROSS JOIN keeps FTS5 outside, newest
+  // first, each match's rows looked up by rowid (docs/history.md#ranking says why).
+  static const std::string kFiltered = search_sql(
+      "SELECT entries_fts.rowid AS id, bm25(entries_fts) AS score\n"
+      "FROM entries_fts CROSS JOIN entries AS w ON w.rowid = entries_fts.rowid\n"
+      "CROSS JOIN sessions AS f ON f.rowid = w.session_rowid\n"
+      "WHERE entries_fts MATCH ?1 AND (?2 IS NULL OR f.cwd = ?2) AND (?3 IS NULL OR w.role = ?3)\n"
+      "  AND (?4 IS NULL OR w.ts >= ?4) AND (?5 IS NULL OR f.id = ?5)\n"
+      "ORDER BY entries_fts.rowid DESC LIMIT ?7");
+  return filtered ? kFiltered.c_str() : kAll.c_str();
+}
+
+constexpr const char* kListSql =
+    "SELECT rowid, " XS_SESSION_COLUMNS " FROM sessions ORDER BY file_mtime_ms DESC, created DESC, rowid DESC LIMIT ?1";
+constexpr const char* kListCwdSql = "SELECT rowid, " XS_SESSION_COLUMNS
+                                    " FROM sessions WHERE cwd = ?2 "
+                                    "ORDER BY file_mtime_ms DESC, created DESC, rowid DESC LIMIT ?1";
+
+Result<uint32_t> effective_limit(uint32_t limit) {
+  if (limit > kMaxLimit)
+    return Status::Invalid("limit " + std::to_string(limit) + " is over " + std::to_string(kMaxLimit));
+  return limit == 0 ? kDefaultLimit : limit;
+}
+
+void member(std::string& out, const char* key, std::string_view value) {
+  out += ",\"";
+  out += key;
+  out += "\":";
+  json::append_quoted_lossy(out, value);
+}
+void member(std::string& out, const char* key, const std::optional<std::string>& value) {
+  if (value) return member(out, key, std::string_view(*value));
+  out += ",\"";
+  out += key;
+  out += "\":null";
+}
+void member(std::string& out, const char* key, std::optional<int64_t> value) {
+  out += ",\"";
+  out += key;
+  out += "\":";
+  out += value ? std::to_string(*value) : "null";
+}
+void text_or_null(std::string& out, const char* key, const Stmt& s, int col) {
+  member(out, key, s.is_null(col) ? std::nullopt : std::optional<std::string>(std::string(s.text(col))));
+}
+
+void append_paths(std::string& out, const char* key, const std::vector<std::string>& paths) {
+  out += ",\"";
+  out += key;
+  out += "\":[";
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (i) out += ',';
+    json::append_quoted_lossy(out, paths[i]);
+  }
+  out += ']';
+}
+
+bool is_role(std::string_view r) {
+  return r == "user" || r == "assistant" || r == "tool" || r == "summary" || r == "label";
+}
+
+}  // namespace
+
+Result<sqlite::Stmt*> SessionIndex::read_stmt(const char* sql) {
+  auto it = read_stmts_.find(sql);
+  if (it != read_stmts_.end()) return &it->second;
+  Result<Stmt> s = read_db_.prepare(sql);
+  if (!s.ok()) return s.status();
+  return &read_stmts_.emplace(sql, std::move(*s)).first->second;
+}
+
+Result<std::string> SessionIndex::search_json(std::string_view query, const SearchOptions& options) {
+  Result<uint32_t> limit = effective_limit(options.limit);
+  if (!limit.ok()) return limit.status();
+  if (query.find('\0') != std::string_view::npos || !json::is_valid_utf8(query)) {
+    return Status::Invalid("the query is not valid UTF-8 text");
+  }
+  if (options.role && !is_role(*options.role)) {
+    return Status::Invalid("role \"" + json::to_valid_utf8(*options.role) +
+                           "\" is none of user, assistant, tool, summary, label");
+  }
+  std::string fts = options.literal ? sqlite::literal_query(query) : std::string(query);
+  if (fts.find_first_not_of(" \t\r\n") == std::string::npos) return Status::Invalid("the query is empty");
+  bool filtered = (options.cwd && !options.cwd->empty()) || options.role || options.since_ms || options.session_id;
+  return read([&]() -> Result<std::string> {
+    Result<Stmt*> prepared = read_stmt(search_sql(filtered));
+    if (!prepared.ok()) return prepared.status();
+    Stmt* s = *prepared;
+    sqlite::ResetOnExit done(s);
+    s->bind(1, fts);
+    if (filtered) {
+      if (options.cwd && !options.cwd->empty()) s->bind(2, std::string_view(*options.cwd));
+      if (options.role) s->bind(3, std::string_view(*options.role));
+      if (options.since_ms) s->bind(4, *options.since_ms);
+      if (options.session_id) s->bind(5, std::string_view(*options.session_id));
+    }
+    s->bind(6, int64_t{*limit});
+    s->bind(7, int64_t{std::max(options_.ranked_matches, *limit)});
+    std::string out = "[";
+    int rc;
+    while ((rc = s->step()) == SQLITE_ROW) {
+      if (out.size() > 1) out += ',';
+      out += "{\"sessionId\":";
+      json::append_quoted_lossy(out, s->text(6));
+      text_or_null(out, "sessionTitle", *s, 7);
+      member(out, "sessionPath", s->text(8));
+      member(out, "cwd", s->text(9));
+      member(out, "entryId", s->text(0));
+      text_or_null(out, "role", *s, 1);
+      out += std::string(",\"onPath\":") + (s->int64(2) ? "true" : "false");
+      member(out, "timestamp", s->is_null(3) ? std::nullopt : std::optional<int64_t>(s->int64(3)));
+      out += ",\"score\":";
+      json::append_js_number(out, s->real(4));
+      member(out, "snippet", s->text(5));
+      out += '}';
+    }
+    if (rc == SQLITE_DONE) return out + "]";
+    // A query FTS5 cannot parse (or a column filter naming no column) is the caller's mistake.
+    if ((rc & 0xff) == SQLITE_ERROR)
+      return Status::Invalid("bad search query: " + std::string(sqlite3_errmsg(read_db_.raw())));
+    return read_db_.error(rc, "search");
+  });
+}
+
+Result<std::string> SessionIndex::list_json(std::optional<std::string_view> cwd, uint32_t limit_in) {
+  Result<uint32_t> limit = effective_limit(limit_in);
+  if (!limit.ok()) return limit.status();
+  if (cwd && cwd->empty()) cwd.reset();
+  return read([&]() -> Result<std::string> {
+    Result<Stmt*> prepared = read_stmt(cwd ? kListCwdSql : kListSql);
+    if (!prepared.ok()) return prepared.status();
+    Stmt* s = *prepared;
+    sqlite::ResetOnExit done(s);
+    s->bind(1, int64_t{*limit});
+    if (cwd) s->bind(2, *cwd);
+    std::string out = "[";
+    int rc;
+    while ((rc = s->step()) == SQLITE_ROW) {
+      SessionRow r = row_of(*s);
+      if (out.size() > 1) out += ',';
+      out += "{\"path\":";
+      json::append_quoted_lossy(out, r.path);
+      member(out, "id", std::string_view(r.id));
+      member(out, "cwd", std::string_view(r.cwd));
+      member(out, "title", r.title);
+      member(out, "firstPrompt", r.first_prompt);
+      member(out, "created", r.created);
+      member(out, "updated", r.updated);
+      member(out, "modified", std::optional<int64_t>(r.file.mtime_ms));
+      member(out, "size", std::optional<int64_t>(static_cast<int64_t>(r.file.size)));
+      member(out, "entries", std::optional<int64_t>(r.entries));
+      member(out, "messages", std::optional<int64_t>(r.messages));
+      member(out, "inputTokens", std::optional<int64_t>(r.input_tokens));
+      member(out, "outputTokens", std::optional<int64_t>(r.output_tokens));
+      out += ",\"cost\":";
+      json::append_js_number(out, r.cost);
+      member(out, "dialect", r.dialect);
+      member(out, "sourceAgent", r.source_agent);
+      member(out, "parentSession", r.parent_session);
+      out += std::string(",\"archived\":") + (r.archived ? "true" : "false");
+      member(out, "leafId", r.leaf_id);
+      out += '}';
+    }
+    if (rc != SQLITE_DONE) return read_db_.error(rc, "list");
+    return out + "]";
+  });
+}
+
+std::string report_json(const RefreshReport& r) {
+  std::string out = "{\"files\":" + std::to_string(r.files);
+  out += ",\"unchanged\":" + std::to_string(r.unchanged);
+  out += ",\"appended\":" + std::to_string(r.appended);
+  out += ",\"reindexed\":" + std::to_string(r.reindexed);
+  out += ",\"added\":" + std::to_string(r.added);
+  out += ",\"removed\":" + std::to_string(r.removed);
+  out += ",\"unreadable\":" + std::to_string(r.unreadable);
+  out += ",\"raced\":" + std::to_string(r.raced);
+  out += ",\"entries\":" + std::to_string(r.entries);
+  return out + "}";
+}
+
+std::string report_json(const VerifyReport& r) {
+  std::string out = std::string("{\"ok\":") + (r.ok() ? "true" : "false");
+  out += ",\"files\":" + std::to_string(r.files);
+  out += ",\"indexed\":" + std::to_string(r.indexed);
+  append_paths(out, "missing", r.missing);
+  append_paths(out, "extra", r.extra);
+  append_paths(out, "stale", r.stale);
+  return out + "}";
+}
+
+}  // namespace xs::search

@@ -1,0 +1,162 @@
+// The session index (docs/search.md): one SQLite database per store (<root>/index.db) with a row
+// per session and per entry and a full-text index over the entries' text, for listing sessions
+// without reading their files and for searching every transcript.
+//
+// Derived data only: the session files are the truth. rebuild() makes the index again from them;
+// refresh() brings it up to date by what changed on the disk (a file grown in place is read from
+// its last indexed byte, anything else whole); verify() reports every difference. A damaged file
+// is renamed aside and a fresh index started, never trusted.
+//
+// Several handles, threads and processes may use one file at once: WAL mode, a busy timeout and
+// retries keep "database is locked" from the caller (docs/search.md#several-processes). One
+// handle's rebuild and refresh take turns; searches run beside them on a connection of their own.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "search/session_read.h"
+#include "sqlite/sqlite_db.h"
+#include "sqlite/sqlite_file.h"
+#include "store/store.h"
+#include "util/status.h"
+
+namespace xs::search {
+
+// How many of a query's newest matches a search ranks (docs/search.md#ranking), as the prompt
+// history does: scoring costs about a microsecond and a half a match.
+inline constexpr uint32_t kRankedMatches = 1000;
+// The most a search or list returns, and what limit 0 means.
+inline constexpr uint32_t kMaxLimit = 10000;
+inline constexpr uint32_t kDefaultLimit = 20;
+// The most one write transaction holds: other processes wait for the write lock meanwhile.
+inline constexpr size_t kMaxBatchSessions = 256;
+inline constexpr uint64_t kMaxBatchTextBytes = 16 * 1024 * 1024;
+
+struct IndexOptions {
+  std::string path;                              // empty: <store root>/index.db
+  std::chrono::milliseconds busy_timeout{5000};  // how long a call waits for another writer
+  uint32_t ranked_matches = kRankedMatches;      // a search ranks this many newest matches (or its limit)
+};
+
+struct SearchOptions {
+  std::optional<std::string> cwd;         // only sessions of this working directory
+  std::optional<std::string> role;        // user | assistant | tool | summary | label
+  std::optional<int64_t> since_ms;        // only entries stamped at or after this time
+  std::optional<std::string> session_id;  // only this session (its id)
+  uint32_t limit = 0;                     // 0 = kDefaultLimit; at most kMaxLimit
+  bool literal = false;                   // plain words, not FTS5 syntax (history::literal_query)
+};
+
+// What rebuild() and refresh() did, session files counted by what became of them.
+struct RefreshReport {
+  uint64_t files = 0;       // session files found
+  uint64_t unchanged = 0;   // size, mtime, device and inode as indexed: not read
+  uint64_t appended = 0;    // grown in place: only the new lines read
+  uint64_t reindexed = 0;   // changed otherwise (rewritten, shrunk, replaced): read whole again
+  uint64_t added = 0;       // not in the index before
+  uint64_t removed = 0;     // in the index, no longer on the disk
+  uint64_t unreadable = 0;  // could not be read as a session (no header, damaged archive): not indexed
+  uint64_t raced = 0;       // changed by another refresh meanwhile: left for the next one
+  uint64_t entries = 0;     // entry rows written
+};
+// {"files","unchanged","appended","reindexed","added","removed","unreadable","raced","entries"}
+std::string report_json(const RefreshReport& r);
+
+// Every difference between the index and the files.
+struct VerifyReport {
+  uint64_t files = 0;                // session files found
+  uint64_t indexed = 0;              // rows in `sessions`
+  std::vector<std::string> missing;  // files without a row (unreadable ones included)
+  std::vector<std::string> extra;    // rows without a file
+  std::vector<std::string> stale;    // rows whose file's size, mtime, device or inode changed
+  bool ok() const { return missing.empty() && extra.empty() && stale.empty(); }
+};
+// {"ok","files","indexed","missing":[paths],"extra":[paths],"stale":[paths]}
+std::string report_json(const VerifyReport& r);
+
+class SessionIndex {
+ public:
+  // Opens (creating, migrating, replacing a damaged file) the index of `store`. The store's file
+  // system reads the sessions; SQLite reads and writes the index itself (docs/search.md#the-file).
+  static Result<std::unique_ptr<SessionIndex>> open(std::shared_ptr<store::Store> store, IndexOptions options = {});
+  SessionIndex(const SessionIndex&) = delete;
+  SessionIndex& operator=(const SessionIndex&) = delete;
+
+  // The index made again from nothing: every session of the store, live and archived, read whole,
+  // one transaction per batch of sessions.
+  Result<RefreshReport> rebuild();
+  // The index brought up to date with the files (see the file comment).
+  Result<RefreshReport> refresh();
+  // Every difference between the index and the files; changes nothing.
+  Result<VerifyReport> verify();
+
+  // JSON array of hits, best (lowest bm25 score) first (docs/search.md#search-output). kInvalid:
+  // an empty query or one FTS5 refuses (its message), a role that is none, limit over kMaxLimit.
+  Result<std::string> search_json(std::string_view query, const SearchOptions& options);
+  // JSON array of sessions, newest (file mtime) first, from the index alone
+  // (docs/search.md#list-output).
+  Result<std::string> list_json(std::optional<std::string_view> cwd, uint32_t limit);
+
+  const std::string& path() const { return path_; }
+  const sqlite::DamagedNote& damaged() const { return damaged_; }
+
+ private:
+  SessionIndex(std::shared_ptr<store::Store> store, std::string path, const IndexOptions& options)
+      : store_(std::move(store)), path_(std::move(path)), options_(options) {}
+
+  struct Work {
+    std::string path;
+    storage::FileInfo stat;
+    const SessionRow* old = nullptr;  // its row, when indexed
+  };
+  Result<RefreshReport> update(bool from_nothing);
+  Result<std::map<std::string, SessionRow>> load_rows(sqlite::Db& db);
+  Status write_batch(std::vector<SessionRead>& batch, const std::map<std::string, SessionRow>& rows,
+                     RefreshReport* report);
+  Status write_session(SessionRead& s, const SessionRow* old, RefreshReport* report);
+  Status remove_rows(const std::vector<int64_t>& rowids);
+  template <class F>
+  auto read(F&& body) -> decltype(body());
+  Result<sqlite::Stmt*> read_stmt(const char* sql);
+  Result<sqlite::Stmt*> write_stmt(const char* sql);
+
+  std::shared_ptr<store::Store> store_;
+  std::string path_;
+  IndexOptions options_;
+  sqlite::DamagedNote damaged_;
+
+  std::mutex write_mu_;  // rebuild and refresh of this handle take turns on the write connection
+  sqlite::Db write_db_;
+  std::map<const char*, sqlite::Stmt> write_stmts_;
+
+  std::mutex read_mu_;  // searches of several threads take turns on the read connection
+  sqlite::Db read_db_;
+  std::map<const char*, sqlite::Stmt> read_stmts_;  // prepared once per SQL text (its address)
+};
+
+// The session files of a store, live and archived (an archive beside its live original is not
+// one: the live file is), as discovery::Finder lists them.
+std::vector<std::string> session_files(storage::Fs& fs, const std::string& root);
+
+// Runs `body` (returning Status or Result<T>) on the read connection, again while it reports
+// kLocked, for up to the busy timeout.
+template <class F>
+auto SessionIndex::read(F&& body) -> decltype(body()) {
+  std::lock_guard<std::mutex> lock(read_mu_);
+  decltype(body()) out = Status(Code::kLocked, "the session index is locked");
+  sqlite::retry_busy(options_.busy_timeout, [&]() -> Status {
+    out = body();
+    return sqlite::status_of(out);
+  });
+  return out;
+}
+
+}  // namespace xs::search
