@@ -1,10 +1,6 @@
 // Opening, migrating and preserving the history database (history_schema.h).
 #include "history/history_schema.h"
 
-#include <ctime>
-
-#include "storage/path.h"
-
 namespace xs::history {
 namespace {
 
@@ -48,121 +44,18 @@ INSERT INTO history_fts(history_fts) VALUES ('rebuild');
 // steps[v] migrates version v to v + 1.
 constexpr const char* kSteps[kSchemaVersion] = {kToV1, kToV2};
 
-std::string utc_stamp() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
-  return buf;
-}
-
-// Renames the damaged file and its side files to <path>.damaged-<stamp>[-n], never over a file.
-Result<std::string> preserve(storage::Fs& fs, const std::string& path) {
-  std::string base = path + ".damaged-" + utc_stamp();
-  std::string target = base;
-  for (int n = 1;; ++n) {
-    Status st = fs.rename_noreplace(path, target);
-    if (st.ok()) break;
-    if (st.code() == Code::kNotFound) return std::string();  // another process moved it first
-    if (st.code() != Code::kExists || n > 100) return st.With("preserve damaged " + path);
-    target = base + "-" + std::to_string(n);
-  }
-  for (const char* side : {"-wal", "-shm"}) {
-    Status st = fs.rename(path + side, target + side);
-    if (!st.ok() && st.code() != Code::kNotFound) return st.With("preserve damaged " + path + side);
-  }
-  XS_RETURN_IF_ERROR(fs.sync_dir(storage::dir_name(path)));
-  return target;
-}
-
-// A file that is not SQLite's at all, told by its header before SQLite opens it: SQLite would
-// delete a -wal beside it when its connection closes, and that file belongs to the evidence.
-Result<bool> foreign_header(storage::Fs& fs, const std::string& path) {
-  static constexpr std::string_view kMagic("SQLite format 3\0", 16);
-  storage::PaddedBuffer head;
-  Status st = fs.read_range(path, 0, kMagic.size(), &head);
-  if (st.code() == Code::kNotFound) return false;
-  XS_RETURN_IF_ERROR(st);
-  std::string_view got(head.data(), head.size());
-  return !got.empty() && got != kMagic;
-}
-
-// Reads the file as a database: a damaged one gives kCorrupt, whatever SQLite called it.
-Status check_readable(Db& db) {
-  Result<int64_t> tables = db.query_int("SELECT count(*) FROM sqlite_schema");
-  if (!tables.ok()) return tables.status();
-  Result<std::string> check = db.query_text("PRAGMA quick_check(1)");
-  if (!check.ok()) return check.status();
-  if (*check != "ok") return Status::Corrupt("quick_check: " + *check);
-  return Status::Ok();
-}
-
-Status set_up(Db& db, const OpenSettings& settings) {
-  XS_RETURN_IF_ERROR(retry_busy(settings.busy_timeout, [&] { return check_readable(db); }));
-  XS_RETURN_IF_ERROR(retry_busy(settings.busy_timeout, [&]() -> Status {
-    Result<std::string> mode = db.query_text("PRAGMA journal_mode=WAL");
-    if (!mode.ok()) return mode.status();
-    if (*mode != "wal") return Status::Io("the history database cannot use WAL mode (journal_mode " + *mode + ")");
-    return Status::Ok();
-  }));
-  XS_RETURN_IF_ERROR(db.exec(settings.sync_full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL"));
-  // A checkpoint every 10,000 pages (40 MB of WAL) instead of SQLite's 1,000: each one syncs the
-  // WAL and the database, and at 1,000 a steady stream of adds checkpointed after nearly every
-  // batch (adds ran at 0.77x a bare insert loop; bench/README.md).
-  XS_RETURN_IF_ERROR(db.exec("PRAGMA wal_autocheckpoint=10000"));
-  return retry_busy(settings.busy_timeout, [&]() -> Status {
-    Result<int64_t> version = db.query_int("PRAGMA user_version");
-    if (!version.ok()) return version.status();
-    if (*version == kSchemaVersion) return Status::Ok();
-    XS_RETURN_IF_ERROR(db.exec("BEGIN IMMEDIATE"));
-    // Another process may have migrated between the read above and our write lock.
-    version = db.query_int("PRAGMA user_version");
-    Status st = version.ok() ? migrate(db, static_cast<int>(*version)) : version.status();
-    st = st.ok() ? db.exec("COMMIT") : st;
-    if (!st.ok()) db.exec("ROLLBACK");
-    return st;
-  });
-}
+const sqlite::Schema kSchema{"the history database", kSchemaVersion, kSteps};
 
 }  // namespace
 
-Status migrate(Db& db, int from) {
-  if (from > kSchemaVersion) {
-    return Status(Code::kVersion, "the history database has schema version " + std::to_string(from) +
-                                      "; this library knows up to " + std::to_string(kSchemaVersion));
-  }
-  if (from < 0) return Status::Corrupt("the history database has schema version " + std::to_string(from));
-  for (int v = from; v < kSchemaVersion; ++v) {
-    XS_RETURN_IF_ERROR(db.exec(kSteps[v]).With("migrate the history database to version " + std::to_string(v + 1)));
-  }
-  return db.exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
-}
+Status migrate(Db& db, int from) { return sqlite::migrate(db, kSchema, from); }
 
-Status open_database(storage::Fs& fs, const std::string& path, const OpenSettings& settings, Db* db,
-                     DamagedNote* damaged) {
-  *damaged = {};
-  XS_RETURN_IF_ERROR(fs.make_dirs(storage::dir_name(path)));
-  for (int attempt = 0;; ++attempt) {
-    Result<bool> foreign = foreign_header(fs, path);
-    if (!foreign.ok()) return foreign.status();
-    Status st;
-    if (*foreign && attempt == 0) {
-      st = Status::Corrupt("not a SQLite database (the file's first 16 bytes are not its header)");
-    } else {
-      XS_RETURN_IF_ERROR(db->open(path, true, settings.busy_timeout));
-      st = set_up(*db, settings);
-    }
-    if (st.code() != Code::kCorrupt || attempt > 0) {
-      if (!st.ok()) db->close();
-      return st;
-    }
-    db->close();
-    Result<std::string> kept = preserve(fs, path);
-    if (!kept.ok()) return kept.status();
-    damaged->preserved_path = *kept;
-    damaged->reason = st.message();
-  }
+Status open_database(storage::Fs& fs, const std::string& path, OpenSettings settings, Db* db, DamagedNote* damaged) {
+  // A checkpoint every 10,000 pages (40 MB of WAL) instead of SQLite's 1,000: each one syncs the
+  // WAL and the database, and at 1,000 a steady stream of adds checkpointed after nearly every
+  // batch (adds ran at 0.77x a bare insert loop; bench/README.md).
+  settings.wal_autocheckpoint = 10000;
+  return sqlite::open_database(fs, path, kSchema, settings, db, damaged);
 }
 
 }  // namespace xs::history

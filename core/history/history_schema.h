@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sqlite/sqlite_db.h"
+#include "sqlite/sqlite_file.h"
 #include "storage/fs.h"
 #include "util/status.h"
 
@@ -25,23 +26,12 @@ using sqlite::Stmt;
 // open; a newer one is refused (kVersion): a later xsession wrote it.
 inline constexpr int kSchemaVersion = 2;
 
-struct OpenSettings {
-  std::chrono::milliseconds busy_timeout{5000};
-  bool sync_full = false;  // synchronous=FULL instead of NORMAL (docs/history.md#flush-close-and-durability)
-};
+using sqlite::DamagedNote;
+using sqlite::OpenSettings;
 
-// What opening found wrong with the file, when it had to start a fresh one.
-struct DamagedNote {
-  std::string preserved_path;  // the damaged file, renamed: <path>.damaged-<UTC stamp>
-  std::string reason;          // SQLite's message, or quick_check's first line
-};
-
-// Opens (creating) the database at `path`, migrated to kSchemaVersion, on connection *db. A file
-// SQLite cannot read as a database, or whose quick_check fails, is renamed aside through `fs`
-// (with its -wal and -shm) and a fresh database started in its place; *damaged then says where
-// it went (empty otherwise). Busy errors are retried for settings.busy_timeout.
-Status open_database(storage::Fs& fs, const std::string& path, const OpenSettings& settings, Db* db,
-                     DamagedNote* damaged);
+// Opens (creating) the history at `path`, migrated to kSchemaVersion: sqlite::open_database with
+// the history's schema and a checkpoint every 10,000 WAL pages (docs/history.md).
+Status open_database(storage::Fs& fs, const std::string& path, OpenSettings settings, Db* db, DamagedNote* damaged);
 
 // Brings a database at `from` (< kSchemaVersion) to kSchemaVersion inside the caller's write
 // transaction. Version 0 is an empty file or the unversioned table `history(id, prompt,

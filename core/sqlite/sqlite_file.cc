@@ -68,6 +68,9 @@ Status prepare_file(Db& db, const Schema& schema, const OpenSettings& settings) 
     return Status::Ok();
   }));
   XS_RETURN_IF_ERROR(db.exec(settings.sync_full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL"));
+  if (settings.wal_autocheckpoint) {
+    XS_RETURN_IF_ERROR(db.exec(("PRAGMA wal_autocheckpoint=" + std::to_string(settings.wal_autocheckpoint)).c_str()));
+  }
   return retry_busy(settings.busy_timeout, [&]() -> Status {
     Result<int64_t> version = db.query_int("PRAGMA user_version");
     if (!version.ok()) return version.status();

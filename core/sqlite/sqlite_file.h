@@ -1,9 +1,10 @@
-// A database file of the engine's own (the session index): opening it (WAL, busy timeout,
+// A database file of the engine's own (the prompt history, the session index): opening it (WAL, busy timeout,
 // synchronous), migrating it by PRAGMA user_version, and what happens to a damaged file: it is
 // renamed aside and a fresh one started, never trusted (docs/search.md#the-file).
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -23,7 +24,8 @@ struct Schema {
 
 struct OpenSettings {
   std::chrono::milliseconds busy_timeout{5000};
-  bool sync_full = false;  // synchronous=FULL instead of NORMAL
+  bool sync_full = false;           // synchronous=FULL instead of NORMAL
+  uint32_t wal_autocheckpoint = 0;  // pages of WAL between checkpoints; 0: SQLite's (1,000)
 };
 
 // What opening found wrong with the file, when it had to start a fresh one.
