@@ -78,6 +78,14 @@ def main():
     ratio("import Claude transcript ~100 MB / simdjson parse_many", "BM_ImportClaude100MB/real_time",
           "BM_Baseline_SimdjsonParseMany100MB/real_time", ("<=", 3.0))
 
+    # The PostgreSQL backend (bench/postgres_bench.cc): appends as rates, opens as times.
+    ratio("pg append rate / bare libpq INSERT loop rate", "BM_PgAppend/real_time",
+          "BM_Baseline_LibpqInsertLoop/real_time", (">=", 0.8), invert=True)
+    ratio("pg append rate / file append rate", "BM_PgAppend/real_time", "BM_FileAppend/real_time", invert=True)
+    ratio("pg open 100k / bare libpq SELECT of its lines", "BM_PgOpen100k/real_time",
+          "BM_Baseline_LibpqSelectLines100k/real_time")
+    ratio("pg open 100k / file open 100k", "BM_PgOpen100k/real_time", "BM_FileOpen100k/real_time")
+
     ratio("stats of 1,000 sessions: prefix-read listing / keyed store read (new handle)", "BM_StatsFromKeyStore",
           "BM_Baseline_ListByPrefixReads", (">=", 20.0), invert=True)
     ratio("stats of 1,000 sessions: prefix-read listing / keyed store read (open handle)",

@@ -15,7 +15,9 @@ namespace xspg {
 namespace {
 
 // A file's row and the entries overlapping [offset, offset + max), a blob's slice, or a
-// directory: one statement, so the size and the bytes come from one snapshot.
+// directory: one statement, so the size and the bytes come from one snapshot. Unordered: each
+// line goes to its place by its end_offset, and an ORDER BY made the server sort (on disk, past
+// work_mem) every line of a whole-file read (docs/postgres.md#speed).
 const Statement kRead{"xs_read", R"sql(
 SELECT 1, f.id, f.size, f.mtime_ms, e.seq, e.line, e.end_offset
   FROM files f LEFT JOIN entries e ON e.file_id = f.id AND e.end_offset > $2::bigint
@@ -26,8 +28,7 @@ SELECT 2, b.id, b.size, b.mtime_ms, 0,
        substring(b.bytes FROM least($2::bigint, 2147483646)::int + 1 FOR least($3::bigint, 2147483647)::int), 0
   FROM blobs b WHERE b.path = $1
 UNION ALL
-SELECT 3, 0, 0, 0, 0, NULL, 0 FROM dirs d WHERE d.path = $1
-ORDER BY 1, 5)sql",
+SELECT 3, 0, 0, 0, 0, NULL, 0 FROM dirs d WHERE d.path = $1)sql",
                       true};
 const Statement kStat{"xs_stat", R"sql(
 SELECT 1, id, size, mtime_ms FROM files WHERE path = $1
@@ -259,32 +260,42 @@ xs_status pg_read(void* user, const char* path, uint64_t offset, uint64_t max, x
     if (implicit_dir(split_path(path).path)) return fail_text(XS_EINVAL, "read", path, "a directory");
     return fail_text(XS_ENOTFOUND, "read", path, "no such file");
   }
+  // A path names one kind of row; were it ever two, the file wins, then the blob (their order).
   int64_t dev = r.int64(0, 0);
+  int first = 0;
+  for (int i = 1; i < r.rows(); ++i) {
+    if (r.int64(i, 0) < dev) {
+      dev = r.int64(i, 0);
+      first = i;
+    }
+  }
   if (dev == static_cast<int64_t>(kDevDir)) return fail_text(XS_EINVAL, "read", path, "a directory");
-  uint64_t size = static_cast<uint64_t>(r.int64(0, 2));
+  uint64_t size = static_cast<uint64_t>(r.int64(first, 2));
   uint64_t want = offset >= size ? 0 : std::min(max, size - offset);
   char* to = static_cast<char*>(out->alloc(out, want));
   if (to == nullptr) return fail_text(XS_ENOMEM, "read", path, "the engine took no buffer");
   uint64_t done = 0;
   if (dev == static_cast<int64_t>(kDevBlob)) {
-    std::string_view b = r.null(0, 5) ? std::string_view() : r.bytes(0, 5);
+    std::string_view b = r.null(first, 5) ? std::string_view() : r.bytes(first, 5);
     done = std::min<uint64_t>(want, b.size());
     std::memcpy(to, b.data(), done);
   } else {
-    // Rows in seq order; the first may start before `offset`, the last may run past the slice.
-    for (int i = 0; i < r.rows() && done < want && !r.null(i, 5); ++i) {
+    // Each line's part inside [offset, offset + want) goes to its place; lines never overlap, so
+    // the slice is whole exactly when those parts add up to `want`.
+    for (int i = 0; i < r.rows(); ++i) {
+      if (r.int64(i, 0) != dev || r.null(i, 5)) continue;
       std::string_view line = r.bytes(i, 5);
       uint64_t end = static_cast<uint64_t>(r.int64(i, 6));
       uint64_t start = end - line.size();
-      uint64_t from = offset + done;
-      if (from < start || from >= end) break;  // a gap cannot happen; stop rather than misplace bytes
-      uint64_t n = std::min<uint64_t>(end - from, want - done);
-      std::memcpy(to + done, line.data() + (from - start), n);
-      done += n;
+      uint64_t from = std::max(start, offset), until = std::min(end, offset + want);
+      if (from >= until) continue;
+      std::memcpy(to + (from - offset), line.data() + (from - start), until - from);
+      done += until - from;
     }
+    if (done != want) return fail_text(XS_EIO, "read", path, "its lines leave a gap in the bytes asked for");
   }
   *got = done;
-  fill_info(info, dev, r.int64(0, 1), static_cast<int64_t>(size), r.int64(0, 3));
+  fill_info(info, dev, r.int64(first, 1), static_cast<int64_t>(size), r.int64(first, 3));
   return XS_OK;
 }
 
