@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -94,6 +95,13 @@ TEST_F(Store, ASessionHasTheSameBytesAsOnDiskAndTheRowsTheIssueNames) {
   char dir_template[] = "/tmp/xs-pg-disk.XXXXXX";
   ASSERT_NE(mkdtemp(dir_template), nullptr);
   std::string disk_root = dir_template;
+  struct RemoveAtEnd {  // on every way out, the assertions' early returns too
+    std::string dir;
+    ~RemoveAtEnd() {
+      if (std::system(("rm -rf '" + dir + "'").c_str()) != 0)
+        std::fprintf(stderr, "could not remove %s\n", dir.c_str());
+    }
+  } remove_at_end{disk_root};
   xs_store* disk = xs_store_new();
   ASSERT_EQ(xs_store_open(disk, disk_root.c_str(), nullptr), XS_OK);
   std::string disk_path = write_session(disk);
