@@ -111,7 +111,7 @@ std::string generate_session(size_t entries, uint64_t seed) {
              q(iso(i * 1000)) + ",\"fromId\":" + q(from) + ",\"summary\":" + q(g.prose(400)) + "}";
     } else if (i == compaction_at) {
       line = "{\"type\":\"compaction\",\"id\":" + q(id) + ",\"parentId\":" + pid + ",\"timestamp\":" + q(iso(i * 1000)) +
-             ",\"summary\":" + q(g.prose(2000)) + ",\"firstKeptEntryId\":" + q(ids[i - 20]) + ",\"tokensBefore\":123456}";
+             ",\"summary\":" + q(g.prose(2000)) + ",\"firstKeptEntryId\":" + q(ids[i >= 20 ? i - 20 : 0]) + ",\"tokensBefore\":123456}";
     } else if (kind < 15) {
       line = head + "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":" + q(g.prose(g.log_uniform(200, 4000))) +
              "}],\"timestamp\":" + std::to_string(1772442000000 + i) + "}}";
