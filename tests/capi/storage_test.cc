@@ -113,7 +113,18 @@ class HostStorage : public ::testing::Test {
     return o;
   }
 
+  // A store over w_'s table holding one closed session, "s1" (fixed()'s id), in /w/app.
+  void store_with_session() {
+    table_ = w_.table();
+    ASSERT_EQ(open_store(table_), XS_OK);
+    xs_session_options o = fixed();
+    xs_session* s = nullptr;
+    ASSERT_EQ(xs_session_create(st_, "/w/app", &o, &s), XS_OK) << xs_store_errmsg(st_);
+    xs_session_close(s);
+  }
+
   Wrapped w_;  // outlives st_ (freed in TearDown), which may still hold its table
+  xs_storage table_{};
   xs_store* st_ = nullptr;
 };
 
@@ -164,13 +175,9 @@ TEST_F(HostStorage, AFailedWriteReturnsTheHostsStatusAndMessageAndPoisonsTheSess
 
 TEST_F(HostStorage, AHeldLockIsXS_ELOCKEDNamingTheSession) {
   Wrapped& w = w_;
-  xs_storage t = w.table();
-  ASSERT_EQ(open_store(t), XS_OK);
+  ASSERT_NO_FATAL_FAILURE(store_with_session());
   xs_session_options o = fixed();
-  xs_session* s = nullptr;
-  ASSERT_EQ(xs_session_create(st_, "/w/app", &o, &s), XS_OK) << xs_store_errmsg(st_);
   const std::string path = "s1";  // reopened by id: found by listing the storage
-  xs_session_close(s);
 
   w.fail_lock = XS_ELOCKED;
   xs_session* again = nullptr;
@@ -184,13 +191,10 @@ TEST_F(HostStorage, AHeldLockIsXS_ELOCKEDNamingTheSession) {
 
 TEST_F(HostStorage, AStatusNoStorageFunctionMayReturnIsAnIOErrorThatSaysSo) {
   Wrapped& w = w_;
-  xs_storage t = w.table();
-  ASSERT_EQ(open_store(t), XS_OK);
+  ASSERT_NO_FATAL_FAILURE(store_with_session());
   xs_session_options o = fixed();
   xs_session* s = nullptr;
-  ASSERT_EQ(xs_session_create(st_, "/w/app", &o, &s), XS_OK) << xs_store_errmsg(st_);
   const std::string path = "s1";  // reopened by id: found by listing the storage
-  xs_session_close(s);
 
   w.read_status = XS_EPOISONED;
   EXPECT_EQ(xs_session_open(st_, path.c_str(), &o, &s), XS_EIO);
