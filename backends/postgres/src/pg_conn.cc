@@ -25,11 +25,29 @@ std::string Result::sqlstate() const {
   return s ? s : "";
 }
 
+namespace {
+
+// libpq's messages run over several lines ("…failed: No such file or directory\n\tIs the server
+// running…?"); the caller's message is one line, so the breaks become "; ".
+std::string one_line(const char* m) {
+  std::string out;
+  for (const char* p = m; *p; ++p) {
+    if (*p != '\n') {
+      out += *p;
+      continue;
+    }
+    while (p[1] == '\t' || p[1] == ' ') ++p;
+    if (p[1]) out += "; ";
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
 std::string Result::message() const {
   const char* m = res_ ? PQresultErrorMessage(res_) : nullptr;
-  std::string text = m && *m ? m : "no result from the server (out of memory or connection lost)";
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
+  return m && *m ? one_line(m) : "no result from the server (out of memory or connection lost)";
 }
 
 int Result::affected() const { return std::atoi(PQcmdTuples(res_)); }
@@ -107,8 +125,7 @@ std::unique_ptr<Conn> Pool::take(std::string* error) {
     return nullptr;
   }
   if (!conn->healthy()) {
-    *error = PQerrorMessage(conn->pg);
-    while (!error->empty() && error->back() == '\n') error->pop_back();
+    *error = one_line(PQerrorMessage(conn->pg));
     return nullptr;
   }
   // A library prints nothing: the server's notices ("schema already exists, skipping") are dropped.
