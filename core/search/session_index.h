@@ -52,7 +52,7 @@ struct SearchOptions {
   std::optional<int64_t> since_ms;        // only entries stamped at or after this time
   std::optional<std::string> session_id;  // only this session (its id)
   uint32_t limit = 0;                     // 0 = kDefaultLimit; at most kMaxLimit
-  bool literal = false;                   // plain words, not FTS5 syntax (history::literal_query)
+  bool literal = false;                   // plain words, not FTS5 syntax (sqlite::literal_query)
 };
 
 // What rebuild() and refresh() did, session files counted by what became of them.
