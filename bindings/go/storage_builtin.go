@@ -217,6 +217,23 @@ func (b *BuiltinStorage) call(op, path string, fn func(p *C.xs_go_shared, path *
 	return builtinError(op, fn(b.p, cpath))
 }
 
+// hold runs a call that hands out a handle (an open file, a held lock); the handle takes a
+// reference to the backend, so it keeps working after the BuiltinStorage is closed.
+func (b *BuiltinStorage) hold(op, path string,
+	fn func(p unsafe.Pointer, path *C.char, out *unsafe.Pointer) C.xs_status) (*C.xs_go_shared, unsafe.Pointer, error) {
+	var handle unsafe.Pointer
+	var owner *C.xs_go_shared
+	err := b.call(op, path, func(p *C.xs_go_shared, cpath *C.char) C.xs_status {
+		rc := fn(unsafe.Pointer(p), cpath, &handle)
+		if rc == C.XS_OK {
+			C.xs_go_shared_ref(p)
+			owner = p
+		}
+		return rc
+	})
+	return owner, handle, err
+}
+
 func builtinError(op string, rc C.xs_status) error {
 	if rc == C.XS_OK {
 		return nil
@@ -270,15 +287,8 @@ func (b *BuiltinStorage) Stat(path string) (StorageInfo, error) {
 
 // Open opens path through the backend; the file keeps the backend alive until it is closed.
 func (b *BuiltinStorage) Open(path string, flags OpenFlags) (StorageFile, error) {
-	var f unsafe.Pointer
-	var owner *C.xs_go_shared
-	err := b.call("BuiltinStorage.Open", path, func(p *C.xs_go_shared, cpath *C.char) C.xs_status {
-		rc := C.sh_open(unsafe.Pointer(p), cpath, C.uint32_t(flags), &f)
-		if rc == C.XS_OK {
-			C.xs_go_shared_ref(p)
-			owner = p
-		}
-		return rc
+	owner, f, err := b.hold("BuiltinStorage.Open", path, func(p unsafe.Pointer, cpath *C.char, out *unsafe.Pointer) C.xs_status {
+		return C.sh_open(p, cpath, C.uint32_t(flags), out)
 	})
 	if err != nil {
 		return nil, err
@@ -370,15 +380,8 @@ func (b *BuiltinStorage) Lock(path string, timeout time.Duration) (StorageLock, 
 	case ms > 0xFFFFFFFF:
 		ms = 0xFFFFFFFF
 	}
-	var l unsafe.Pointer
-	var owner *C.xs_go_shared
-	err := b.call("BuiltinStorage.Lock", path, func(p *C.xs_go_shared, cpath *C.char) C.xs_status {
-		rc := C.sh_lock(unsafe.Pointer(p), cpath, C.uint32_t(ms), &l)
-		if rc == C.XS_OK {
-			C.xs_go_shared_ref(p)
-			owner = p
-		}
-		return rc
+	owner, l, err := b.hold("BuiltinStorage.Lock", path, func(p unsafe.Pointer, cpath *C.char, out *unsafe.Pointer) C.xs_status {
+		return C.sh_lock(p, cpath, C.uint32_t(ms), out)
 	})
 	if err != nil {
 		return nil, err
