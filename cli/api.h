@@ -39,6 +39,11 @@ std::string read_text(Fill fill, ErrMsg errmsg) {
 // Where a command's store is: a root directory on the disk, or a root inside a database
 // (--store postgresql://…, docs/storage.md), whose storage table the CLI also uses for the few
 // file steps it takes itself (finding session files, a repair's backup).
+// Whether `where` names a database (a postgresql:// URL, as libpq spells one) rather than a path.
+inline bool is_database_url(const std::string& where) {
+  return where.rfind("postgresql://", 0) == 0 || where.rfind("postgres://", 0) == 0;
+}
+
 struct StoreSpec {
   std::string root;
   std::string database;  // a postgresql:// URL, or empty: the disk

@@ -21,16 +21,12 @@ struct CopyArgs {
   bool json = false;
 };
 
-bool is_database(const std::string& where) {
-  return where.rfind("postgresql://", 0) == 0 || where.rfind("postgres://", 0) == 0;
-}
-
 // A storage table this command owns (released at the end), for the disk or a database.
 class OwnedTable {
  public:
   explicit OwnedTable(const std::string& where) {
     xs_status st;
-    if (is_database(where)) {
+    if (is_database_url(where)) {
 #ifdef XS_CLI_POSTGRES
       char err[1024] = "";
       st = xs_postgres_storage(where.c_str(), nullptr, &t_, err, sizeof err);
@@ -108,9 +104,9 @@ void add_copy(CLI::App& app, Globals& g) {
     if (!store.storage()) disk.emplace("");
     const xs_storage& from = store.storage() ? *store.storage() : disk->get();
     OwnedTable to(a->to);
-    std::string to_root = is_database(a->to) ? (a->to_root.empty() ? "/xsession" : a->to_root) : a->to;
+    std::string to_root = is_database_url(a->to) ? (a->to_root.empty() ? "/xsession" : a->to_root) : a->to;
     while (to_root.size() > 1 && to_root.back() == '/') to_root.pop_back();
-    if (!store.storage() && !is_database(a->to) &&
+    if (!store.storage() && !is_database_url(a->to) &&
         (to_root == store.root() || to_root.rfind(store.root() + "/", 0) == 0)) {
       throw ApiError(XS_EINVAL, to_root + ": the destination is inside the store it would copy");
     }

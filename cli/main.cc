@@ -82,9 +82,8 @@ void add_global_options(CLI::App& app, Globals& g) {
   app.add_option("--store", g.store_option,
                  "a store in PostgreSQL: a postgresql:// URL (its root: --root, else /xsession)")
       ->check([](const std::string& v) {
-        return v.rfind("postgresql://", 0) == 0 || v.rfind("postgres://", 0) == 0
-                   ? std::string()
-                   : std::string("--store takes a postgresql:// URL (a directory is --root)");
+        return is_database_url(v) ? std::string()
+                                  : std::string("--store takes a postgresql:// URL (a directory is --root)");
       })
       ->group("Global options");
   app.add_option("--color", g.color, "colours: auto (on a terminal), always, never")
