@@ -4,6 +4,7 @@
 // the built-in backends.
 
 #include <climits>
+#include <cstddef>
 #include <cstring>
 #include <new>
 #include <string>
@@ -103,6 +104,11 @@ class HostFile final : public storage::WritableFile {
   Status append(std::string_view data) override {
     const xs_storage& t = table_->fns();
     return outcome(t.write(t.user, file_, data.data(), data.size()), "write", path_);
+  }
+  bool has_append_if() const override { return table_->fns().write_if != nullptr; }
+  Status append_if(const std::string& path, uint64_t expected_size, std::string_view data) override {
+    const xs_storage& t = table_->fns();
+    return outcome(t.write_if(t.user, file_, path.c_str(), expected_size, data.data(), data.size()), "write_if", path_);
   }
   Status sync() override {
     const xs_storage& t = table_->fns();
@@ -268,8 +274,13 @@ void set_storage_message(std::string message) {
   t_has_message = true;
 }
 
+HostTable::HostTable(const xs_storage& table) {
+  std::memset(&table_, 0, sizeof table_);
+  std::memcpy(&table_, &table, table.version >= 2 ? sizeof table_ : offsetof(xs_storage, write_if));
+}
+
 Status check_storage(const xs_storage& t) {
-  XS_RETURN_IF_ERROR(check_struct_version(t.version, XS_STORAGE_VERSION, "xs_storage"));
+  if (t.version != 1) XS_RETURN_IF_ERROR(check_struct_version(t.version, XS_STORAGE_VERSION, "xs_storage"));
   const std::pair<bool, const char*> required[] = {
       {t.read != nullptr, "read"},           {t.stat != nullptr, "stat"},         {t.open != nullptr, "open"},
       {t.write != nullptr, "write"},         {t.sync != nullptr, "sync"},         {t.fstat != nullptr, "fstat"},
@@ -278,7 +289,8 @@ Status check_storage(const xs_storage& t) {
       {t.list != nullptr, "list"},           {t.lock != nullptr, "lock"},         {t.unlock != nullptr, "unlock"},
   };
   for (const auto& [present, name] : required) {
-    if (!present) return Status::Invalid(std::string("xs_storage.") + name + " is NULL (only release may be)");
+    if (!present)
+      return Status::Invalid(std::string("xs_storage.") + name + " is NULL (only release and write_if may be)");
   }
   return Status::Ok();
 }

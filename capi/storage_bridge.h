@@ -11,15 +11,17 @@
 
 namespace xs::capi {
 
-// The table the host filled, checked: a version this library knows and every function but
-// release present. Invalid (naming what is missing) or kVersion otherwise.
+// The table the host filled, checked: a version this library knows (1 or 2) and every function
+// but release (and version 2's write_if) present. Invalid (naming what is missing) or kVersion
+// otherwise.
 Status check_storage(const xs_storage& table);
 
-// The host's table, copied. Destroying it calls the host's release(), unless disarm() was called
-// first (xs_store_open failed: the caller keeps what the table's user pointer owns).
+// The host's table, copied: as many fields as its version has (a version 1 table is shorter than
+// ours), the later ones NULL. Destroying it calls the host's release(), unless disarm() was
+// called first (xs_store_open failed: the caller keeps what the table's user pointer owns).
 class HostTable {
  public:
-  explicit HostTable(const xs_storage& table) : table_(table) {}
+  explicit HostTable(const xs_storage& table);
   ~HostTable() {
     if (armed_ && table_.release) table_.release(table_.user);
   }

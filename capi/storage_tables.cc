@@ -162,8 +162,8 @@ xs_status fill(xs_storage* out, std::shared_ptr<storage::Fs> (*make)()) noexcept
   if (!out) return XS_EINVAL;
   try {
     auto* table = new Table{make()};
-    *out = xs_storage{XS_STORAGE_VERSION, table,    read,  stat, open, write,  sync,   fstat, close, rename, remove,
-                      make_dirs,          sync_dir, touch, list, lock, unlock, release};
+    *out = xs_storage{XS_STORAGE_VERSION, table,    read,  stat, open, write,  sync,    fstat,  close, rename, remove,
+                      make_dirs,          sync_dir, touch, list, lock, unlock, release, nullptr};
     return XS_OK;
   } catch (...) {
     return XS_ENOMEM;

@@ -55,7 +55,8 @@
 extern "C" {
 #endif
 
-#define XS_STORAGE_VERSION 1
+/* Version 2 added write_if; a table of version 1 (without it) is still accepted. */
+#define XS_STORAGE_VERSION 2
 
 /* xs_storage_info.kind */
 #define XS_STORAGE_FILE 1
@@ -136,6 +137,16 @@ typedef struct xs_storage {
   /* Called once when the engine no longer uses this storage (the last store and session opened
    * with it are gone); may be NULL. */
   void (*release)(void *user);
+
+  /* Version 2. May be NULL: the engine then calls stat() on `path` before each write() to a
+   * session, to notice another process that replaced or grew the file. A storage where every call
+   * is a round trip (a database) fills it, and an append is one call: it appends all `len` bytes
+   * at the end of `file` only while `path` still names that file and the file is `expected_size`
+   * bytes long, checked and written as one atomic step. Otherwise it writes nothing and returns
+   * XS_ECONFLICT (the engine then finds out what changed with stat() and read(), and may call
+   * write()). Any other error is a failed write(). */
+  xs_status (*write_if)(void *user, void *file, const char *path, uint64_t expected_size, const void *data,
+                        size_t len);
 } xs_storage;
 
 /** Fills *out with the built-in POSIX backend (the one a store uses without options.storage): its

@@ -146,13 +146,24 @@ Status Persistence::append_record(const SessionData& data, std::string_view reco
     return first_write(data, record.substr(0, record.size() - 1));
   }
   XS_RETURN_IF_ERROR(ensure_writer());
+  if (writer_->has_append_if() && !needs_newline_) {
+    // One step where the storage can check and write together (docs/storage.md#one-step-appends): a
+    // conflict wrote nothing, and the checks below find out what changed.
+    Status st = writer_->append_if(path_, expected_.size, record);
+    if (st.ok()) return appended(record.size());
+    if (st.code() != Code::kConflict) return latch(std::move(st));
+  }
   XS_RETURN_IF_ERROR(check_same_file());
   std::string after_torn;  // only after a torn tail: never glue a new line onto its fragment
   if (needs_newline_) record = after_torn.append("\n").append(record);
   XS_RETURN_IF_ERROR(latch(writer_->append(record)));
-  if (durability_ == Durability::kSync) XS_RETURN_IF_ERROR(latch(writer_->sync()));
   needs_newline_ = false;
-  expected_.size += record.size();
+  return appended(record.size());
+}
+
+Status Persistence::appended(size_t bytes) {
+  if (durability_ == Durability::kSync) XS_RETURN_IF_ERROR(latch(writer_->sync()));
+  expected_.size += bytes;
   return Status::Ok();
 }
 

@@ -89,6 +89,8 @@ class Persistence {
   Status first_write(const model::SessionData& data, std::string_view extra_line);
   Status ensure_writer();
   Status check_same_file();
+  // After `bytes` reached the file: syncs when appends are durable, and counts them.
+  Status appended(size_t bytes);
 
   std::shared_ptr<storage::Fs> fs_;
   std::string path_;

@@ -36,6 +36,17 @@ class WritableFile {
   // Writes all of `data` at the end of the file. A short write or EINTR is continued until the
   // whole buffer is written; any other failure is an error (and part of the data may be written).
   virtual Status append(std::string_view data) = 0;
+  // True when append_if checks and writes in one step. A backend where every call is a round
+  // trip (a database) says so, and the engine's append is one call instead of stat + append; on
+  // a disk the two system calls cost less than a third would, so posix_fs and memory_fs do not.
+  virtual bool has_append_if() const { return false; }
+  // Appends `data` only while `path` still names this file and the file is `expected_size` bytes
+  // long, checked and written as one atomic step; otherwise writes nothing and returns kConflict
+  // (the caller then looks at what changed). Called only when has_append_if() says so.
+  virtual Status append_if(const std::string& path, uint64_t expected_size, std::string_view data) {
+    (void)path, (void)expected_size, (void)data;
+    return Status::Internal("append_if is not supported by this storage");
+  }
   // Makes written data durable: fdatasync on Linux, F_FULLFSYNC on macOS, fsync elsewhere.
   virtual Status sync() = 0;
   virtual Result<FileInfo> stat() = 0;

@@ -3,6 +3,7 @@
 // errors, and release() runs exactly once, only when the store owns the table. The whole
 // conformance suite over a table written in C is conformance.host_storage_c.
 #include <atomic>
+#include <cstring>
 #include <string>
 
 #include "capi_test_util.h"
@@ -13,9 +14,10 @@ namespace {
 using xstest::TempDir;
 
 // The layout a host built against this header fills (LP64), field by field.
-static_assert(sizeof(xs_storage) == 8 + 8 + 16 * 8, "xs_storage: version, user, 16 functions");
+static_assert(sizeof(xs_storage) == 8 + 8 + 17 * 8, "xs_storage: version, user, 17 functions");
 static_assert(offsetof(xs_storage, user) == 8 && offsetof(xs_storage, read) == 16, "");
-static_assert(offsetof(xs_storage, release) == 16 + 15 * 8, "release is the last function");
+static_assert(offsetof(xs_storage, release) == 16 + 15 * 8, "release is version 1's last function");
+static_assert(offsetof(xs_storage, write_if) == 16 + 16 * 8, "write_if follows it (version 2)");
 static_assert(sizeof(xs_storage_info) == 48 && offsetof(xs_storage_info, kind) == 40, "");
 
 // The built-in in-memory table, wrapped: each function forwards to it unless the test set a
@@ -29,6 +31,10 @@ struct Wrapped {
   bool read_overfills = false;    // says it wrote one byte more than it asked for
   std::atomic<int> released{0};
   std::atomic<int> calls{0};
+  // write_if: XS_OK forwards (a check with the inner table's stat and fstat, then its write),
+  // anything else is returned as it is. Counted with stat and write.
+  xs_status write_if_status = XS_OK;
+  std::atomic<int> stats{0}, writes{0}, write_ifs{0};
 
   static Wrapped& of(void* user) {
     auto& w = *static_cast<Wrapped*>(user);
@@ -43,17 +49,34 @@ struct Wrapped {
     if (rc == XS_OK && w.read_overfills) *got += 1;
     return rc;
   }
-  static xs_status stat(void* u, const char* p, xs_storage_info* i) { return of(u).inner.stat(of(u).inner.user, p, i); }
+  static xs_status stat(void* u, const char* p, xs_storage_info* i) {
+    ++of(u).stats;
+    return of(u).inner.stat(of(u).inner.user, p, i);
+  }
   static xs_status open(void* u, const char* p, uint32_t f, void** file) {
     return of(u).inner.open(of(u).inner.user, p, f, file);
   }
   static xs_status write(void* u, void* file, const void* d, size_t n) {
     Wrapped& w = of(u);
+    ++w.writes;
     if (w.fail_write != XS_OK) return xs_storage_error(w.fail_write, w.write_message);
     return w.inner.write(w.inner.user, file, d, n);
   }
+  static xs_status write_if(void* u, void* file, const char* p, uint64_t expected, const void* d, size_t n) {
+    Wrapped& w = of(u);
+    ++w.write_ifs;
+    if (w.write_if_status != XS_OK) return xs_storage_error(w.write_if_status, "write_if refused by the test");
+    xs_storage_info named{}, mine{};
+    xs_status rc = w.inner.stat(w.inner.user, p, &named);
+    if (rc != XS_OK && rc != XS_ENOTFOUND) return rc;
+    if ((rc = w.inner.fstat(w.inner.user, file, &mine)) != XS_OK) return rc;
+    if (named.ino != mine.ino || named.dev != mine.dev || mine.size != expected) return XS_ECONFLICT;
+    return w.inner.write(w.inner.user, file, d, n);
+  }
   static xs_status sync(void* u, void* file) { return of(u).inner.sync(of(u).inner.user, file); }
-  static xs_status fstat(void* u, void* file, xs_storage_info* i) { return of(u).inner.fstat(of(u).inner.user, file, i); }
+  static xs_status fstat(void* u, void* file, xs_storage_info* i) {
+    return of(u).inner.fstat(of(u).inner.user, file, i);
+  }
   static xs_status close(void* u, void* file) { return of(u).inner.close(of(u).inner.user, file); }
   static xs_status rename(void* u, const char* a, const char* b, uint32_t f) {
     return of(u).inner.rename(of(u).inner.user, a, b, f);
@@ -83,9 +106,27 @@ struct Wrapped {
   ~Wrapped() {
     if (released.load() == 0) inner.release(inner.user);
   }
-  xs_storage table() {
-    return xs_storage{XS_STORAGE_VERSION, this, read,     stat,  open, write, sync,   fstat,  close,
-                      rename,             remove, make_dirs, sync_dir, touch, list, lock, unlock, release};
+  // Without write_if (the engine checks with stat), or with it.
+  xs_storage table(bool with_write_if = false) {
+    return xs_storage{XS_STORAGE_VERSION,
+                      this,
+                      read,
+                      stat,
+                      open,
+                      write,
+                      sync,
+                      fstat,
+                      close,
+                      rename,
+                      remove,
+                      make_dirs,
+                      sync_dir,
+                      touch,
+                      list,
+                      lock,
+                      unlock,
+                      release,
+                      with_write_if ? write_if : nullptr};
   }
 };
 
@@ -178,6 +219,88 @@ TEST_F(HostStorage, AFailedWriteReturnsTheHostsStatusAndMessageAndPoisonsTheSess
   xs_session_close(s);
 }
 
+TEST_F(HostStorage, WithWriteIfAnAppendIsOneCallAndWithoutItAStatAndAWrite) {
+  const std::string msg = R"({"role":"user","content":"hi","timestamp":1})";
+  std::string bytes[2];
+  for (bool with : {false, true}) {
+    SCOPED_TRACE(with ? "with write_if" : "without");
+    Wrapped w;  // the store below is freed before it
+    xs_storage t = w.table(with);
+    ASSERT_EQ(open_store(t), XS_OK);
+    xs_session_options o = fixed();
+    xs_session* s = nullptr;
+    ASSERT_EQ(xs_session_create(st_, "/w/app", &o, &s), XS_OK) << xs_store_errmsg(st_);
+    ASSERT_EQ(xs_append_message(s, msg.data(), msg.size(), nullptr), XS_OK);  // the first write
+    w.stats = w.writes = w.write_ifs = 0;
+    ASSERT_EQ(xs_append_message(s, msg.data(), msg.size(), nullptr), XS_OK) << xs_session_errmsg(s);
+    EXPECT_EQ(w.write_ifs.load(), with ? 1 : 0);
+    EXPECT_EQ(w.stats.load(), with ? 0 : 1);
+    EXPECT_EQ(w.writes.load(), with ? 0 : 1);
+    bytes[with] = entries(s);
+    xs_session_close(s);
+    xs_store_free(st_);
+    st_ = nullptr;
+  }
+  EXPECT_EQ(bytes[0], bytes[1]);  // the same entries, byte for byte
+  EXPECT_NE(bytes[1].find(R"("content":"hi")"), std::string::npos);
+}
+
+TEST_F(HostStorage, AConflictFromWriteIfWritesThroughTheChecksAndAnotherFailurePoisons) {
+  Wrapped& w = w_;
+  xs_storage t = w.table(true);
+  ASSERT_EQ(open_store(t), XS_OK);
+  xs_session_options o = fixed();
+  xs_session* s = nullptr;
+  ASSERT_EQ(xs_session_create(st_, "/w/app", &o, &s), XS_OK) << xs_store_errmsg(st_);
+  const std::string msg = R"({"role":"user","content":"hi","timestamp":1})";
+  ASSERT_EQ(xs_append_message(s, msg.data(), msg.size(), nullptr), XS_OK);
+
+  // XS_ECONFLICT wrote nothing: the engine looks (the file is the one it holds, at its size: a
+  // storage that refused for no reason) and appends with write().
+  w.write_if_status = XS_ECONFLICT;
+  w.stats = w.writes = w.write_ifs = 0;
+  EXPECT_EQ(xs_append_message(s, msg.data(), msg.size(), nullptr), XS_OK) << xs_session_errmsg(s);
+  EXPECT_EQ(w.write_ifs.load(), 1);
+  EXPECT_EQ(w.stats.load(), 1);
+  EXPECT_EQ(w.writes.load(), 1);
+  const std::string two = entries(s);
+  size_t messages = 0;
+  for (size_t at = 0; (at = two.find(R"("content":"hi")", at)) != std::string::npos; ++at) ++messages;
+  EXPECT_EQ(messages, 2u);
+
+  // Any other status is a failed write: the session is poisoned.
+  w.write_if_status = XS_EIO;
+  EXPECT_EQ(xs_append_message(s, msg.data(), msg.size(), nullptr), XS_EIO);
+  EXPECT_NE(std::string(xs_session_errmsg(s)).find("write_if refused by the test"), std::string::npos)
+      << xs_session_errmsg(s);
+  w.write_if_status = XS_OK;
+  EXPECT_EQ(xs_append_message(s, msg.data(), msg.size(), nullptr), XS_EPOISONED);
+  xs_session_close(s);
+}
+
+TEST_F(HostStorage, AVersion1TableIsAcceptedAndNothingPastItsSixteenFunctionsIsRead) {
+  Wrapped& w = w_;
+  // A host built against the version 1 header: its struct ends after release. What follows it in
+  // memory here is garbage where write_if would be; were it read and called, the append would crash.
+  xs_storage v2 = w.table();
+  alignas(xs_storage) unsigned char memory[sizeof(xs_storage)];
+  std::memset(memory, 0xAB, sizeof memory);
+  std::memcpy(memory, &v2, offsetof(xs_storage, write_if));
+  auto* v1 = reinterpret_cast<xs_storage*>(memory);
+  v1->version = 1;
+  ASSERT_EQ(open_store(*v1), XS_OK) << xs_store_errmsg(st_);
+  xs_session_options o = fixed();
+  xs_session* s = nullptr;
+  ASSERT_EQ(xs_session_create(st_, "/w/app", &o, &s), XS_OK) << xs_store_errmsg(st_);
+  const std::string msg = R"({"role":"user","content":"hi","timestamp":1})";
+  ASSERT_EQ(xs_append_message(s, msg.data(), msg.size(), nullptr), XS_OK);
+  w.stats = w.writes = 0;
+  ASSERT_EQ(xs_append_message(s, msg.data(), msg.size(), nullptr), XS_OK) << xs_session_errmsg(s);
+  EXPECT_EQ(w.stats.load(), 1);
+  EXPECT_EQ(w.writes.load(), 1);
+  xs_session_close(s);
+}
+
 TEST_F(HostStorage, AHeldLockIsXS_ELOCKEDNamingTheSession) {
   Wrapped& w = w_;
   ASSERT_NO_FATAL_FAILURE(store_with_session());
@@ -218,13 +341,13 @@ TEST_F(HostStorage, ATableWithAMissingFunctionOrAnUnknownVersionIsRefusedAndNotR
   xs_storage t = w.table();
   t.touch = nullptr;
   EXPECT_EQ(open_store(t), XS_EINVAL);
-  EXPECT_STREQ(xs_store_errmsg(st_), "xs_storage.touch is NULL (only release may be)");
+  EXPECT_STREQ(xs_store_errmsg(st_), "xs_storage.touch is NULL (only release and write_if may be)");
   xs_store_free(st_);
 
   t = w.table();
-  t.version = 2;
+  t.version = 3;
   EXPECT_EQ(open_store(t), XS_EVERSION);
-  EXPECT_STREQ(xs_store_errmsg(st_), "xs_storage version 2 is not supported");
+  EXPECT_STREQ(xs_store_errmsg(st_), "xs_storage version 3 is not supported");
   xs_store_free(st_);
 
   t = w.table();

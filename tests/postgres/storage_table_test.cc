@@ -197,6 +197,60 @@ TEST_F(Table, IdentityChangesWithARenameOverAPathAndNotWithAnAppend) {
   EXPECT_EQ(Sql(schema).rows("SELECT count(*) FROM entries"), (std::vector<std::string>{"1"}));
 }
 
+TEST_F(Table, WriteIfAppendsOnlyWhileThePathNamesTheFileAtTheExpectedSize) {
+  ASSERT_NE(table.write_if, nullptr);
+  ASSERT_EQ(table.make_dirs(table.user, "/d"), XS_OK);
+  const std::string head = R"({"id":"h"})"
+                           "\n",
+                    line = R"({"id":"e1","parentId":"h"})"
+                           "\n";
+  ASSERT_EQ(create("/d/a.jsonl", {head}), XS_OK);
+  void* f = nullptr;
+  ASSERT_EQ(table.open(table.user, "/d/a.jsonl", XS_STORAGE_APPEND, &f), XS_OK);
+  auto write_if = [&](const char* path, uint64_t expected, const std::string& bytes) {
+    return table.write_if(table.user, f, path, expected, bytes.data(), bytes.size());
+  };
+
+  // The common append (one line): one statement, the row and its ids as write() would store them.
+  uint64_t size = head.size();
+  ASSERT_EQ(write_if("/d/a.jsonl", size, line), XS_OK);
+  size += line.size();
+  EXPECT_EQ(Sql(schema).rows("SELECT seq || ' ' || end_offset || ' ' || entry_id || ' ' || parent_id FROM entries "
+                             "WHERE seq > 0"),
+            (std::vector<std::string>{"1 " + std::to_string(size) + " e1 h"}));
+  // Another size than the file has, or another path: nothing written, XS_ECONFLICT.
+  EXPECT_EQ(write_if("/d/a.jsonl", head.size(), line), XS_ECONFLICT);
+  EXPECT_EQ(write_if("/d/b.jsonl", size, line), XS_ECONFLICT);
+  EXPECT_EQ(read("/d/a.jsonl").bytes, head + line);
+  // Several lines go through a transaction that checks the same way.
+  const std::string two = R"({"id":"e2"})"
+                          "\n"
+                          R"({"id":"e3"})"
+                          "\n";
+  EXPECT_EQ(write_if("/d/a.jsonl", size - 1, two), XS_ECONFLICT);
+  ASSERT_EQ(write_if("/d/a.jsonl", size, two), XS_OK);
+  size += two.size();
+  EXPECT_EQ(stat("/d/a.jsonl").size, size);
+
+  // Another process appends (the size grows) or renames a file over the path (another identity):
+  // the open file's next write_if is refused, then succeeds at what the file is.
+  ASSERT_EQ(append("/d/a.jsonl", R"({"id":"x"})"
+                                 "\n"),
+            XS_OK);
+  uint64_t grown = stat("/d/a.jsonl").size;
+  EXPECT_EQ(write_if("/d/a.jsonl", size, line), XS_ECONFLICT);
+  ASSERT_EQ(write_if("/d/a.jsonl", grown, line), XS_OK);
+  EXPECT_EQ(read("/d/a.jsonl").bytes, head + line + two +
+                                          R"({"id":"x"})"
+                                          "\n" +
+                                          line);
+  ASSERT_EQ(create("/d/.tmp", {"new\n"}), XS_OK);
+  ASSERT_EQ(table.rename(table.user, "/d/.tmp", "/d/a.jsonl", 0), XS_OK);
+  EXPECT_EQ(write_if("/d/a.jsonl", 4, line), XS_ECONFLICT);
+  EXPECT_EQ(read("/d/a.jsonl").bytes, "new\n");
+  EXPECT_EQ(table.close(table.user, f), XS_OK);
+}
+
 TEST_F(Table, BlobsAreRowsOfTheirOwnAndCrossClassRenamesKeepTheBytes) {
   ASSERT_EQ(table.make_dirs(table.user, "/s/blobs/aa"), XS_OK);
   const std::string bytes(

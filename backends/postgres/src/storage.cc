@@ -42,6 +42,9 @@ xs_status t_open(void* u, const char* p, uint32_t flags, void** file) {
 xs_status t_write(void* u, void* file, const void* data, size_t len) {
   return guarded("write", "", [&] { return pg_write(u, file, data, len); });
 }
+xs_status t_write_if(void* u, void* file, const char* p, uint64_t expected_size, const void* data, size_t len) {
+  return guarded("write", p, [&] { return pg_write_if(u, file, p, expected_size, data, len); });
+}
 xs_status t_sync(void* u, void* file) { return pg_sync(u, file); }
 xs_status t_fstat(void* u, void* file, xs_storage_info* info) { return pg_fstat(u, file, info); }
 xs_status t_close(void* u, void* file) { return pg_close(u, file); }
@@ -123,6 +126,7 @@ xs_status make(const char* conninfo, const char* schema_arg, xs_storage* out, ch
   out->lock = t_lock;
   out->unlock = t_unlock;
   out->release = t_release;
+  out->write_if = t_write_if;
   out->user = inst.release();
   return XS_OK;
 }

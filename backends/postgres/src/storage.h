@@ -54,6 +54,7 @@ xs_status pg_read(void* user, const char* path, uint64_t offset, uint64_t max, x
 xs_status pg_stat(void* user, const char* path, xs_storage_info* info);
 xs_status pg_open(void* user, const char* path, uint32_t flags, void** file);
 xs_status pg_write(void* user, void* file, const void* data, size_t len);
+xs_status pg_write_if(void* user, void* file, const char* path, uint64_t expected_size, const void* data, size_t len);
 xs_status pg_sync(void* user, void* file);
 xs_status pg_fstat(void* user, void* file, xs_storage_info* info);
 xs_status pg_close(void* user, void* file);

@@ -59,6 +59,16 @@ const Statement kAppendOne{"xs_append_one", R"sql(
 WITH e AS (INSERT INTO entries (file_id, seq, line, end_offset, entry_id, parent_id)
            VALUES ($1, $2, $3, $4, $5, $6))
 UPDATE files SET size = $4, mtime_ms = $7, updated = now(), partial_tail = false WHERE id = $1)sql"};
+// The same, only while the path still names the file at the size the engine expects
+// (xs_storage.write_if): the check is the UPDATE's WHERE, and the row is inserted only if it
+// matched, so a conflict writes nothing.
+const Statement kAppendOneIf{"xs_append_one_if", R"sql(
+WITH f AS (UPDATE files SET size = $4::bigint, mtime_ms = $7::bigint, updated = now(), partial_tail = false
+            WHERE id = $1::bigint AND path = $8::text AND size = $9::bigint RETURNING id)
+INSERT INTO entries (file_id, seq, line, end_offset, entry_id, parent_id)
+SELECT id, $2::bigint, $3::bytea, $4::bigint, $5::text, $6::text FROM f)sql"};
+// The file a path names, held until the transaction ends (the slow write_if).
+const Statement kFileAtPath{"xs_file_at_path", "SELECT id, size FROM files WHERE path = $1 FOR UPDATE"};
 const Statement kExtendTail{"xs_extend_tail", R"sql(
 UPDATE entries SET line = line || $3, end_offset = end_offset + octet_length($3)
  WHERE file_id = $1 AND seq = $2 RETURNING line)sql",
@@ -387,6 +397,53 @@ xs_status pg_write(void* user, void* file, const void* data, size_t len) {
   if (rc != XS_OK) {
     f = before;
     f.stale = true;  // the commit's fate may be unknown: ask the server next time
+  }
+  return rc;
+}
+
+xs_status pg_write_if(void* user, void* file, const char* path, uint64_t expected_size, const void* data, size_t len) {
+  OpenFile& f = *static_cast<OpenFile*>(file);
+  std::string_view bytes(static_cast<const char*>(data), len);
+  auto conflict = [&] {
+    f.stale = true;  // someone else wrote: what we know of the file is old
+    return fail_text(XS_ECONFLICT, "write", path, "the file was replaced or grew since it was last read");
+  };
+  Lease c(instance(user).pool);
+  xs_status rc = c.acquire("write", path);
+  if (rc != XS_OK) return rc;
+  if (!f.blob && !f.stale && f.size == expected_size && one_statement_append(f, bytes)) {
+    // The common append: one statement, one round trip.
+    LineFields fields = line_fields(bytes);
+    int64_t mtime = now_ms();
+    std::string id = std::to_string(f.id), seq = std::to_string(f.next_seq),
+                end = std::to_string(f.size + bytes.size()), ms = std::to_string(mtime),
+                expected = std::to_string(expected_size);
+    Result r =
+        c->run(kAppendOneIf, {Param::text(id), Param::text(seq), Param::bytes(bytes), Param::text(end), opt(fields.id),
+                              opt(fields.parent_id), Param::text(ms), Param::text(path), Param::text(expected)});
+    if (!r.ok()) return f.stale = true, fail(r, "write", path);
+    if (r.affected() != 1) return conflict();
+    f.next_seq += 1;
+    f.size += bytes.size();
+    f.mtime_ms = mtime;
+    return XS_OK;
+  }
+  // Anything else (a blob, a partial last line, several lines): the check and the write in one
+  // transaction, the file's row locked by the check.
+  Transaction tx(*c);
+  if ((rc = tx.begin("write", path)) != XS_OK) return f.stale = true, rc;
+  Result at = c->run(kFileAtPath, {Param::text(path)});
+  if (!at.ok()) return f.stale = true, fail(at, "write", path);
+  if (f.blob || at.rows() != 1 || at.int64(0, 0) != f.id || static_cast<uint64_t>(at.int64(0, 1)) != expected_size) {
+    return conflict();
+  }
+  OpenFile before = f;
+  if (f.stale) rc = load_state(*c, f, "write");
+  if (rc == XS_OK && len > 0) rc = append_lines(*c, f, bytes, false);
+  if (rc == XS_OK) rc = tx.commit("write", path);
+  if (rc != XS_OK) {
+    f = before;
+    f.stale = true;
   }
   return rc;
 }

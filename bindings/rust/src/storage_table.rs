@@ -92,6 +92,8 @@ fn table_of<S: Storage>(storage: Arc<S>) -> sys::xs_storage {
         lock: Some(lock::<S>),
         unlock: Some(unlock::<S>),
         release: Some(release::<S>),
+        // The Storage trait has no one-step append: the engine calls stat() before each write().
+        write_if: None,
     }
 }
 

@@ -8,7 +8,7 @@ use std::os::raw::c_char;
 use crate::xs_status;
 
 /// Version of [`xs_storage`] this crate fills in.
-pub const XS_STORAGE_VERSION: u32 = 1;
+pub const XS_STORAGE_VERSION: u32 = 2;
 
 /// `xs_storage_info.kind`: a regular file.
 pub const XS_STORAGE_FILE: u32 = 1;
@@ -55,7 +55,7 @@ pub struct xs_storage_buffer {
 }
 
 /// A storage: every read, write, rename and lock of a store goes through these functions
-/// (`xs_store_options.storage`, version 4). Only `release` may be NULL.
+/// (`xs_store_options.storage`, version 4). Only `release` and `write_if` may be NULL.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct xs_storage {
@@ -127,6 +127,18 @@ pub struct xs_storage {
     pub unlock: Option<unsafe extern "C" fn(user: *mut c_void, lock: *mut c_void)>,
     /// Called once when the engine no longer uses this storage; may be NULL.
     pub release: Option<unsafe extern "C" fn(user: *mut c_void)>,
+    /// Version 2; may be NULL. Appends only while `path` still names the file at `expected_size`
+    /// bytes, checked and written as one step; otherwise writes nothing: `XS_ECONFLICT`.
+    pub write_if: Option<
+        unsafe extern "C" fn(
+            user: *mut c_void,
+            file: *mut c_void,
+            path: *const c_char,
+            expected_size: u64,
+            data: *const c_void,
+            len: usize,
+        ) -> xs_status,
+    >,
 }
 
 extern "C" {
