@@ -73,6 +73,13 @@ enum class OutputId : int {
   kHistorySearch,
   kHistoryRecent,
   kHistoryInfo,
+  // index handles
+  kIndexRebuild,
+  kIndexRefresh,
+  kIndexVerify,
+  kIndexList,
+  kIndexInfo,
+  kSearch,
 };
 
 // The last result that did not fit the caller's buffer, kept so the retry only copies it.

@@ -1216,6 +1216,133 @@ XS_API xs_status xs_history_recent(xs_history *h, const char *cwd, uint32_t limi
  *  @return XS_OK; XS_EBUFS (as above); XS_ELOCKED; XS_EIO.  @thread serialised per handle. */
 XS_API xs_status xs_history_info(xs_history *h, char *buf, size_t cap, size_t *out_len);
 
+/* ------------------------------------------------------------------------------------------ */
+/* The session index and search (docs/search.md): one SQLite database per store                */
+/* (<root>/index.db) with a row per session and per entry and a full-text index (FTS5) over     */
+/* what each entry says. Derived data only: the session files are the truth, and the index is   */
+/* made again from them (xs_index_rebuild) or brought up to date by what changed on the disk    */
+/* (xs_index_refresh: a file grown in place is read from its last indexed byte). A damaged      */
+/* index.db is kept aside and a fresh one started; no session is touched. Several handles and   */
+/* processes may use one file at once (WAL mode; a busy lock is waited for and retried).       */
+/* Appends do not update the index yet: refresh before searching to see them.                  */
+
+typedef struct xs_index xs_index;
+
+#define XS_INDEX_OPTIONS_VERSION 1
+
+typedef struct xs_index_options {
+  uint32_t version;         /* XS_INDEX_OPTIONS_VERSION */
+  uint32_t flags;           /* none yet: 0 */
+  const char *path;         /* the database file; NULL = <root>/index.db (required with an
+                               XS_STORE_IN_MEMORY store or a host's storage). Its directory is
+                               created. Copied. */
+  uint32_t busy_timeout_ms; /* how long a call waits for another writer; 0 = 5000 */
+} xs_index_options;
+
+/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
+ *  @thread any thread. */
+XS_API xs_status xs_index_options_init(xs_index_options *o, uint32_t version);
+
+/** Opens (creating) the store's session index. It is not read or brought up to date here: a new
+ *  index is empty until xs_index_rebuild or xs_index_refresh. A file of an older schema is
+ *  migrated; one SQLite cannot read as a database, or whose quick_check fails, is renamed to
+ *  "<path>.damaged-<UTC time>" (with its -wal and -shm) and a fresh one started: xs_index_info
+ *  reports it in "damaged".
+ *  @param opts  NULL for defaults.
+ *  @param[out] out  receives an owned handle; release with xs_index_close(). It keeps the store's
+ *          files alive (the sessions are read through the store) after xs_store_free.
+ *  @return XS_OK; XS_EINVAL (out NULL; unknown flags; an in-memory store or one on a host's
+ *          storage without opts->path); XS_EVERSION (an unknown options version, or a file a
+ *          newer xsession wrote); XS_ELOCKED; XS_EIO; XS_ENOSPC; XS_EMISUSE (store not open).
+ *          Details via xs_store_errmsg(st).
+ *  @thread serialised per store; the index handle is independent of the store handle afterwards. */
+XS_API xs_status xs_index_open(xs_store *st, const xs_index_options *opts, XS_OWN xs_index **out);
+
+/** Releases the handle. NULL is a no-op.  @thread not concurrently with other calls on ix. */
+XS_API void xs_index_close(xs_index *ix);
+
+/** Code of the last call on ix (XS_OK after a success). XS_EMISUSE for NULL.  @thread see top. */
+XS_API xs_status xs_index_errcode(const xs_index *ix);
+/** Message of the last call on ix: borrowed, valid until the next call on ix; "" after a
+ *  success; never NULL.  @thread see top. */
+XS_API XS_BORROWED const char *xs_index_errmsg(const xs_index *ix);
+
+/** Makes the index again from nothing: every session of the store, live and archived, read
+ *  whole. Writes what it did as a JSON object (capi/schema/index-report.schema.json): "files",
+ *  "unchanged", "appended", "reindexed", "added", "removed", "unreadable", "raced", "entries".
+ *  @return XS_OK; XS_EBUFS (the index was rebuilt; the retry right after copies the report
+ *          without rebuilding again); XS_ELOCKED; XS_EIO; XS_ENOSPC.
+ *  @thread serialised per handle. */
+XS_API xs_status xs_index_rebuild(xs_index *ix, char *buf, size_t cap, size_t *out_len);
+
+/** Brings the index up to date with the files: unchanged files (size, mtime, device, inode) are
+ *  not read, files grown in place only from their last indexed byte, others whole; rows of
+ *  files gone are removed. The report is xs_index_rebuild's.
+ *  @return as xs_index_rebuild.  @thread serialised per handle. */
+XS_API xs_status xs_index_refresh(xs_index *ix, char *buf, size_t cap, size_t *out_len);
+
+/** Every difference between the index and the files, changing nothing, as a JSON object
+ *  (capi/schema/index-verify.schema.json): "ok", "files", "indexed", and the paths "missing"
+ *  (files without a row), "extra" (rows without a file), "stale" (files changed since indexed).
+ *  @return XS_OK (also when differences are found: read "ok"); XS_EBUFS (as above); XS_ELOCKED;
+ *          XS_EIO.  @thread serialised per handle. */
+XS_API xs_status xs_index_verify(xs_index *ix, char *buf, size_t cap, size_t *out_len);
+
+/** Sessions newest first (file mtime, then creation), from the index alone, as a JSON array
+ *  (capi/schema/index-sessions.schema.json): "path", "id", "cwd", "title", "firstPrompt",
+ *  "created", "updated", "modified", "size", "entries", "messages", "inputTokens",
+ *  "outputTokens", "cost", "dialect", "sourceAgent", "parentSession", "archived", "leafId".
+ *  @param cwd    NULL: every session; else only those of this working directory.
+ *  @param limit  at most this many; 0 = 20; at most 10000.
+ *  @return XS_OK; XS_EBUFS (as above); XS_EINVAL (limit over 10000); XS_ELOCKED; XS_EIO.
+ *  @thread serialised per handle. */
+XS_API xs_status xs_index_list(xs_index *ix, const char *cwd, uint32_t limit, char *buf, size_t cap,
+                               size_t *out_len);
+
+/** Facts about the index (capi/schema/index-info.schema.json): "path", "schemaVersion",
+ *  "sessions" and "entries" (rows), "damaged": null, or {"path","reason"} when the open kept a
+ *  damaged file aside.
+ *  @return XS_OK; XS_EBUFS (as above); XS_ELOCKED; XS_EIO.  @thread serialised per handle. */
+XS_API xs_status xs_index_info(xs_index *ix, char *buf, size_t cap, size_t *out_len);
+
+#define XS_SEARCH_OPTIONS_VERSION 1
+/* xs_search_options.flags */
+#define XS_SEARCH_LITERAL 0x1u /* the query is plain words, not FTS5 syntax: each word must occur
+                                  (quotes and operators are ordinary characters), the last one as a
+                                  prefix */
+
+typedef struct xs_search_options {
+  uint32_t version;       /* XS_SEARCH_OPTIONS_VERSION */
+  uint32_t flags;         /* XS_SEARCH_* */
+  const char *cwd;        /* NULL, or only sessions of this working directory (the header's) */
+  const char *role;       /* NULL, or only entries of this role: "user", "assistant", "tool",
+                             "summary" (compaction and branch summaries), "label" */
+  int64_t since_ms;       /* 0, or only entries stamped at or after this time (ms since the epoch) */
+  const char *session_id; /* NULL, or only this session (its id) */
+  uint32_t limit;         /* at most this many hits; 0 = 20; at most 10000 */
+} xs_search_options;
+
+/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
+ *  @thread any thread. */
+XS_API xs_status xs_search_options_init(xs_search_options *o, uint32_t version);
+
+/** Entries matching `query`, best first (bm25; ties newest first), as a JSON array
+ *  (capi/schema/search-hits.schema.json): "sessionId", "sessionTitle", "sessionPath", "cwd",
+ *  "entryId", "role", "onPath" (whether the entry is on the session's current branch),
+ *  "timestamp", "score" (bm25: lower is better), "snippet" (up to 16 tokens around the best
+ *  match, each match between the characters U+0002 and U+0003, cut parts shown as "…"). The
+ *  query is FTS5's syntax (words, "phrases", prefix*, AND/OR/NOT, NEAR(...)), or plain words with
+ *  XS_SEARCH_LITERAL; it is bound as a parameter, never spliced into SQL. Only the newest 1,000
+ *  matches that pass the filters are ranked (docs/search.md#ranking).
+ *  @param opts  NULL for defaults.
+ *  @return XS_OK; XS_EBUFS (the retry right after copies the same result); XS_EINVAL (query NULL
+ *          or empty, not UTF-8, a query FTS5 refuses: the message is "bad search query: " and
+ *          SQLite's; unknown flags; a role that is none of the five; limit over 10000);
+ *          XS_EVERSION (options); XS_ELOCKED; XS_EIO.
+ *  @thread serialised per handle. */
+XS_API xs_status xs_search(xs_index *ix, const char *query, const xs_search_options *opts, char *buf, size_t cap,
+                           size_t *out_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -150,16 +150,7 @@ Result<std::string> History::info_json() {
   out += ",\"pending\":" + std::to_string(pending);
   out += ",\"synchronous\":";
   out += options_.sync_full ? "\"full\"" : "\"normal\"";
-  out += ",\"damaged\":";
-  if (damaged_.preserved_path.empty()) {
-    out += "null";
-  } else {
-    out += "{\"path\":";
-    json::append_quoted_lossy(out, damaged_.preserved_path);
-    out += ",\"reason\":";
-    json::append_quoted_lossy(out, damaged_.reason);
-    out += '}';
-  }
+  out += ",\"damaged\":" + sqlite::damaged_json(damaged_);
   return out + "}";
 }
 

@@ -1,9 +1,11 @@
 // The read side of the session index as JSON: search, list, reports (session_index.h).
 #include <algorithm>
+#include <utility>
 
 #include "json/js_number.h"
 #include "json/json_string.h"
 #include "search/index_rows.h"
+#include "search/index_schema.h"
 #include "search/session_index.h"
 #include "sqlite/fts_query.h"
 
@@ -199,6 +201,24 @@ Result<std::string> SessionIndex::list_json(std::optional<std::string_view> cwd,
     if (rc != SQLITE_DONE) return read_db_.error(rc, "list");
     return out + "]";
   });
+}
+
+Result<std::string> SessionIndex::info_json() {
+  Result<std::pair<int64_t, int64_t>> rows = read([&]() -> Result<std::pair<int64_t, int64_t>> {
+    Result<int64_t> sessions = read_db_.query_int("SELECT count(*) FROM sessions");
+    if (!sessions.ok()) return sessions.status();
+    Result<int64_t> entries = read_db_.query_int("SELECT count(*) FROM entries");
+    if (!entries.ok()) return entries.status();
+    return std::make_pair(*sessions, *entries);
+  });
+  if (!rows.ok()) return rows.status();
+  std::string out = "{\"path\":";
+  json::append_quoted_lossy(out, path_);
+  out += ",\"schemaVersion\":" + std::to_string(kSchemaVersion);
+  out += ",\"sessions\":" + std::to_string(rows->first);
+  out += ",\"entries\":" + std::to_string(rows->second);
+  out += ",\"damaged\":" + sqlite::damaged_json(damaged_);
+  return out + "}";
 }
 
 std::string report_json(const RefreshReport& r) {

@@ -104,6 +104,9 @@ class SessionIndex {
   // JSON array of sessions, newest (file mtime) first, from the index alone
   // (docs/search.md#list-output).
   Result<std::string> list_json(std::optional<std::string_view> cwd, uint32_t limit);
+  // {"path","schemaVersion","sessions","entries","damaged": null or {"path","reason"}}
+  // (docs/search.md#the-file).
+  Result<std::string> info_json();
 
   const std::string& path() const { return path_; }
   const sqlite::DamagedNote& damaged() const { return damaged_; }

@@ -3,6 +3,7 @@
 
 #include <ctime>
 
+#include "json/json_string.h"
 #include "storage/path.h"
 
 namespace xs::sqlite {
@@ -124,6 +125,15 @@ Status open_database(storage::Fs& fs, const std::string& path, const Schema& sch
     damaged->preserved_path = *kept;
     damaged->reason = st.message();
   }
+}
+
+std::string damaged_json(const DamagedNote& note) {
+  if (note.preserved_path.empty()) return "null";
+  std::string out = "{\"path\":";
+  json::append_quoted_lossy(out, note.preserved_path);
+  out += ",\"reason\":";
+  json::append_quoted_lossy(out, note.reason);
+  return out + "}";
 }
 
 }  // namespace xs::sqlite

@@ -33,6 +33,9 @@ struct DamagedNote {
   std::string preserved_path;  // the damaged file, renamed: <path>.damaged-<UTC stamp>[-n]
   std::string reason;          // SQLite's message, or quick_check's first line
 };
+// The note as the "damaged" member of an info JSON: null when nothing was kept aside, else
+// {"path","reason"}.
+std::string damaged_json(const DamagedNote& note);
 
 // Opens (creating) the database at `path` on *db, migrated to schema.version. A file that is not
 // a SQLite database, or whose quick_check fails, is renamed aside through `fs` (with its -wal and

@@ -8,6 +8,9 @@ conformance case reaches, and those of real session files of other agents.
   (status XS_OK, the problems and moves the files were built to have).
 - xs_history_search, xs_history_recent and xs_history_info (of a fresh file, and of one opened
   over a damaged file, which reports it), on prompts with and without a cwd.
+- xs_index_rebuild, xs_index_refresh, xs_index_verify, xs_index_list, xs_index_info and xs_search
+  over the store's sessions and a copy of the corpus files (other agents' text in the index), and
+  xs_index_info of an index opened over a damaged file.
 - Every reading call on each *.jsonl of a corpus directory (pi's own files, ../shared/corpus/pi),
   opened read-only: files another agent wrote, whose members our schemas must allow.
 
@@ -24,6 +27,7 @@ XS_BLOB_LIST_VERIFY = 0x1
 XS_GC_OPTIONS_VERSION, XS_GC_DRY_RUN = 1, 0x1
 XS_REPAIR_QUARANTINE = 0x1
 XS_HISTORY_OPTIONS_VERSION, XS_HISTORY_LITERAL = 1, 0x1
+XS_INDEX_OPTIONS_VERSION, XS_SEARCH_OPTIONS_VERSION, XS_SEARCH_LITERAL = 1, 1, 0x1
 HASH = "%064x" % 0xdead  # a blob referenced by a session and never stored
 TS = "2026-02-16T10:20:30.000Z"
 
@@ -50,6 +54,15 @@ class HistoryOptions(Structure):
                 ("max_prompt_bytes", c_uint32)]
 
 
+class IndexOptions(Structure):
+    _fields_ = [("version", c_uint32), ("flags", c_uint32), ("path", c_char_p), ("busy_timeout_ms", c_uint32)]
+
+
+class SearchOptions(Structure):
+    _fields_ = [("version", c_uint32), ("flags", c_uint32), ("cwd", c_char_p), ("role", c_char_p),
+                ("since_ms", c_int64), ("session_id", c_char_p), ("limit", c_uint32)]
+
+
 def _declare(lib):
     lib.xs_store_new.restype = c_void_p
     lib.xs_store_open.argtypes = [c_void_p, c_char_p, c_void_p]
@@ -68,6 +81,17 @@ def _declare(lib):
     lib.xs_session_repair.argtypes = [c_void_p, c_uint32, c_char_p, c_size_t, POINTER(c_size_t)]
     lib.xs_session_options_init.argtypes = [POINTER(SessionOptionsV1), c_uint32]
     lib.xs_history_options_init.argtypes = [POINTER(HistoryOptions), c_uint32]
+    lib.xs_index_options_init.argtypes = [POINTER(IndexOptions), c_uint32]
+    lib.xs_index_open.argtypes = [c_void_p, c_void_p, POINTER(c_void_p)]
+    lib.xs_index_close.argtypes = [c_void_p]
+    lib.xs_index_close.restype = None
+    lib.xs_index_errmsg.argtypes = [c_void_p]
+    lib.xs_index_errmsg.restype = c_char_p
+    for name in ("xs_index_rebuild", "xs_index_refresh", "xs_index_verify", "xs_index_info"):
+        getattr(lib, name).argtypes = [c_void_p, c_char_p, c_size_t, POINTER(c_size_t)]
+    lib.xs_index_list.argtypes = [c_void_p, c_char_p, c_uint32, c_char_p, c_size_t, POINTER(c_size_t)]
+    lib.xs_search_options_init.argtypes = [POINTER(SearchOptions), c_uint32]
+    lib.xs_search.argtypes = [c_void_p, c_char_p, c_void_p, c_char_p, c_size_t, POINTER(c_size_t)]
     lib.xs_history_open.argtypes = [c_void_p, c_void_p, POINTER(c_void_p)]
     lib.xs_history_close.argtypes = [c_void_p]
     lib.xs_history_errmsg.argtypes = [c_void_p]
@@ -195,18 +219,62 @@ class Driver:
             assert info["count"] == 3 and info["damaged"] is None, info
         finally:
             assert lib.xs_history_close(h) == XS_OK
-        damaged = os.path.join(self.root, "damaged-history.db")
+        self.damaged_file_info(st, "history", HistoryOptions, XS_HISTORY_OPTIONS_VERSION)
+
+    def damaged_file_info(self, st, kind, options_type, version):
+        """xs_<kind>_info of a handle opened over a file that is not a database: it reports the copy
+        it kept aside."""
+        lib = self.lib
+        call = lambda name: getattr(lib, "xs_%s_%s" % (kind, name))  # noqa: E731
+        damaged = os.path.join(self.root, "damaged-%s.db" % kind)
         with open(damaged, "wb") as f:
             f.write(b"not a database at all")
-        o = HistoryOptions()
-        assert lib.xs_history_options_init(byref(o), XS_HISTORY_OPTIONS_VERSION) == XS_OK
+        o = options_type()
+        assert call("options_init")(byref(o), version) == XS_OK
         o.path = damaged.encode()
-        assert lib.xs_history_open(st, byref(o), byref(h)) == XS_OK, lib.xs_store_errmsg(st)
+        h = c_void_p()
+        assert call("open")(st, byref(o), byref(h)) == XS_OK, lib.xs_store_errmsg(st)
         try:
-            info = self._json("xs_history_info", lambda b, c, n: lib.xs_history_info(h, b, c, n), err)
+            info = self._json("xs_%s_info" % kind, lambda b, c, n: call("info")(h, b, c, n),
+                              lambda: call("errmsg")(h).decode())
             assert info["damaged"]["path"].startswith(damaged + ".damaged-"), info
         finally:
-            assert lib.xs_history_close(h) == XS_OK
+            call("close")(h)
+
+    def index(self, st):
+        lib = self.lib
+        for name in sorted(os.listdir(self.corpus)) if self.corpus else []:
+            if name.endswith(".jsonl"):
+                with open(os.path.join(self.corpus, name), "rb") as f:
+                    lines = f.read()
+                path = os.path.join(self.root, "sessions", "--corpus--", name)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "wb") as f:
+                    f.write(lines)
+        ix = c_void_p()
+        assert lib.xs_index_open(st, None, byref(ix)) == XS_OK, lib.xs_store_errmsg(st)
+        err = lambda: lib.xs_index_errmsg(ix).decode()  # noqa: E731
+        try:
+            built = self._json("xs_index_rebuild", lambda b, c, n: lib.xs_index_rebuild(ix, b, c, n), err)
+            assert built["added"] >= 2 and built["entries"] > 0, built
+            again = self._json("xs_index_refresh", lambda b, c, n: lib.xs_index_refresh(ix, b, c, n), err)
+            assert again["unchanged"] == built["added"], again
+            verified = self._json("xs_index_verify", lambda b, c, n: lib.xs_index_verify(ix, b, c, n), err)
+            assert verified["ok"], verified
+            listed = self._json("xs_index_list", lambda b, c, n: lib.xs_index_list(ix, None, 0, b, c, n), err)
+            assert listed, listed
+            self._json("xs_index_list", lambda b, c, n: lib.xs_index_list(ix, b"/w", 5, b, c, n), err)
+            hits = self._json("xs_search", lambda b, c, n: lib.xs_search(ix, b"hi", None, b, c, n), err)
+            assert any("\u0002hi\u0003" in x["snippet"] for x in hits), hits
+            o = SearchOptions()
+            assert lib.xs_search_options_init(byref(o), XS_SEARCH_OPTIONS_VERSION) == XS_OK
+            o.flags, o.limit = XS_SEARCH_LITERAL, 50
+            self._json("xs_search", lambda b, c, n: lib.xs_search(ix, b"the", byref(o), b, c, n), err)
+            info = self._json("xs_index_info", lambda b, c, n: lib.xs_index_info(ix, b, c, n), err)
+            assert info["sessions"] == built["added"] and info["damaged"] is None, info
+        finally:
+            lib.xs_index_close(ix)
+        self.damaged_file_info(st, "index", IndexOptions, XS_INDEX_OPTIONS_VERSION)
 
     def corpus_file(self, st, path):
         """Every reading call on another agent's file, opened read-only (nothing is written)."""
@@ -235,6 +303,7 @@ class Driver:
             self.upkeep(st)  # first: the sessions hold the blob refs the collector marks
             self.blobs(st)
             self.history(st)
+            self.index(st)
             names = sorted(n for n in os.listdir(self.corpus) if n.endswith(".jsonl")) if self.corpus else []
             if self.corpus and not names:
                 raise AssertionError("no *.jsonl in " + self.corpus)
