@@ -149,8 +149,7 @@ xs_status xs_search(xs_index* ix, const char* query, const xs_search_options* op
     xs_search_options in;
     xs_search_options_init(&in, XS_SEARCH_OPTIONS_VERSION);
     if (opts) {
-      XS_RETURN_IF_ERROR(
-          xs::capi::check_struct_version(opts->version, XS_SEARCH_OPTIONS_VERSION, "xs_search_options"));
+      XS_RETURN_IF_ERROR(xs::capi::check_struct_version(opts->version, XS_SEARCH_OPTIONS_VERSION, "xs_search_options"));
       in = *opts;
     }
     if (in.flags & ~XS_SEARCH_LITERAL) return Status::Invalid("unknown bits in xs_search_options.flags");

@@ -22,28 +22,10 @@ struct RetentionArgs {
   bool json = false;
 };
 
-// "30d", "12h", "45m", "90s": a duration in milliseconds.
-int64_t parse_age(const std::string& text) {
-  size_t used = 0;
-  long long n = -1;
-  try {
-    n = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  std::string unit = text.substr(used);
-  const int64_t units[] = {86400000, 3600000, 60000, 1000};
-  const char* names[] = {"d", "h", "m", "s"};
-  for (size_t i = 0; i < 4; ++i) {
-    if (used > 0 && n >= 0 && unit == names[i] && n <= INT64_MAX / units[i]) return n * units[i];
-  }
-  throw CLI::ValidationError("--older", "\"" + text + "\" is not an age like 30d, 12h, 45m or 90s");
-}
-
 xs_archive_options options(const RetentionArgs& a) {
   xs_archive_options o;
   xs_archive_options_init(&o, XS_ARCHIVE_OPTIONS_VERSION);
-  o.older_than_ms = parse_age(a.older);
+  o.older_than_ms = parse_age(a.older, "--older");
   o.now_ms = now_ms();
   o.flags = a.dry_run ? XS_ARCHIVE_DRY_RUN : 0;
   return o;

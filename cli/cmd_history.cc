@@ -63,32 +63,12 @@ std::string absolute_cwd(const std::string& dir) {
   return out;
 }
 
-// The snippet on one line, its matches (between U+0002 and U+0003) in bold when colour is on.
-std::string shown_snippet(std::string_view snippet, const Style& style) {
-  std::string out, match;
-  bool in_match = false;
-  for (char c : snippet) {
-    if (c == '\x02') {
-      in_match = true;
-    } else if (c == '\x03') {
-      out += style.bold(match);
-      match.clear();
-      in_match = false;
-    } else {
-      char shown = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
-      if (static_cast<unsigned char>(shown) < 0x20) continue;
-      (in_match ? match : out) += shown;
-    }
-  }
-  return out + match;
-}
-
 void print_table(Json rows, bool search, const Style& style) {
   int64_t now = now_ms();
   std::vector<std::vector<std::string>> table = {{"ID", "WHEN", "CWD", search ? "MATCH" : "PROMPT"}};
   for (Json row : items(rows)) {
     std::optional<Json> cwd = member(row, "cwd");
-    std::string text = search ? shown_snippet(str(row, "snippet"), style) : one_line(str(row, "prompt"), 100);
+    std::string text = search ? marked_snippet(str(row, "snippet"), style) : one_line(str(row, "prompt"), 100);
     table.push_back({std::to_string(num(row, "id")), relative_time(num(row, "createdAt"), now),
                      cwd && cwd->is_string() ? std::string(text_of(*cwd)) : "-", text});
   }

@@ -27,8 +27,9 @@ struct Node {
 
 class TreePrinter {
  public:
-  TreePrinter(Json tree, std::string leaf, bool full, const Style& style)
-      : leaf_(std::move(leaf)), full_(full), style_(style) {
+  // `around`: an entry to show whatever folds (a search hit), marked; empty for none.
+  TreePrinter(Json tree, std::string leaf, std::string around, bool full, const Style& style)
+      : leaf_(std::move(leaf)), around_(std::move(around)), full_(full), style_(style) {
     std::unordered_map<std::string_view, size_t> at;
     for (Json n : items(tree)) {
       at.emplace(str(n, "id"), nodes_.size());
@@ -41,6 +42,13 @@ class TreePrinter {
         if (it != at.end()) nodes_[i].kids.push_back(it->second);
       }
     }
+  }
+
+  bool has(std::string_view id) const {
+    for (const Node& n : nodes_) {
+      if (str(n.v, "id") == id) return true;
+    }
+    return false;
   }
 
   std::string print() {
@@ -101,11 +109,13 @@ class TreePrinter {
       stack.push_back({kids[i], prefix, i + 1 == kids.size() ? "└─ " : "├─ ", level});
   }
 
-  // A message with no label and not the leaf: the kind of entry a fold may hide.
+  // A message with no label, not the leaf and not the entry asked about: the kind of entry a fold
+  // may hide.
   bool plain(size_t i) const {
     Json n = nodes_[i].v;
     std::optional<Json> e = member(n, "entry");
-    return e && str(*e, "type") == "message" && !member(n, "label") && str(n, "id") != leaf_;
+    std::string_view id = str(n, "id");
+    return e && str(*e, "type") == "message" && !member(n, "label") && id != leaf_ && id != around_;
   }
 
   void line(size_t i, const std::string& prefix) {
@@ -121,12 +131,14 @@ class TreePrinter {
       out_ += " " + style_.yellow("[" + one_line(text_of(*label), 40) + "]");
     }
     if (id == leaf_) out_ += " " + style_.green("◀ leaf");
+    if (id == around_) out_ += " " + style_.bold("◀ here");
     out_ += '\n';
   }
 
   std::vector<Node> nodes_;
   std::vector<size_t> roots_;
   std::string leaf_;
+  std::string around_;
   bool full_;
   const Style& style_;
   std::string out_;
@@ -138,11 +150,13 @@ void add_tree(CLI::App& app, Globals& g) {
   auto ref = std::make_shared<std::string>();
   auto full = std::make_shared<bool>(false);
   auto json = std::make_shared<bool>(false);
+  auto around = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand("tree", "the entry tree: branches, labels, the leaf, compactions");
   cmd->add_option("SESSION", *ref, "file path, session id or id prefix")->required();
   cmd->add_flag("--full", *full, "show long linear runs whole instead of folding them");
+  cmd->add_option("--around", *around, "mark this entry (an xs search hit) and keep it out of every fold");
   cmd->add_flag("--json", *json, "the library's flat tree: [{id, parentId, depth, children, label?, entry}]");
-  cmd->callback([ref, full, json, &g] {
+  cmd->callback([ref, full, json, around, &g] {
     Store store(g.store());
     Session s = open_read_only(store, *ref);
     std::string text = s.tree();
@@ -153,7 +167,11 @@ void add_tree(CLI::App& app, Globals& g) {
     }
     JsonDoc tree = parse_json(text);
     Style style(g.color, 1);
-    std::string out = TreePrinter(tree.root(), s.leaf(), *full, style).print();
+    TreePrinter printer(tree.root(), s.leaf(), *around, *full, style);
+    if (!around->empty() && !printer.has(*around)) {
+      throw ApiError(XS_ENOTFOUND, "tree: no entry " + *around + " in the session");
+    }
+    std::string out = printer.print();
     std::fwrite(out.data(), 1, out.size(), stdout);
   });
 }

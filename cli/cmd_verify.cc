@@ -28,8 +28,6 @@ struct Tally {
   size_t unlisted = 0;  // clean files with nothing to say, summarised in one line
 };
 
-std::string entries_text(int64_t n) { return std::to_string(n) + (n == 1 ? " entry" : " entries"); }
-
 std::string report_text(Json r, const std::string& path, const Style& style) {
   std::string out = path;
   size_t n = count(r, "problems");

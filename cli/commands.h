@@ -75,6 +75,8 @@ void add_archive(CLI::App& app, Globals& g);
 void add_prune(CLI::App& app, Globals& g);
 void add_import(CLI::App& app, Globals& g);
 void add_history(CLI::App& app, Globals& g);
+void add_search(CLI::App& app, Globals& g);
+void add_index(CLI::App& app, Globals& g);
 void add_copy(CLI::App& app, Globals& g);
 
 // xs ls --foreign KIND [PATH] (cmd_import.cc): what another agent's store holds, read only, as a table

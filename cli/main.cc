@@ -193,6 +193,8 @@ int main(int argc, char** argv) {
   add_stats(app, g);
   add_reset(app, g);
   add_history(app, g);
+  add_search(app, g);
+  add_index(app, g);
   add_copy(app, g);
   add_global_options(app, g);
 

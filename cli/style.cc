@@ -27,4 +27,23 @@ std::string Style::wrap(const char* code, std::string_view s) const {
   return out;
 }
 
+std::string marked_snippet(std::string_view snippet, const Style& style) {
+  std::string out, match;
+  bool in_match = false;
+  for (char c : snippet) {
+    if (c == '\x02') {
+      in_match = true;
+    } else if (c == '\x03') {
+      out += style.bold(match);
+      match.clear();
+      in_match = false;
+    } else {
+      char shown = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+      if (static_cast<unsigned char>(shown) < 0x20) continue;
+      (in_match ? match : out) += shown;
+    }
+  }
+  return out + match;
+}
+
 }  // namespace xs::cli

@@ -28,4 +28,8 @@ class Style {
   bool on_ = false;
 };
 
+// A search snippet on one line, its matches (between U+0002 and U+0003, as the history and the
+// session index mark them) in bold when colour is on; other control characters dropped.
+std::string marked_snippet(std::string_view snippet, const Style& style);
+
 }  // namespace xs::cli

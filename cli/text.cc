@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <iterator>
+
+#include <CLI/CLI.hpp>
 
 namespace xs::cli {
 
@@ -109,5 +112,40 @@ std::string argument_or_stdin(const std::string& arg) {
   while (!in.empty() && (in.back() == '\n' || in.back() == '\r')) in.pop_back();
   return in;
 }
+
+int64_t parse_age(const std::string& text, const std::string& option) {
+  size_t used = 0;
+  long long n = -1;
+  try {
+    n = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::string unit = text.substr(used);
+  const int64_t units[] = {86400000, 3600000, 60000, 1000};
+  const char* names[] = {"d", "h", "m", "s"};
+  for (size_t i = 0; i < 4; ++i) {
+    if (used > 0 && n >= 0 && unit == names[i] && n <= INT64_MAX / units[i]) return n * units[i];
+  }
+  throw CLI::ValidationError(option, "\"" + text + "\" is not an age like 30d, 12h, 45m or 90s");
+}
+
+int64_t parse_moment(const std::string& text, const std::string& option) {
+  try {
+    if (!text.empty() && text.find('-') == std::string::npos) return now_ms() - parse_age(text, option);
+  } catch (const CLI::ValidationError&) {
+    // neither form: said below
+  }
+  for (const char* format : {"%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%d"}) {
+    std::tm tm{};
+    const char* end = strptime(text.c_str(), format, &tm);
+    if (end && *end == '\0') return static_cast<int64_t>(timegm(&tm)) * 1000;
+  }
+  throw CLI::ValidationError(option, "\"" + text +
+                                         "\" is neither an age like 7d nor a date like 2026-11-01 or "
+                                         "2026-11-01T14:30:00Z");
+}
+
+std::string entries_text(int64_t n) { return std::to_string(n) + (n == 1 ? " entry" : " entries"); }
 
 }  // namespace xs::cli

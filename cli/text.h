@@ -24,8 +24,20 @@ std::string one_line(std::string_view text, size_t max_chars);
 // "1 blob", "2 blobs": n and the noun, with an "s" unless n is 1.
 std::string counted(uint64_t n, std::string_view noun);
 
+// "1 entry", "40 entries".
+std::string entries_text(int64_t n);
+
 // Code points in valid UTF-8 (each invalid byte counts one).
 size_t display_width(std::string_view s);
+
+// "30d", "12h", "45m", "90s": a duration in milliseconds; CLI::ValidationError naming `option`
+// otherwise.
+int64_t parse_age(const std::string& text, const std::string& option);
+
+// A moment given as an age ("7d": that long before now_ms()) or a UTC date ("2026-11-01", its
+// midnight; "2026-11-01T14:30:00Z"), in milliseconds since the epoch; CLI::ValidationError naming
+// `option` otherwise.
+int64_t parse_moment(const std::string& text, const std::string& option);
 
 // An argument that may be "-": then all of stdin, without its trailing newlines (long JSON that a
 // shell would mangle).

@@ -20,6 +20,7 @@ from cases_import import XsImportTest  # noqa: E402,F401
 from cases_read import XsReadTest  # noqa: E402,F401
 from cases_stats import XsStatsTest  # noqa: E402,F401
 from cases_retention import XsRetentionTest  # noqa: E402,F401
+from cases_search import XsSearchTest  # noqa: E402,F401
 from cases_reset import XsResetTest  # noqa: E402,F401
 from cases_terminal import XsTerminalTest  # noqa: E402,F401
 from cases_write import XsWriteTest  # noqa: E402,F401

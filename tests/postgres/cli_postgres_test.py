@@ -143,6 +143,10 @@ class XsOnPostgres(unittest.TestCase):
         self.both("history", "--add", "deploy the staging server", "--cwd", "/w")
         self.both("history", "staging")
         self.assertTrue(os.path.exists(os.path.join(self.tmp, "home", "history.db")))
+        # The session index: a SQLite file too, kept in the same place; the same hits either way.
+        self.both("search", "lexer", "--json")
+        self.both("index", "verify")
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "home", "index.db")))
 
     def test_a_root_that_is_not_there_says_so(self):
         p = self.xs("ls", "--all", db=True, code=2)
