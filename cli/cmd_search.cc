@@ -81,7 +81,6 @@ void print_hits(Json hits, const Style& style) {
   std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
-
 void print_json(std::string text) {
   text += "\n";
   std::fwrite(text.data(), 1, text.size(), stdout);
@@ -190,11 +189,13 @@ void add_index(CLI::App& app, Globals& g) {
         }
       } else {
         for (const char* list : {"missing", "extra", "stale"}) {
-          for (Json p : items(r, list)) out += std::string(list) + ": " + shown_path(store, std::string(text_of(p))) + "\n";
+          for (Json p : items(r, list))
+            out += std::string(list) + ": " + shown_path(store, std::string(text_of(p))) + "\n";
         }
         out += counted(static_cast<uint64_t>(num(r, "files")), "file") + ", " +
                counted(static_cast<uint64_t>(num(r, "indexed")), "indexed session") + ": " +
-               (g.exit_code == kExitProblems ? "the index differs from the files (xs index refresh)" : "in step") + "\n";
+               (g.exit_code == kExitProblems ? "the index differs from the files (xs index refresh)" : "in step") +
+               "\n";
       }
       std::fwrite(out.data(), 1, out.size(), stdout);
     });

@@ -1224,7 +1224,9 @@ XS_API xs_status xs_history_info(xs_history *h, char *buf, size_t cap, size_t *o
 /* (xs_index_refresh: a file grown in place is read from its last indexed byte). A damaged      */
 /* index.db is kept aside and a fresh one started; no session is touched. Several handles and   */
 /* processes may use one file at once (WAL mode; a busy lock is waited for and retried).       */
-/* Appends do not update the index yet: refresh before searching to see them.                  */
+/* While a handle is open, what sessions of the same store handle write is indexed by a thread  */
+/* of the index shortly after (an append never waits for it); other processes' writes are      */
+/* found by xs_index_refresh.                                                                  */
 
 typedef struct xs_index xs_index;
 

@@ -8,6 +8,7 @@
 #include "format/side_files.h"
 #include "search/index_rows.h"
 #include "search/index_schema.h"
+#include "search/index_updater.h"
 #include "storage/gzip.h"
 #include "storage/path.h"
 
@@ -17,6 +18,7 @@ namespace {
 using sqlite::Stmt;
 
 constexpr const char* kSelectRows = "SELECT rowid, " XS_SESSION_COLUMNS " FROM sessions";
+constexpr const char* kSelectRow = "SELECT rowid, " XS_SESSION_COLUMNS " FROM sessions WHERE path = ?1";
 constexpr const char* kSelectStat =
     "SELECT rowid, file_size, file_mtime_ms, file_dev, file_ino, indexed_bytes FROM sessions WHERE path = ?1";
 constexpr const char* kPutSession = "INSERT OR REPLACE INTO sessions(rowid, " XS_SESSION_COLUMNS
@@ -144,8 +146,16 @@ Result<std::unique_ptr<SessionIndex>> SessionIndex::open(std::shared_ptr<store::
   sqlite::OpenSettings settings{options.busy_timeout, false};
   XS_RETURN_IF_ERROR(sqlite::open_database(*disk, x->path_, index_schema(), settings, &x->write_db_, &x->damaged_));
   XS_RETURN_IF_ERROR(x->read_db_.open(x->path_, false, options.busy_timeout));
+  x->updater_ = std::make_shared<IndexUpdater>(x.get());
+  x->store_->add_write_observer(x->updater_);
   return x;
 }
+
+SessionIndex::~SessionIndex() {
+  if (updater_) updater_->stop();
+}
+
+Status SessionIndex::flush() { return updater_ ? updater_->flush() : Status::Ok(); }
 
 Result<sqlite::Stmt*> SessionIndex::write_stmt(const char* sql) {
   auto it = write_stmts_.find(sql);
@@ -155,24 +165,33 @@ Result<sqlite::Stmt*> SessionIndex::write_stmt(const char* sql) {
   return &write_stmts_.emplace(sql, std::move(*s)).first->second;
 }
 
-Result<std::map<std::string, SessionRow>> SessionIndex::load_rows(sqlite::Db& db) {
-  Result<Stmt> s = db.prepare(kSelectRows);
+Result<std::map<std::string, SessionRow>> SessionIndex::load_rows(sqlite::Db& db, const std::set<std::string>* only) {
+  Result<Stmt> s = db.prepare(only ? kSelectRow : kSelectRows);
   if (!s.ok()) return s.status();
   std::map<std::string, SessionRow> rows;
-  int rc;
-  while ((rc = s->step()) == SQLITE_ROW) {
-    SessionRow r = row_of(*s);
-    std::string key = r.path;
-    rows.emplace(std::move(key), std::move(r));
+  auto read_rows = [&]() -> Status {
+    int rc;
+    while ((rc = s->step()) == SQLITE_ROW) {
+      SessionRow r = row_of(*s);
+      std::string key = r.path;
+      rows.emplace(std::move(key), std::move(r));
+    }
+    s->reset();
+    return rc == SQLITE_DONE ? Status::Ok() : db.error(rc, "read the sessions");
+  };
+  if (!only) XS_RETURN_IF_ERROR(read_rows());
+  for (const std::string& path : only ? *only : std::set<std::string>()) {
+    s->bind(1, std::string_view(path));
+    XS_RETURN_IF_ERROR(read_rows());
   }
-  if (rc != SQLITE_DONE) return db.error(rc, "read the sessions");
   return rows;
 }
 
-Result<RefreshReport> SessionIndex::rebuild() { return update(true); }
-Result<RefreshReport> SessionIndex::refresh() { return update(false); }
+Result<RefreshReport> SessionIndex::rebuild() { return update(true, nullptr); }
+Result<RefreshReport> SessionIndex::refresh() { return update(false, nullptr); }
+Result<RefreshReport> SessionIndex::refresh_files(const std::set<std::string>& paths) { return update(false, &paths); }
 
-Result<RefreshReport> SessionIndex::update(bool from_nothing) {
+Result<RefreshReport> SessionIndex::update(bool from_nothing, const std::set<std::string>* only) {
   std::lock_guard<std::mutex> lock(write_mu_);
   if (from_nothing) {
     write_stmts_.clear();  // their tables are dropped
@@ -184,7 +203,7 @@ Result<RefreshReport> SessionIndex::update(bool from_nothing) {
   }
   std::map<std::string, SessionRow> rows;
   XS_RETURN_IF_ERROR(sqlite::retry_busy(options_.busy_timeout, [&]() -> Status {
-    auto loaded = load_rows(write_db_);
+    auto loaded = load_rows(write_db_, only);
     if (loaded.ok()) rows = std::move(*loaded);
     return loaded.status();
   }));
@@ -193,7 +212,9 @@ Result<RefreshReport> SessionIndex::update(bool from_nothing) {
   RefreshReport report;
   std::vector<Work> work;
   std::set<std::string> present;
-  for (std::string& path : session_files(fs, store_->root())) {
+  std::vector<std::string> listed =
+      only ? std::vector<std::string>(only->begin(), only->end()) : session_files(fs, store_->root());
+  for (std::string& path : listed) {
     auto stat = fs.stat(path);
     if (!stat.ok()) continue;  // gone since the listing
     ++report.files;
@@ -390,7 +411,7 @@ Status SessionIndex::remove_rows(const std::vector<int64_t>& rowids) {
 }
 
 Result<VerifyReport> SessionIndex::verify() {
-  auto rows = read([&] { return load_rows(read_db_); });
+  auto rows = read([&] { return load_rows(read_db_, nullptr); });
   if (!rows.ok()) return rows.status();
   storage::Fs& fs = *store_->fs();
   VerifyReport report;

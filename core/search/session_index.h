@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,8 @@
 #include "util/status.h"
 
 namespace xs::search {
+
+class IndexUpdater;
 
 // How many of a query's newest matches a search ranks (docs/search.md#ranking), as the prompt
 // history does: scoring costs about a microsecond and a half a match.
@@ -89,14 +92,23 @@ class SessionIndex {
   static Result<std::unique_ptr<SessionIndex>> open(std::shared_ptr<store::Store> store, IndexOptions options = {});
   SessionIndex(const SessionIndex&) = delete;
   SessionIndex& operator=(const SessionIndex&) = delete;
+  // Indexes what the store's sessions wrote and is still queued, then stops the updater.
+  ~SessionIndex();
 
   // The index made again from nothing: every session of the store, live and archived, read whole,
   // one transaction per batch of sessions.
   Result<RefreshReport> rebuild();
   // The index brought up to date with the files (see the file comment).
   Result<RefreshReport> refresh();
+  // The rows of these session files brought up to date as refresh() would (a file gone loses its
+  // row); no other file is looked at. What the background updater runs.
+  Result<RefreshReport> refresh_files(const std::set<std::string>& paths);
   // Every difference between the index and the files; changes nothing.
   Result<VerifyReport> verify();
+  // Waits until the writes the store's sessions told of before the call are indexed
+  // (docs/search.md#kept-current), and returns the first error the background updater met since
+  // the last flush (clearing it): that index update is then left for the next refresh.
+  Status flush();
 
   // JSON array of hits, best (lowest bm25 score) first (docs/search.md#search-output). kInvalid:
   // an empty query or one FTS5 refuses (its message), a role that is none, limit over kMaxLimit.
@@ -120,8 +132,9 @@ class SessionIndex {
     storage::FileInfo stat;
     const SessionRow* old = nullptr;  // its row, when indexed
   };
-  Result<RefreshReport> update(bool from_nothing);
-  Result<std::map<std::string, SessionRow>> load_rows(sqlite::Db& db);
+  // Every session file of the store, or only those in `only`.
+  Result<RefreshReport> update(bool from_nothing, const std::set<std::string>* only);
+  Result<std::map<std::string, SessionRow>> load_rows(sqlite::Db& db, const std::set<std::string>* only);
   Status write_batch(std::vector<SessionRead>& batch, const std::map<std::string, SessionRow>& rows,
                      RefreshReport* report);
   Status write_session(SessionRead& s, const SessionRow* old, RefreshReport* report);
@@ -139,6 +152,10 @@ class SessionIndex {
   std::mutex write_mu_;  // rebuild and refresh of this handle take turns on the write connection
   sqlite::Db write_db_;
   std::map<const char*, sqlite::Stmt> write_stmts_;
+
+  // Told of every write of the store's sessions; indexes them on a thread of its own
+  // (search/index_updater.h). The destructor stops it before any member goes.
+  std::shared_ptr<IndexUpdater> updater_;
 
   std::mutex read_mu_;  // searches of several threads take turns on the read connection
   sqlite::Db read_db_;

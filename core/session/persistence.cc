@@ -93,6 +93,7 @@ Status Persistence::first_write(const SessionData& data, std::string_view extra_
   persisted_ = true;
   expected_ = storage::Expected::Of(written);
   needs_newline_ = false;
+  tell_observer(path_);
   return Status::Ok();
 }
 
@@ -164,6 +165,7 @@ Status Persistence::append_record(const SessionData& data, std::string_view reco
 Status Persistence::appended(size_t bytes) {
   if (durability_ == Durability::kSync) XS_RETURN_IF_ERROR(latch(writer_->sync()));
   expected_.size += bytes;
+  tell_observer(path_);
   return Status::Ok();
 }
 
@@ -177,6 +179,7 @@ Status Persistence::terminate_tail() {
   XS_RETURN_IF_ERROR(latch(writer_->sync()));
   needs_newline_ = false;
   expected_.size += 1;
+  tell_observer(path_);
   return Status::Ok();
 }
 
@@ -216,6 +219,7 @@ Status Persistence::replace(const std::vector<std::string_view>& chunks, bool* r
     }
     expected_ = storage::Expected::Of(*written);
     needs_newline_ = false;
+    tell_observer(path_);
   }
   if (!st.ok()) return lookup_failed ? st : latch(st);
   return Status::Ok();
@@ -250,6 +254,8 @@ Status Persistence::move(const std::string& to) {
   }
   lock_ = std::move(*new_lock);
   path_.swap(new_path);
+  tell_observer(new_path);  // the old name: gone
+  tell_observer(path_);
   XS_RETURN_IF_ERROR(latch(fs_->sync_dir(to_dir)));
   return latch(fs_->sync_dir(from_dir));
 }

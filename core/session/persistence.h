@@ -32,6 +32,15 @@ enum class Durability { kBuffered, kSync };
 // handle; archiving, docs/retention.md#archiving).
 inline std::string writer_lock_path(const std::string& session_path) { return session_path + ".lock"; }
 
+// Told of a session handle's writes to its file (an append, a rewrite, a repair), after they
+// reached it. Called on the writing thread, inside the session's call: it must return at once and
+// never call back into the session.
+class WriteObserver {
+ public:
+  virtual ~WriteObserver() = default;
+  virtual void written(const std::string& path) = 0;
+};
+
 class Persistence {
  public:
   Persistence(std::shared_ptr<storage::Fs> fs, std::string path, Durability durability, bool defer)
@@ -39,6 +48,7 @@ class Persistence {
   ~Persistence();
 
   const std::string& path() const { return path_; }
+  void set_observer(std::shared_ptr<WriteObserver> observer) { observer_ = std::move(observer); }
   // Names the file of a new session (before anything is written).
   void set_path(std::string path) { path_ = std::move(path); }
   // Names another file for a session not on disk yet; a writer lock already held (an open by
@@ -89,8 +99,18 @@ class Persistence {
   Status first_write(const model::SessionData& data, std::string_view extra_line);
   Status ensure_writer();
   Status check_same_file();
-  // After `bytes` reached the file: syncs when appends are durable, and counts them.
+  // After `bytes` reached the file: syncs when appends are durable, counts them, tells the observer.
   Status appended(size_t bytes);
+  // Never throws: it runs after bytes reached the file, when the session must take the entry
+  // whatever happens (session.cc, commit), and a write the index misses is found by its next
+  // refresh.
+  void tell_observer(const std::string& path) const noexcept {
+    if (!observer_) return;
+    try {
+      observer_->written(path);
+    } catch (...) {
+    }
+  }
 
   std::shared_ptr<storage::Fs> fs_;
   std::string path_;
@@ -102,6 +122,7 @@ class Persistence {
   std::unique_ptr<storage::FileLock> lock_;
   std::unique_ptr<storage::WritableFile> writer_;
   Status sticky_;
+  std::shared_ptr<WriteObserver> observer_;
 };
 
 }  // namespace xs::session

@@ -102,7 +102,9 @@ Session::Session(std::shared_ptr<storage::Fs> fs, std::string path, SessionOptio
       ids_(options_.id_seed),
       persistence_(fs, std::move(path), options_.durability, options_.defer_until_assistant),
       entry_input_(options_.limits),
-      value_input_(value_limits(options_.limits)) {}
+      value_input_(value_limits(options_.limits)) {
+  persistence_.set_observer(options_.write_observer);
+}
 
 Session::~Session() = default;
 

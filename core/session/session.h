@@ -55,6 +55,9 @@ struct SessionOptions {
   // store turns it into `stats_sink`; the session itself only talks to the sink.
   std::optional<std::string> key;
   std::shared_ptr<stats::StatsSink> stats_sink;
+  // Told of each write of this handle to its file (the store sets it: the session index keeps
+  // itself current this way, docs/search.md#kept-current).
+  std::shared_ptr<WriteObserver> write_observer;
 };
 
 struct CompactionArgs {

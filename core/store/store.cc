@@ -1,6 +1,9 @@
 #include "store/store.h"
 
+#include <algorithm>
 #include <chrono>
+#include <mutex>
+#include <vector>
 
 #include "format/session_paths.h"
 #include "storage/gzip.h"
@@ -10,6 +13,31 @@
 namespace xs::store {
 
 namespace {
+
+// The observers of a store's writes. Sessions share this list with the store (they do not hold the
+// store), so a session that outlives its store still tells the observers that live.
+class WriteObservers final : public session::WriteObserver {
+ public:
+  void add(std::weak_ptr<session::WriteObserver> o) {
+    std::lock_guard<std::mutex> lock(mu_);
+    list_.erase(std::remove_if(list_.begin(), list_.end(), [](const auto& w) { return w.expired(); }), list_.end());
+    list_.push_back(std::move(o));
+  }
+  void written(const std::string& path) override {
+    std::vector<std::shared_ptr<session::WriteObserver>> live;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (const auto& w : list_) {
+        if (auto o = w.lock()) live.push_back(std::move(o));
+      }
+    }
+    for (const auto& o : live) o->written(path);
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::weak_ptr<session::WriteObserver>> list_;
+};
 
 std::optional<std::string> owned(std::optional<std::string_view> s) {
   return s ? std::optional<std::string>(std::string(*s)) : std::nullopt;
@@ -51,12 +79,18 @@ Store::Store(std::shared_ptr<storage::Fs> fs, std::string root, const StoreOptio
       blobs_(std::make_shared<blobs::BlobStore>(fs_, root_)),
       finder_(fs_, root_),
       default_dialect_(options.default_dialect),
-      keys_(fs_, options.keys_path.empty() ? storage::join_path(root_, "sessions.json") : options.keys_path) {}
+      keys_(fs_, options.keys_path.empty() ? storage::join_path(root_, "sessions.json") : options.keys_path),
+      observers_(std::make_shared<WriteObservers>()) {}
+
+void Store::add_write_observer(std::weak_ptr<session::WriteObserver> observer) {
+  static_cast<WriteObservers&>(*observers_).add(std::move(observer));
+}
 
 std::string Store::session_dir(std::string_view cwd) const { return format::session_dir(root_, cwd); }
 
 session::SessionOptions Store::with_store(session::SessionOptions options) const {
   options.blobs = blobs_;
+  if (!options.write_observer) options.write_observer = observers_;
   options.default_dialect = default_dialect_;
   if (options.key && !options.stats_sink) {
     options.stats_sink = std::make_shared<KeyStatsSink>(fs_, keys_.path(), *options.key);

@@ -64,6 +64,9 @@ class Store {
 
   const std::string& root() const { return root_; }
   const std::shared_ptr<storage::Fs>& fs() const { return fs_; }
+  // Every session handle this store opens or creates from now on tells `observer` of its writes,
+  // for as long as the observer lives (the session index, docs/search.md#kept-current).
+  void add_write_observer(std::weak_ptr<session::WriteObserver> observer);
   // Where the sessions of working directory `cwd` live: <root>/sessions/--<cwd, encoded>--.
   std::string session_dir(std::string_view cwd) const;
   blobs::BlobStore& blobs() { return *blobs_; }
@@ -137,6 +140,8 @@ class Store {
   format::Dialect default_dialect_;
   KeyStore keys_;
   std::optional<LoadedPolicy> default_policy_;  // StoreOptions::reset_policy, its zone read at open()
+  // What sessions tell of their writes, handed on to every live observer (store.cc).
+  std::shared_ptr<session::WriteObserver> observers_;
 };
 
 }  // namespace xs::store

@@ -1,6 +1,8 @@
 // The session index and search through the C API: open from a store, rebuild/refresh/verify
 // reports, list and search as JSON through caller buffers, the statuses of every refusal, and a
 // retry after XS_EBUFS that copies the report instead of doing the work again.
+#include <unistd.h>
+
 #include <string>
 
 #include "capi_test_util.h"
@@ -162,6 +164,18 @@ TEST_F(SearchApi, TheRetryAfterXS_EBUFSCopiesTheReportWithoutRebuildingAgain) {
   EXPECT_EQ(refresh(),
             "{\"files\":2,\"unchanged\":1,\"appended\":0,\"reindexed\":0,\"added\":1,\"removed\":0,\"unreadable\":0,"
             "\"raced\":0,\"entries\":2}");
+}
+
+TEST_F(SearchApi, WhatSessionsOfTheStoreWriteIsIndexedWithoutARefresh) {
+  ASSERT_EQ(rebuild().find("\"files\":0"), 1u);
+  ASSERT_NO_FATAL_FAILURE(session(1, "/w/app", "launch the zeppelin", "zeppelin launched"));
+  // The index's own thread indexes it shortly after (no flush in the C API): poll for it.
+  std::string hits;
+  for (int i = 0; i < 500 && xstest::Count(hits, "\"sessionId\":\"s1\"") < 2; ++i) {
+    if (i) usleep(10 * 1000);
+    hits = search("zeppelin");
+  }
+  EXPECT_EQ(xstest::Count(hits, "\"sessionId\":\"s1\""), 2u) << hits;
 }
 
 TEST_F(SearchApi, RefusalsHaveTheirStatusAndMessage) {
