@@ -61,12 +61,18 @@ def two(store: xsession.Store, index: xsession.Index) -> xsession.Index:
 
 
 def test_options_layout_matches_the_header() -> None:
-    # xsession.h, 64-bit: xs_index_options 0,4,8,16 (size 24); xs_search_options 0,4,8,16,24,32,40 (48).
+    # xsession.h, 64-bit: xs_index_options 0,4,8,16 (size 24); xs_search_options 0,4,8,16,24,32,40
+    # (size 48). p is a pointer's size; the int64 since_ms sits at the next multiple of 8.
+    p = ctypes.sizeof(ctypes.c_void_p)
     index = [getattr(IndexOptionsC, f).offset for f, _ in IndexOptionsC._fields_]
+    assert index == [0, 4, 8, 8 + p] and ctypes.sizeof(IndexOptionsC) == 16 + p
+    since = 8 + 2 * p
     search = [getattr(SearchOptionsC, f).offset for f, _ in SearchOptionsC._fields_]
-    if ctypes.sizeof(ctypes.c_void_p) == 8:
-        assert index == [0, 4, 8, 16] and ctypes.sizeof(IndexOptionsC) == 24
-        assert search == [0, 4, 8, 16, 24, 32, 40] and ctypes.sizeof(SearchOptionsC) == 48
+    assert search == [0, 4, 8, 8 + p, since, since + 8, since + 8 + p]
+    assert ctypes.sizeof(SearchOptionsC) == (since + 8 + p + 4 + 7) // 8 * 8  # limit's end, padded to 8
+    if p == 8:
+        assert index == [0, 4, 8, 16] and search == [0, 4, 8, 16, 24, 32, 40]
+        assert (ctypes.sizeof(IndexOptionsC), ctypes.sizeof(SearchOptionsC)) == (24, 48)
 
 
 def test_rebuild_report_and_info(tmp_path: pathlib.Path, store: xsession.Store, index: xsession.Index) -> None:
@@ -198,6 +204,9 @@ def test_refusals(store: xsession.Store, index: xsession.Index) -> None:
     assert (e.value.code, e.value.message) == (-3, 'role "robot" is none of user, assistant, tool, summary, label')
     with pytest.raises(xsession.InvalidArgumentError):
         index.search("")
+    with pytest.raises(xsession.InvalidArgumentError) as e:
+        index.search("a\0b")  # C would see "a"
+    assert e.value.message == "a NUL byte inside a NUL-terminated argument"
     with pytest.raises(xsession.InvalidArgumentError):
         index.search("x", limit=10001)
     with pytest.raises(xsession.InvalidArgumentError):
