@@ -140,28 +140,6 @@ def index_options(*, path: Optional[StrPath] = None, busy_timeout_ms: Optional[i
     return o
 
 
-def search_options(
-    *,
-    cwd: Optional[StrPath] = None,
-    role: Union[Role, str, None] = None,
-    since_ms: int = 0,
-    session_id: Optional[str] = None,
-    limit: int = 0,
-    literal: bool = False,
-) -> _lib.SearchOptionsC:
-    """xs_search_options from keywords, starting from xs_search_options_init's defaults. A role
-    outside Role is passed on for the library to refuse (InvalidArgumentError)."""
-    o = _lib.SearchOptionsC()
-    check(LIB.xs_search_options_init(ctypes.byref(o), SEARCH_OPTIONS_VERSION))
-    o.flags = _LITERAL if literal else 0
-    o.cwd = path_arg(cwd)
-    o.role = text_arg(role.value if isinstance(role, Role) else role)
-    o.since_ms = since_ms
-    o.session_id = text_arg(session_id)
-    o.limit = limit
-    return o
-
-
 class Index(Handle):
     """An open session index. Use it as a context manager, or call close(); it may be shared
     between threads (calls are serialised, as the C API requires). It keeps reading the store's
@@ -216,10 +194,16 @@ class Index(Handle):
         (words, "phrases", prefix*, AND/OR/NOT, NEAR), or plain words with literal=True (the last
         one a prefix); a query FTS5 refuses raises InvalidArgumentError ("bad search query: ...").
         Filters: the session's cwd, the entry's role, entries stamped at or after since_ms, one
-        session by id. limit 0 = 20, at most 10000."""
-        o = search_options(
-            cwd=cwd, role=role, since_ms=since_ms, session_id=session_id, limit=limit, literal=literal
-        )
+        session by id. limit 0 = 20, at most 10000. A role outside Role is passed on for the library
+        to refuse. The options start from xs_search_options_init's defaults."""
+        o = _lib.SearchOptionsC()
+        check(LIB.xs_search_options_init(ctypes.byref(o), SEARCH_OPTIONS_VERSION))
+        o.flags = _LITERAL if literal else 0
+        o.cwd = path_arg(cwd)
+        o.role = text_arg(role.value if isinstance(role, Role) else role)
+        o.since_ms = since_ms
+        o.session_id = text_arg(session_id)
+        o.limit = limit
         return parse_list(SearchHit, self._read(LIB.xs_search, text_arg(query), ctypes.byref(o)))
 
 
