@@ -15,7 +15,7 @@ import ctypes
 
 from ._codec import ABSENT, Absent, DecodeError, JsonValue, Results
 from ._lib import LIB
-from . import aio, entries, errors, imports, outputs
+from . import aio, entries, errors, imports, index, outputs
 from .entries import *  # noqa: F401,F403
 from .errors import *  # noqa: F401,F403
 from .imports import *  # noqa: F401,F403
@@ -23,6 +23,7 @@ from .options import CompactionSettings, ImportKind, JsonIn, ReadFlags, ResetPol
 from .outputs import *  # noqa: F401,F403
 from .session import Session
 from .history import History
+from .index import *  # noqa: F401,F403
 from .store import Store, should_compact, should_flush_memory
 
 
@@ -59,4 +60,5 @@ __all__ = [
 __all__ += entries.__all__
 __all__ += errors.__all__
 __all__ += imports.__all__
+__all__ += index.__all__
 __all__ += outputs.__all__

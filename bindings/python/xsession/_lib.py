@@ -196,6 +196,22 @@ class HistoryOptionsC(Structure):
     ]
 
 
+class IndexOptionsC(Structure):
+    _fields_ = [("version", c_uint32), ("flags", c_uint32), ("path", c_char_p), ("busy_timeout_ms", c_uint32)]
+
+
+class SearchOptionsC(Structure):
+    _fields_ = [
+        ("version", c_uint32),
+        ("flags", c_uint32),
+        ("cwd", c_char_p),
+        ("role", c_char_p),
+        ("since_ms", c_int64),
+        ("session_id", c_char_p),
+        ("limit", c_uint32),
+    ]
+
+
 # xs_keys_update_fn(void *user, const char *current, size_t len, const char **new_json, size_t *new_len)
 KEYS_UPDATE_FN = CFUNCTYPE(status, c_void_p, c_void_p, c_size_t, POINTER(c_void_p), POINTER(c_size_t))
 
@@ -310,6 +326,18 @@ _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
     "xs_history_search": (status, [P, S, S, c_uint32, c_uint32, BUF, Z, OUT]),
     "xs_history_recent": (status, [P, S, c_uint32, BUF, Z, OUT]),
     "xs_history_info": (status, [P, BUF, Z, OUT]),
+    "xs_index_options_init": (status, [POINTER(IndexOptionsC), c_uint32]),
+    "xs_index_open": (status, [P, POINTER(IndexOptionsC), POINTER(P)]),
+    "xs_index_close": (None, [P]),
+    "xs_index_errcode": (status, [P]),
+    "xs_index_errmsg": (c_char_p, [P]),
+    "xs_index_rebuild": (status, [P, BUF, Z, OUT]),
+    "xs_index_refresh": (status, [P, BUF, Z, OUT]),
+    "xs_index_verify": (status, [P, BUF, Z, OUT]),
+    "xs_index_list": (status, [P, S, c_uint32, BUF, Z, OUT]),
+    "xs_index_info": (status, [P, BUF, Z, OUT]),
+    "xs_search_options_init": (status, [POINTER(SearchOptionsC), c_uint32]),
+    "xs_search": (status, [P, S, POINTER(SearchOptionsC), BUF, Z, OUT]),
 }
 
 

@@ -5,8 +5,8 @@ loop keeps running while the library does I/O; ctypes releases the GIL for the c
         async with await st.create("/p") as s:
             await s.append_message({"role": "user", "content": "hi"})
 
-Each method has the signature of the Session, Store or History method it wraps (``.sync`` is that
-object), and returns an awaitable of its result.
+Each method has the signature of the Session, Store, History or Index method it wraps (``.sync``
+is that object), and returns an awaitable of its result.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from .options import StrPath
 from .outputs import Dialect
 from ._handle import Handle
 from .history import History
+from .index import Index
 from .session import Session
 from .store import Store
 
@@ -41,7 +42,7 @@ def _threaded(method: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[An
     return run
 
 
-_session = _store = _history = _threaded
+_session = _store = _history = _index = _threaded
 
 
 async def _made(fn: Callable[..., Session], *args: Any, **kwargs: Any) -> "AsyncSession":
@@ -131,6 +132,19 @@ class AsyncHistory(_Closing[History]):
     info = _history(History.info)
 
 
+class AsyncIndex(_Closing[Index]):
+    """An Index whose calls are coroutines (rebuild, refresh, verify, search and list read the
+    disk and may wait for another writer's lock)."""
+
+    close = _index(Index.close)
+    rebuild = _index(Index.rebuild)
+    refresh = _index(Index.refresh)
+    verify = _index(Index.verify)
+    list = _index(Index.list)
+    info = _index(Index.info)
+    search = _index(Index.search)
+
+
 class AsyncStore:
     """A Store whose calls are coroutines; the calls that make sessions give AsyncSessions."""
 
@@ -164,6 +178,9 @@ class AsyncStore:
 
     async def open_history(self, **options: Any) -> AsyncHistory:
         return AsyncHistory(await asyncio.to_thread(functools.partial(self.sync.open_history, **options)))
+
+    async def open_index(self, **options: Any) -> AsyncIndex:
+        return AsyncIndex(await asyncio.to_thread(functools.partial(self.sync.open_index, **options)))
 
     session_dir = _store(Store.session_dir)
     list = _store(Store.list)

@@ -381,6 +381,10 @@ class HistoryDamaged(JsonResult):
     reason: str
 
 
+#: The same note in the session index's info (IndexInfo.damaged).
+DamagedFile = HistoryDamaged
+
+
 @dataclass(frozen=True, kw_only=True)
 class HistoryInfo(JsonResult):
     """Facts about a history (xs_history_info): ``count`` committed prompts, ``pending`` this
@@ -430,5 +434,6 @@ __all__ = [
     "HistoryItem",
     "HistoryHit",
     "HistoryDamaged",
+    "DamagedFile",
     "HistoryInfo",
 ]

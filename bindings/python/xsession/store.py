@@ -14,6 +14,7 @@ from ._handle import Handle
 from ._lib import LIB, text_arg
 from .errors import XsError, error_for
 from .history import History, history_options
+from .index import Index, index_options
 from .imports import ForeignListing, ImportReport, decode_listing
 from .options import (
     CompactionSettings,
@@ -154,6 +155,17 @@ class Store(Handle):
         out = c_void_p()
         self._call(LIB.xs_history_open, ctypes.byref(o), ctypes.byref(out))
         return History(int(out.value or 0))
+
+    # --- session index and search ------------------------------------------------------------
+    def open_index(self, *, path: Optional[StrPath] = None, busy_timeout_ms: Optional[int] = None) -> Index:
+        """The store's session index (docs/search.md), created if missing: <root>/index.db unless
+        path names another file (required for an in-memory store). busy_timeout_ms None keeps the
+        library's 5000 ms. A new index is empty until Index.rebuild or Index.refresh. The Index is
+        independent of the store once open."""
+        o = index_options(path=path, busy_timeout_ms=busy_timeout_ms)
+        out = c_void_p()
+        self._call(LIB.xs_index_open, ctypes.byref(o), ctypes.byref(out))
+        return Index(int(out.value or 0))
 
     # --- discovery -------------------------------------------------------------------------
     def session_dir(self, cwd: StrPath) -> str:
