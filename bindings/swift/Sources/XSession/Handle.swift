@@ -137,6 +137,16 @@ final class Handle: @unchecked Sendable {  // every access to `raw` holds `lock`
         return pthread_equal(callbackThread, pthread_self()) != 0
     }
 
+    /// A call that makes another handle from this one (a session, history or index of a store):
+    /// `open` receives where to put it; its errors are reported on this handle.
+    func open(_ body: (OpaquePointer, UnsafeMutablePointer<OpaquePointer?>) throws -> xs_status) throws
+        -> OpaquePointer {
+        var out: OpaquePointer?
+        try call { try body($0, &out) }
+        guard let out else { throw XSessionError(status: XS_EINTERNAL) }
+        return out
+    }
+
     /// A call that returns only a status.
     func call(_ body: (OpaquePointer) throws -> xs_status) throws {
         try with { h in try check(try body(h), h) }

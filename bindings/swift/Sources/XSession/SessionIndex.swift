@@ -199,10 +199,7 @@ extension Store {
     public func openIndex(_ options: IndexOptions = IndexOptions()) throws -> SessionIndex {
         try CArgs.with { a in
             var o = try options.cStruct(a)
-            var out: OpaquePointer?
-            try handle.call { xs_index_open($0, &o, &out) }
-            guard let out else { throw XSessionError(status: XS_EINTERNAL) }
-            return SessionIndex(out)
+            return SessionIndex(try handle.open { xs_index_open($0, &o, $1) })
         }
     }
 

@@ -14,7 +14,8 @@ import Testing
 
     init() throws {
         (dir, store) = try scratchStore()
-        one = try indexSession(store, 1, cwd: "/w/app", prompt: "deploy the staging server", answer: "staging is deployed")
+        one = try indexSession(store, 1, cwd: "/w/app", prompt: "deploy the staging server",
+                               answer: "staging is deployed")
         two = try indexSession(store, 2, cwd: "/w/lib", prompt: "write a unit test", answer: "the test passes")
     }
 
@@ -96,10 +97,12 @@ import Testing
             for call in [{ _ = try ix.search(query) }, { _ = try ix.searchJSON(query) }] as [() throws -> Void] {
                 let error = indexFailure(call)
                 #expect(error?.code == .invalidArgument && error?.status == XS_EINVAL, "\(query)")
-                #expect(error?.message.hasPrefix("bad search query: ") == true, "\(query): \(String(describing: error))")
+                #expect(error?.message.hasPrefix("bad search query: ") == true,
+                        "\(query): \(String(describing: error))")
             }
         }
-        #expect(indexFailure { _ = try ix.search("") } == XSessionError(code: .invalidArgument, message: "the query is empty"))
+        #expect(indexFailure { _ = try ix.search("") } ==
+                XSessionError(code: .invalidArgument, message: "the query is empty"))
         #expect(indexFailure { _ = try ix.search("x", options: SearchOptions(limit: 10001)) }?.code == .invalidArgument)
         var negative = SearchOptions()
         negative.sinceMs = -1

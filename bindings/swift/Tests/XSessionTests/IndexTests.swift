@@ -76,7 +76,8 @@ func indexReport(files: Int64, unchanged: Int64 = 0, added: Int64 = 0, entries: 
         let first = try indexSession(store, 1, cwd: "/w/app", prompt: "first prompt", answer: "first answer")
         let ix = try store.openIndex()
         let before = try ix.verify()
-        #expect(before == IndexVerifyReport(ok: false, files: 1, indexed: 0, missing: [first.path], extra: [], stale: []))
+        #expect(before == IndexVerifyReport(ok: false, files: 1, indexed: 0, missing: [first.path], extra: [],
+                                            stale: []))
         try expectRoundTrip(before, try ix.verifyJSON())
         #expect(try ix.refresh() == indexReport(files: 1, added: 1, entries: 2))
         #expect(try ix.refresh() == indexReport(files: 1, unchanged: 1))
@@ -191,7 +192,8 @@ func indexReport(files: Int64, unchanged: Int64 = 0, added: Int64 = 0, entries: 
         store.close()
         #expect(try ix.refresh() == indexReport(files: 1, added: 1, entries: 2))
         #expect(try ix.search("kept").map(\.entryID) == [turn.userID])
-        #expect(indexFailure { _ = try store.openIndex() } == XSessionError(code: .closed, message: "the store is closed"))
+        #expect(indexFailure { _ = try store.openIndex() } ==
+                XSessionError(code: .closed, message: "the store is closed"))
         ix.close()
     }
 
