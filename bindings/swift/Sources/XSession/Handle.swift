@@ -1,4 +1,4 @@
-// One owned C handle (xs_store*, xs_session* or xs_history*) behind a lock.
+// One owned C handle (xs_store*, xs_session*, xs_history* or xs_index*) behind a lock.
 //
 // Why a lock although the library serialises calls on a handle itself: the handle's error text
 // belongs to whichever call ran last on it, and an XS_EBUFS retry must meet the result cached by
@@ -15,7 +15,7 @@ import Foundation
 
 /// The C functions that differ between the handle kinds.
 struct HandleFunctions: Sendable {
-    let what: String  // "store", "session" or "history", for the `.closed` message
+    let what: String  // "store", "session", "history" or "index", for the `.closed` message
     let errcode: @Sendable (OpaquePointer) -> xs_status
     let errmsg: @Sendable (OpaquePointer) -> UnsafePointer<CChar>?
     let release: @Sendable (OpaquePointer) -> Void
@@ -135,6 +135,16 @@ final class Handle: @unchecked Sendable {  // every access to `raw` holds `lock`
         defer { callbackLock.unlock() }
         guard let callbackThread else { return false }
         return pthread_equal(callbackThread, pthread_self()) != 0
+    }
+
+    /// A call that makes another handle from this one (a session, history or index of a store):
+    /// `open` receives where to put it; its errors are reported on this handle.
+    func open(_ body: (OpaquePointer, UnsafeMutablePointer<OpaquePointer?>) throws -> xs_status) throws
+        -> OpaquePointer {
+        var out: OpaquePointer?
+        try call { try body($0, &out) }
+        guard let out else { throw XSessionError(status: XS_EINTERNAL) }
+        return out
     }
 
     /// A call that returns only a status.

@@ -162,10 +162,7 @@ extension Store {
     public func openHistory(_ options: HistoryOptions = HistoryOptions()) throws -> History {
         try CArgs.with { a in
             var o = try options.cStruct(a)
-            var out: OpaquePointer?
-            try handle.call { xs_history_open($0, &o, &out) }
-            guard let out else { throw XSessionError(status: XS_EINTERNAL) }
-            return History(out)
+            return History(try handle.open { xs_history_open($0, &o, $1) })
         }
     }
 

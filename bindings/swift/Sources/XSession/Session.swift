@@ -94,10 +94,7 @@ extension Handle {
     func newSession(_ options: SessionOptions, _ construct: SessionConstructor) throws -> Session {
         try CArgs.with { a in
             var o = try options.cStruct(a)
-            var out: OpaquePointer?
-            try call { parent in try construct(parent, a, &o, &out) }
-            guard let out else { throw XSessionError(status: XS_EINTERNAL) }
-            return Session(out)
+            return Session(try open { parent, out in try construct(parent, a, &o, out) })
         }
     }
 }
