@@ -42,6 +42,9 @@ export * from './outputs';
 // The prompt history (history.d.ts): Store.openHistory gives a History.
 import type { History, HistoryOptions } from './history';
 export * from './history';
+// The session index and search (search.d.ts): Store.openIndex gives an Index.
+import type { Index, IndexOptions } from './search';
+export * from './search';
 
 /** A JSON value as JSON.parse gives it: caller-owned JSON the library keeps verbatim. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -387,6 +390,14 @@ export declare class Store {
    *  process kept it locked past busyTimeoutMs. */
   openHistory(options?: HistoryOptions): Promise<History>;
   openHistorySync(options?: HistoryOptions): History;
+  /** The store's session index (docs/search.md): <root>/index.db unless options.path names
+   *  another file. Not read or brought up to date here: a new index is empty until rebuild() or
+   *  refresh(). An older file is migrated, a damaged one kept aside and a fresh one started
+   *  (Index.info's `damaged`). The Index keeps the store's files alive: it stays usable after
+   *  the store is closed. XS_EINVAL: an inMemory store without a path; XS_EVERSION: a file a
+   *  newer xsession wrote; XS_ELOCKED: another process kept it locked past busyTimeoutMs. */
+  openIndex(options?: IndexOptions): Promise<Index>;
+  openIndexSync(options?: IndexOptions): Index;
 }
 
 /** One open transcript (xs_session). Made by Store and by fork/createBranched, never by `new`. */

@@ -25,9 +25,9 @@ function addonPath() {
 const xs = require(addonPath());
 
 // `using s = store.create(...)` closes the session (a History likewise) at the end of the block,
-// and throws close()'s error (the final flush's). `await using` flushes on a worker first, so a
-// durable session's last fdatasync does not block the event loop; its close() then has nothing
-// left to write.
+// and throws close()'s error (the final flush's); a Store or an Index just closes. `await using`
+// flushes on a worker first, so a durable session's last fdatasync does not block the event loop;
+// its close() then has nothing left to write.
 async function disposeFlushingAsync() {
   if (this.closed) return;
   try {
@@ -50,12 +50,14 @@ async function disposeAsync() {
 }
 // Node 18.18+ and 20.4+ define both symbols; on an older Node there is no `using` to serve.
 if (typeof Symbol.dispose === 'symbol') {
-  for (const cls of [xs.Store, xs.Session, xs.History]) {
+  for (const cls of [xs.Store, xs.Session, xs.History, xs.Index]) {
     Object.defineProperty(cls.prototype, Symbol.dispose, { value: dispose, writable: true, configurable: true });
   }
 }
 if (typeof Symbol.asyncDispose === 'symbol') {
-  Object.defineProperty(xs.Store.prototype, Symbol.asyncDispose, { value: disposeAsync, writable: true, configurable: true });
+  for (const cls of [xs.Store, xs.Index]) {
+    Object.defineProperty(cls.prototype, Symbol.asyncDispose, { value: disposeAsync, writable: true, configurable: true });
+  }
   for (const cls of [xs.Session, xs.History]) {
     Object.defineProperty(cls.prototype, Symbol.asyncDispose,
                           { value: disposeFlushingAsync, writable: true, configurable: true });

@@ -5,7 +5,7 @@
 import xs from './index.js';
 
 export const {
-  Store, Session, Keys, History, XsError, status, bindingVersion, version, statusString, isEntry,
+  Store, Session, Keys, History, Index, XsError, status, bindingVersion, version, statusString, isEntry,
   shouldCompact, shouldFlushMemory, defaultCompactionSettings, defaultImportOptions, IMPORT_OPTIONS_VERSION,
 } = xs;
 export default xs;

@@ -74,10 +74,12 @@ NAPI_MODULE_INIT() {
 
   napi_value store = xsn_store_class(env), session = store ? xsn_session_class(env) : NULL;
   napi_value keys = session ? xsn_keys_class(env) : NULL, history = keys ? xsn_history_class(env) : NULL;
-  if (!history) return NULL;
+  napi_value index = history ? xsn_index_class(env) : NULL;
+  if (!index) return NULL;
   XSN_CHECK(env, napi_create_reference(env, session, 1, &e->session_ctor), NULL);
   XSN_CHECK(env, napi_create_reference(env, keys, 1, &e->keys_ctor), NULL);
   XSN_CHECK(env, napi_create_reference(env, history, 1, &e->history_ctor), NULL);
+  XSN_CHECK(env, napi_create_reference(env, index, 1, &e->index_ctor), NULL);
 
   napi_value status = xsn_status_table(env), binding_version, fn_version, fn_status;
   if (!status) return NULL;
@@ -90,6 +92,7 @@ NAPI_MODULE_INIT() {
       {"Session", NULL, NULL, NULL, NULL, session, napi_enumerable, NULL},
       {"Keys", NULL, NULL, NULL, NULL, keys, napi_enumerable, NULL},
       {"History", NULL, NULL, NULL, NULL, history, napi_enumerable, NULL},
+      {"Index", NULL, NULL, NULL, NULL, index, napi_enumerable, NULL},
       {"XsError", NULL, NULL, NULL, NULL, xs_error, napi_enumerable, NULL},
       {"status", NULL, NULL, NULL, NULL, status, napi_enumerable, NULL},
       {"bindingVersion", NULL, NULL, NULL, NULL, binding_version, napi_enumerable, NULL},

@@ -239,6 +239,15 @@ int xsn_get_uint64(xsn_args *a, napi_value v, const char *what, uint64_t *out) {
   return 1;
 }
 
+int xsn_get_u32_option(xsn_args *a, napi_value o, const char *key, uint32_t *out) {
+  napi_value v = xsn_prop(a, o, key);
+  int64_t n = 0;
+  if (!xsn_is_set(a, v)) return 1;
+  if (!xsn_get_int(a, v, key, 0, UINT32_MAX, &n)) return 0;
+  *out = (uint32_t)n;
+  return 1;
+}
+
 /* A throwing getter leaves its exception pending and gives NULL (undefined); the dispatcher
  * checks for a pending exception after parsing, so the call never runs with a default. */
 napi_value xsn_prop(xsn_args *a, napi_value obj, const char *key) {

@@ -1,14 +1,19 @@
 /*
- * classes.c -- what Store, Session and History share as JS classes: close(), the `closed` getter,
- * the prototype built from row tables (Keys, which has no handle of its own, has the rows only),
- * and how the addon makes objects of the classes JS cannot construct (Session, History).
+ * classes.c -- what Store, Session, History and Index share as JS classes: close(), the `closed`
+ * getter, the prototype built from row tables (Keys, which has no handle of its own, has the rows
+ * only), and how the addon makes objects of the classes JS cannot construct (Session, History,
+ * Index).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "xsn.h"
 
-static const xsn_kind kKinds[] = {
-    [XSN_STORE] = XSN_STORE, [XSN_SESSION] = XSN_SESSION, [XSN_KEYS] = XSN_KEYS, [XSN_HISTORY] = XSN_HISTORY};
+static const xsn_kind kKinds[] = {[XSN_STORE] = XSN_STORE,
+                                  [XSN_SESSION] = XSN_SESSION,
+                                  [XSN_KEYS] = XSN_KEYS,
+                                  [XSN_HISTORY] = XSN_HISTORY,
+                                  [XSN_INDEX] = XSN_INDEX};
 
 /* `this`, whose kind the property's data names; closed handles included. */
 static xsn_handle *this_handle(napi_env env, napi_callback_info info) {
@@ -73,7 +78,35 @@ napi_value xsn_adopt(napi_env env, xsn_handle *h, napi_ref ctor_ref) {
   return obj;
 }
 
-/* A class whose prototype has close(), `closed` and the rows of `tables`. */
+/* The constructor of the classes xsn_opened_class makes (data: the kind). */
+static napi_value opened_ctor(napi_env env, napi_callback_info info) {
+  void *data = NULL;
+  size_t argc = 0;
+  XSN_CHECK(env, napi_get_cb_info(env, info, &argc, NULL, NULL, &data), NULL);
+  const xsn_kind kind = *(const xsn_kind *)data;
+  const char *name = xsn_kind_name(kind);
+  char how[128];
+  snprintf(how, sizeof how, "%s objects are made by Store.open%s, not by new %s()", name, name, name);
+  return xsn_adopted(env, info, kind, how);
+}
+
+napi_value xsn_opened_class(napi_env env, xsn_kind kind, const xsn_method *rows, size_t n) {
+  return xsn_define_class(env, kind, opened_ctor, &rows, &n, 1);
+}
+
+napi_value xsn_new_opened(napi_env env, xsn_kind kind, void *p) {
+  xsn_handle *h = xsn_handle_new(kind, p);
+  if (!h) {
+    xsn_free_ptr(kind, p);
+    xsn_throw_status(env, XS_ENOMEM, "out of memory");
+    return NULL;
+  }
+  xsn_env *e = xsn_env_get(env);
+  return xsn_adopt(env, h, kind == XSN_HISTORY ? e->history_ctor : e->index_ctor);
+}
+
+/* A class whose prototype has close(), `closed` and the rows of `tables`; its constructor gets
+ * the kind as its data. */
 napi_value xsn_define_class(napi_env env, xsn_kind kind, napi_callback ctor, const xsn_method *const *tables,
                             const size_t *counts, size_t ntables) {
   void *data = (void *)&kKinds[kind];
@@ -93,7 +126,7 @@ napi_value xsn_define_class(napi_env env, xsn_kind kind, napi_callback ctor, con
   for (size_t i = 0; i < ncommon; i++) props[k++] = common[i];
   for (size_t t = 0; t < ntables; t++) k += xsn_method_props(env, tables[t], counts[t], props + k);
   napi_value cls = NULL;
-  napi_status st = k == total ? napi_define_class(env, xsn_kind_name(kind), NAPI_AUTO_LENGTH, ctor, NULL, k, props, &cls)
+  napi_status st = k == total ? napi_define_class(env, xsn_kind_name(kind), NAPI_AUTO_LENGTH, ctor, data, k, props, &cls)
                               : napi_generic_failure;
   free(props);
   if (st != napi_ok) {

@@ -28,6 +28,7 @@ static void call_free(napi_env env, xsn_call *c) {
   free(c->errmsg);
   xs_session_close(c->fresh); /* a session the JS side never received (NULL: no-op) */
   xs_history_close(c->history);
+  xs_index_close(c->index);
   free(c);
 }
 
@@ -128,8 +129,13 @@ static napi_value result_of(napi_env env, xsn_call *c) {
       break;
     case XSN_OUT_HISTORY: {
       xs_history *p = c->history;
-      c->history = NULL; /* xsn_new_history owns it now, even when it fails */
-      return xsn_new_history(env, p);
+      c->history = NULL; /* xsn_new_opened owns it now, even when it fails */
+      return xsn_new_opened(env, XSN_HISTORY, p);
+    }
+    case XSN_OUT_INDEX: {
+      xs_index *p = c->index;
+      c->index = NULL; /* xsn_new_opened owns it now, even when it fails */
+      return xsn_new_opened(env, XSN_INDEX, p);
     }
     case XSN_OUT_SESSION: {
       xs_session *s = c->fresh;

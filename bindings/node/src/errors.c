@@ -105,8 +105,12 @@ void xsn_throw_status(napi_env env, xs_status code, const char *msg) {
 
 void xsn_throw_closed(napi_env env, xsn_kind kind) {
   char msg[64];
-  const char *what = kind == XSN_STORE ? "store" : kind == XSN_HISTORY ? "history" : "session";
-  snprintf(msg, sizeof msg, "the %s is closed", what);
+  static const char *const what[] = {[XSN_STORE] = "store",
+                                     [XSN_SESSION] = "session",
+                                     [XSN_KEYS] = "store",
+                                     [XSN_HISTORY] = "history",
+                                     [XSN_INDEX] = "index"};
+  snprintf(msg, sizeof msg, "the %s is closed", what[kind]);
   napi_value err = make_error(env, XSN_CLOSED_CODE, XS_EMISUSE, msg);
   if (err) napi_throw(env, err);
 }

@@ -1,5 +1,5 @@
 /*
- * handles.c -- the native half of Store, Session and History objects and its lifetime.
+ * handles.c -- the native half of Store, Session, History and Index objects and its lifetime.
  *
  * Three things may end a handle's use: close(), the GC (finalizer) and async work completing.
  * The C handle is freed when the JS side is done with it (closed or collected) AND no async work
@@ -22,10 +22,16 @@ static const napi_type_tag kTags[] = {
     [XSN_SESSION] = {0x7873e5a10d5e4a11ULL, 0x9c0b5d2f3a6e7b02ULL},
     [XSN_KEYS] = {0x7873e5a10d5e4a11ULL, 0x9c0b5d2f3a6e7b03ULL},
     [XSN_HISTORY] = {0x7873e5a10d5e4a11ULL, 0x9c0b5d2f3a6e7b04ULL},
+    [XSN_INDEX] = {0x7873e5a10d5e4a11ULL, 0x9c0b5d2f3a6e7b05ULL},
 };
 
 const char *xsn_kind_name(xsn_kind kind) {
-  return kind == XSN_STORE ? "Store" : kind == XSN_KEYS ? "Keys" : kind == XSN_HISTORY ? "History" : "Session";
+  static const char *const names[] = {[XSN_STORE] = "Store",
+                                      [XSN_SESSION] = "Session",
+                                      [XSN_KEYS] = "Keys",
+                                      [XSN_HISTORY] = "History",
+                                      [XSN_INDEX] = "Index"};
+  return names[kind];
 }
 
 napi_status xsn_handle_tag(napi_env env, napi_value obj, xsn_kind kind) {
@@ -50,14 +56,21 @@ static void close_session(xsn_handle *h) {
   if (doc) xsn_gate_leave(&xsn_doc_gate);
 }
 
+void xsn_free_ptr(xsn_kind kind, void *ptr) {
+  if (kind == XSN_STORE)
+    xs_store_free(ptr);
+  else if (kind == XSN_HISTORY)
+    xs_history_close(ptr); /* close() threw its flush's error; a finalizer has nobody to tell */
+  else if (kind == XSN_INDEX)
+    xs_index_close(ptr);
+}
+
 static void free_ptr(xsn_handle *h) {
   if (!h->ptr || h->inflight > 0) return; /* a worker may still be inside a call on it */
-  if (h->kind == XSN_STORE)
-    xs_store_free(h->ptr);
-  else if (h->kind == XSN_HISTORY)
-    xs_history_close(h->ptr); /* close() threw its flush's error; a finalizer has nobody to tell */
-  else
+  if (h->kind == XSN_SESSION)
     close_session(h);
+  else
+    xsn_free_ptr(h->kind, h->ptr);
   h->ptr = NULL;
 }
 
@@ -175,5 +188,6 @@ xsn_handle *xsn_handle_get(napi_env env, napi_value obj, xsn_kind kind, int allo
 
 const char *xsn_handle_errmsg(const xsn_handle *h) {
   if (h->kind == XSN_HISTORY) return xs_history_errmsg(h->ptr);
+  if (h->kind == XSN_INDEX) return xs_index_errmsg(h->ptr);
   return h->kind == XSN_STORE ? xs_store_errmsg(h->ptr) : xs_session_errmsg(h->ptr);
 }

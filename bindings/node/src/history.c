@@ -13,16 +13,6 @@
 
 /* ---- parsers ---------------------------------------------------------------------------- */
 
-/* An optional integer option 0..UINT32_MAX into *out (left as the init gave it when absent). */
-static int get_u32(xsn_args *a, napi_value o, const char *key, uint32_t *out) {
-  napi_value v = xsn_prop(a, o, key);
-  int64_t n = 0;
-  if (!xsn_is_set(a, v)) return 1;
-  if (!xsn_get_int(a, v, key, 0, UINT32_MAX, &n)) return 0;
-  *out = (uint32_t)n;
-  return 1;
-}
-
 /* HistoryOptions {path, sync, busyTimeoutMs, maxPromptBytes}: what is left out keeps the default
  * xs_history_options_init gives (0 there means the library's own default). */
 static int p_open(xsn_args *a, xsn_call *c) {
@@ -33,8 +23,8 @@ static int p_open(xsn_args *a, xsn_call *c) {
   if (!xsn_get_options(a, A(0), "options", keys, &o) ||
       !xsn_get_name(a, xsn_prop(a, o, "path"), "path", XSN_OPTIONAL, &c->s[0]) ||
       !xsn_get_bool(a, xsn_prop(a, o, "sync"), "sync", &sync) ||
-      !get_u32(a, o, "busyTimeoutMs", &c->hopts.busy_timeout_ms) ||
-      !get_u32(a, o, "maxPromptBytes", &c->hopts.max_prompt_bytes))
+      !xsn_get_u32_option(a, o, "busyTimeoutMs", &c->hopts.busy_timeout_ms) ||
+      !xsn_get_u32_option(a, o, "maxPromptBytes", &c->hopts.max_prompt_bytes))
     return 0;
   c->hopts.path = c->s[0].p; /* copied by xs_history_open */
   if (sync) c->hopts.flags |= XS_HISTORY_SYNC;
@@ -53,7 +43,7 @@ static int p_add(xsn_args *a, xsn_call *c) {
 static int p_filter(xsn_args *a, xsn_call *c, napi_value v, const char *const *keys, napi_value *o) {
   return xsn_get_options(a, v, "options", keys, o) &&
          xsn_get_name(a, xsn_prop(a, *o, "cwd"), "cwd", XSN_OPTIONAL, &c->s[1]) &&
-         get_u32(a, *o, "limit", &c->u32) && xsn_get_bool(a, xsn_prop(a, *o, "raw"), "raw", &c->raw);
+         xsn_get_u32_option(a, *o, "limit", &c->u32) && xsn_get_bool(a, xsn_prop(a, *o, "raw"), "raw", &c->raw);
 }
 
 static int p_search(xsn_args *a, xsn_call *c) {
@@ -112,22 +102,6 @@ static const xsn_method rows[] = {
 /* close()'s flush, whose error close() throws; xs_history_close then finds nothing to write. */
 const xsn_method xsn_history_close_flush = {"close", XSN_HISTORY, NULL, x_flush, NULL, XSN_OUT_VOID, XSN_SYNC};
 
-static napi_value history_ctor(napi_env env, napi_callback_info info) {
-  return xsn_adopted(env, info, XSN_HISTORY, "History objects are made by Store.openHistory, not by new History()");
-}
-
-napi_value xsn_new_history(napi_env env, xs_history *p) {
-  xsn_handle *h = xsn_handle_new(XSN_HISTORY, p);
-  if (!h) {
-    xs_history_close(p);
-    xsn_throw_status(env, XS_ENOMEM, "out of memory");
-    return NULL;
-  }
-  return xsn_adopt(env, h, xsn_env_get(env)->history_ctor);
-}
-
 napi_value xsn_history_class(napi_env env) {
-  const xsn_method *tables[] = {rows};
-  const size_t counts[] = {sizeof rows / sizeof rows[0]};
-  return xsn_define_class(env, XSN_HISTORY, history_ctor, tables, counts, 1);
+  return xsn_opened_class(env, XSN_HISTORY, rows, sizeof rows / sizeof rows[0]);
 }

@@ -20,7 +20,7 @@
 
 /* The class of a JS object. A Keys object (store.keys) has no handle of its own: its calls run on
  * its store's. */
-typedef enum { XSN_STORE = 1, XSN_SESSION = 2, XSN_KEYS = 3, XSN_HISTORY = 4 } xsn_kind;
+typedef enum { XSN_STORE = 1, XSN_SESSION = 2, XSN_KEYS = 3, XSN_HISTORY = 4, XSN_INDEX = 5 } xsn_kind;
 
 /* ---- errors.c --------------------------------------------------------------------------- */
 
@@ -72,12 +72,12 @@ void xsn_gate_destroy(xsn_gate *g);
 void xsn_gate_enter(xsn_gate *g, napi_env env);
 void xsn_gate_leave(xsn_gate *g);
 
-/* The native half of a Store, Session or History object. Its gate is held across one call: its C call,
- * its error-text copy and its buffer retry. The other fields are touched on the JS thread only.
- * A worker thread reads `ptr`, which cannot be freed while `inflight` > 0. */
+/* The native half of a Store, Session, History or Index object. Its gate is held across one call:
+ * its C call, its error-text copy and its buffer retry. The other fields are touched on the JS
+ * thread only. A worker thread reads `ptr`, which cannot be freed while `inflight` > 0. */
 typedef struct xsn_handle {
   xsn_kind kind;
-  void *ptr; /* xs_store* / xs_session* / xs_history*; NULL once freed */
+  void *ptr; /* xs_store* / xs_session* / xs_history* / xs_index*; NULL once freed */
   xsn_gate gate;
   int in_callback; /* a keys.update callback of this store is running: calls on it are XS_EMISUSE */
   int inflight;    /* async works that will still use ptr */
@@ -97,6 +97,7 @@ xsn_handle *xsn_handle_get(napi_env env, napi_value obj, xsn_kind kind, int allo
 napi_status xsn_handle_tag(napi_env env, napi_value obj, xsn_kind kind);
 void xsn_handle_close(xsn_handle *h);     /* frees ptr now, or when the last async work ends */
 void xsn_handle_discard(xsn_handle *h);   /* never wrapped: close and free at once */
+void xsn_free_ptr(xsn_kind kind, void *ptr); /* frees a store's, history's or index's C handle */
 void xsn_handle_work_done(xsn_handle *h); /* one async work finished */
 const char *xsn_handle_errmsg(const xsn_handle *h);
 const char *xsn_kind_name(xsn_kind kind);
@@ -129,6 +130,8 @@ int xsn_get_bool(xsn_args *a, napi_value v, const char *what, int *out); /* unde
 int xsn_get_tri(xsn_args *a, napi_value v, const char *what, int32_t *out); /* XS_UNSET, 0, 1 */
 int xsn_get_int(xsn_args *a, napi_value v, const char *what, int64_t min, int64_t max, int64_t *out);
 int xsn_get_uint64(xsn_args *a, napi_value v, const char *what, uint64_t *out);
+/* The option `key` of `o` as 0..UINT32_MAX into *out; absent: *out kept (its init's default). */
+int xsn_get_u32_option(xsn_args *a, napi_value o, const char *key, uint32_t *out);
 /* An options object: undefined/null -> *out NULL; otherwise every key must be in `allowed`. */
 int xsn_get_options(xsn_args *a, napi_value v, const char *what, const char *const *allowed, napi_value *out);
 napi_value xsn_prop(xsn_args *a, napi_value obj, const char *key); /* NULL when obj is NULL */
@@ -157,7 +160,8 @@ typedef enum {
   XSN_OUT_FOUND,   /* true, or false when call->absent */
   XSN_OUT_BOOL,    /* call->yes as a boolean */
   XSN_OUT_KEYED,   /* {session: call->fresh wrapped, reason: the XS_RESET_* name of call->u32} */
-  XSN_OUT_HISTORY  /* call->history wrapped in a new History */
+  XSN_OUT_HISTORY, /* call->history wrapped in a new History */
+  XSN_OUT_INDEX    /* call->index wrapped in a new Index */
 } xsn_out;
 
 /* XSN_DOC_LOCK: the C call takes the keyed store's document lock (keys writes). XSN_SYNC_FIRST:
@@ -200,6 +204,8 @@ struct xsn_call {
   xs_import_options iopts; /* its cwds point into s[2] and s[3] */
   xs_reset_policy policy; /* its time_zone points into s[1] */
   xs_history_options hopts; /* its path points into s[0] */
+  xs_index_options xopts;   /* its path points into s[0] */
+  xs_search_options qopts;  /* its strings point into s[1..3] */
   int has_policy;
   int64_t n[3]; /* further integer arguments (token counts, times) */
   /* results */
@@ -209,6 +215,7 @@ struct xsn_call {
   char id[XS_ID_BUFSIZE];
   xs_session *fresh;
   xs_history *history; /* XSN_OUT_HISTORY */
+  xs_index *index;     /* XSN_OUT_INDEX */
   double number;
   int yes;    /* XSN_OUT_BOOL */
   int absent; /* the record or key was not there (XS_ENOTFOUND made a result) */
@@ -321,6 +328,7 @@ int xsn_define_import(napi_env env, napi_value exports);
 #define XSN_SESSION_PTR(c) ((xs_session *)(c)->h->ptr)
 #define XSN_STORE_PTR(c) ((xs_store *)(c)->h->ptr)
 #define XSN_HISTORY_PTR(c) ((xs_history *)(c)->h->ptr)
+#define XSN_INDEX_PTR(c) ((xs_index *)(c)->h->ptr)
 
 extern const xsn_method xsn_store_rows[], xsn_session_life_rows[], xsn_session_write_rows[], xsn_session_read_rows[],
     xsn_keys_rows[], xsn_retention_rows[], xsn_import_rows[], xsn_reset_rows[], xsn_planning_session_rows[], xsn_planning_keys_rows[];
@@ -330,24 +338,32 @@ extern const size_t xsn_store_row_count, xsn_session_life_row_count, xsn_session
 /* history.c: Store.openHistory. */
 extern const xsn_method xsn_history_store_rows[];
 extern const size_t xsn_history_store_row_count;
+/* search.c: Store.openIndex. */
+extern const xsn_method xsn_index_store_rows[];
+extern const size_t xsn_index_store_row_count;
 
 /* classes.c: a class whose prototype has the rows of `tables`, and close() and `closed` if it is
  * a handle's class (not Keys). */
 napi_value xsn_define_class(napi_env env, xsn_kind kind, napi_callback ctor, const xsn_method *const *tables,
                             const size_t *counts, size_t ntables);
-/* The constructor of a class whose objects only the addon makes (Session, History): wraps the
- * handle xsn_adopt is giving it, else throws a TypeError saying `how` they are made. */
+/* The constructor of a class whose objects only the addon makes (Session, History, Index): wraps
+ * the handle xsn_adopt is giving it, else throws a TypeError saying `how` they are made. */
 napi_value xsn_adopted(napi_env env, napi_callback_info info, xsn_kind kind, const char *how);
 /* A new object of the class `ctor` around h (which the constructor takes through
  * xsn_env.adopting); on failure h and its C handle are freed and NULL returned. */
 napi_value xsn_adopt(napi_env env, xsn_handle *h, napi_ref ctor);
+/* The class of the handles a Store opens (History, Index: `Store.open<Kind>`), with the rows. */
+napi_value xsn_opened_class(napi_env env, xsn_kind kind, const xsn_method *rows, size_t n);
+/* Wraps an open xs_history or xs_index `p` in a new object of its class; on failure closes p and
+ * returns NULL. */
+napi_value xsn_new_opened(napi_env env, xsn_kind kind, void *p);
 /* ---- addon.c: per-environment state ----------------------------------------------------- */
 
 typedef struct {
-  napi_ref session_ctor, keys_ctor, history_ctor;
+  napi_ref session_ctor, keys_ctor, history_ctor, index_ctor;
   napi_ref json_parse, json_stringify;
   napi_ref xs_error; /* the XsError class every status error is made of */
-  xsn_handle *adopting; /* set while xsn_adopt constructs a Session or History */
+  xsn_handle *adopting; /* set while xsn_adopt constructs a Session, History or Index */
   int making_keys;      /* set while xsn_new_keys constructs a Keys */
 } xsn_env;
 
@@ -359,8 +375,7 @@ napi_value xsn_session_class(napi_env env);
 napi_value xsn_store_class(napi_env env);
 napi_value xsn_keys_class(napi_env env);
 napi_value xsn_history_class(napi_env env);
-/* Wraps an open xs_history in a new History object; on failure closes it and returns NULL. */
-napi_value xsn_new_history(napi_env env, xs_history *h);
+napi_value xsn_index_class(napi_env env);
 /* keys.c: the Keys object of a new Store (its `keys`); NULL with an exception pending. */
 napi_value xsn_new_keys(napi_env env, napi_value store);
 

@@ -6,18 +6,8 @@ const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
-const { xs, scratch, scratchStore } = require('./helpers');
+const { xs, scratch, scratchStore, runReadmeExample, xsError } = require('./helpers');
 const { record, checkRecordedTypes } = require('./typed_outputs');
-
-const xsError = (code, message) => (err) => {
-  assert.ok(err instanceof xs.XsError, `${err}`);
-  assert.equal(err.code, code);
-  assert.equal(err.status, xs.status[code === 'XS_ECLOSED' ? 'XS_EMISUSE' : code]); // ECLOSED: the binding's own
-  if (message instanceof RegExp) assert.match(err.message, message);
-  else if (message !== undefined) assert.equal(err.message, message);
-  return true;
-};
 
 // A history of the scratch store, closed after the test.
 function scratchHistory(t, options) {
@@ -220,19 +210,7 @@ test('typed results are the raw JSON decoded: re-encoded they compare equal, and
 });
 
 test("the README's prompt history example runs as shown", (t) => {
-  const dir = path.join(__dirname, '..');
-  const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
-  const section = readme.split('\n## Prompt history\n')[1].split('\n## ')[0];
-  const code = section.split('```js\n')[1].split('```')[0];
-  const root = scratch(t);
-  const main = `const xs = require(${JSON.stringify(dir)});
-const store = new xs.Store(${JSON.stringify(root)});
-(async () => {
-${code}
-store.close();
-})().catch((err) => { console.error(err); process.exit(1); });`;
-  const out = execFileSync(process.execPath, ['-e', main], { encoding: 'utf8' });
-  const shown = [...code.matchAll(/\/\/ (.*)$/gm)].map((m) => m[1]);
-  assert.deepEqual(out.trimEnd().split('\n'), shown);
+  const { printed, shown } = runReadmeExample(t, 'Prompt history');
+  assert.deepEqual(printed, shown);
   assert.deepEqual(shown, ['deploy the *staging* server', 'write a unit test for the parser']);
 });

@@ -11,6 +11,7 @@ const { xs, scratch } = require('./helpers');
 const DIR = path.join(__dirname, '..');
 const dts = fs.readFileSync(path.join(DIR, 'index.d.ts'), 'utf8');
 const historyDts = fs.readFileSync(path.join(DIR, 'history.d.ts'), 'utf8');
+const searchDts = fs.readFileSync(path.join(DIR, 'search.d.ts'), 'utf8');
 const readme = fs.readFileSync(path.join(DIR, 'README.md'), 'utf8');
 
 // The method and accessor names declared in one `declare class` block of index.d.ts (or `text`).
@@ -36,13 +37,14 @@ test('package.json names the package, its entry point and its types', () => {
   assert.ok(fs.existsSync(path.join(DIR, pkg.types)));
 });
 
-test('index.d.ts (and history.d.ts) declare exactly the methods of Store, Session, Keys and History', () => {
+test('index.d.ts (history.d.ts, search.d.ts) declare exactly the methods of Store, Session, Keys, History and Index', () => {
   assert.deepEqual(declared('Store'), own(xs.Store));
   assert.deepEqual(declared('Session'), own(xs.Session));
   assert.deepEqual(declared('Keys'), [...own(xs.Keys), 'store'].sort()); // `store`: each object's own
   assert.deepEqual(declared('History', historyDts), own(xs.History));
+  assert.deepEqual(declared('Index', searchDts), own(xs.Index));
   // index.d.ts re-exports the others.
-  const both = [dts, ...['library.d.ts', 'entries.d.ts', 'history.d.ts'].map((f) => fs.readFileSync(path.join(DIR, f), 'utf8'))].join('\n');
+  const both = [dts, ...['library.d.ts', 'entries.d.ts', 'history.d.ts', 'search.d.ts'].map((f) => fs.readFileSync(path.join(DIR, f), 'utf8'))].join('\n');
   const exported = [...both.matchAll(/^export declare (?:const|function|class) (\w+)/gm)].map((m) => m[1]).sort();
   assert.deepEqual(exported, Object.keys(xs).sort());
 });
@@ -50,7 +52,7 @@ test('index.d.ts (and history.d.ts) declare exactly the methods of Store, Sessio
 test('test/types/usage.ts (node.tsc) uses every method, accessor and export', () => {
   const usage = fs.readFileSync(path.join(DIR, 'test', 'types', 'usage.ts'), 'utf8');
   for (const [cls, names] of [['Store', own(xs.Store)], ['Session', own(xs.Session)], ['Keys', [...own(xs.Keys), 'store']],
-                               ['History', own(xs.History)]]) {
+                               ['History', own(xs.History)], ['Index', own(xs.Index)]]) {
     for (const name of names) assert.match(usage, new RegExp(`\\.${name}\\b`), `${cls}.${name}`);
   }
   for (const name of Object.keys(xs)) assert.match(usage, new RegExp(`\\b${name}\\b`), name);
@@ -58,7 +60,7 @@ test('test/types/usage.ts (node.tsc) uses every method, accessor and export', ()
 
 test('the README documents every method', () => {
   for (const [cls, names] of [['Store', own(xs.Store)], ['Session', own(xs.Session)], ['Keys', own(xs.Keys)],
-                               ['History', own(xs.History)]]) {
+                               ['History', own(xs.History)], ['Index', own(xs.Index)]]) {
     for (const name of names) assert.ok(readme.includes(`${name}(`) || readme.includes(`\`${name}\``), `${cls}.${name}`);
   }
 });

@@ -2,7 +2,7 @@
 // user passes, each result held to the exact type the declarations promise (`any` would fail
 // `exact`), and calls that must not compile marked @ts-expect-error.
 import {
-  Store, Session, Keys, History, XsError, status, bindingVersion, version, statusString, isEntry, shouldCompact,
+  Store, Session, Keys, History, Index, XsError, status, bindingVersion, version, statusString, isEntry, shouldCompact,
   shouldFlushMemory, defaultCompactionSettings, defaultImportOptions, IMPORT_OPTIONS_VERSION,
 } from 'xsession';
 import type {
@@ -10,6 +10,7 @@ import type {
   VerifyReport, RepairReport, SessionStats, ResumeCheck, CompactionPlan, KeyRecord, KeyEntry, FixStatsReport,
   KeySession, ArchiveReport, PruneReport, ImportReport, ForeignListing, Version, Dialect, StatusName, XsErrorCode,
   MessageEntry, AgentMessage, JsonValue, ResetReason, HistoryHit, HistoryItem, HistoryInfo, HistoryDamaged,
+  IndexReport, IndexVerifyReport, IndexedSession, IndexInfo, IndexDamaged, SearchHit, SearchRole,
 } from 'xsession';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -105,6 +106,54 @@ export async function history(st: Store): Promise<void> {
   exact<Promise<void>>()(h.add('x'));
   // @ts-expect-error: search takes its cwd in the options
   h.searchSync('x', '/w');
+}
+
+export async function index(st: Store): Promise<void> {
+  const ix = exact<Index>()(await st.openIndex({ path: null, busyTimeoutMs: 100 }));
+  exact<Index>()(st.openIndexSync());
+  exact<boolean>()(ix.closed);
+  exact<number>()(ix.lastStatus());
+  const report = exact<IndexReport>()(await ix.rebuild());
+  exact<number>()(report.raced);
+  exact<string>()(await ix.rebuild({ raw: true }));
+  exact<IndexReport>()(ix.rebuildSync());
+  exact<string>()(ix.rebuildSync({ raw: true }));
+  exact<IndexReport>()(await ix.refresh());
+  exact<string>()(await ix.refresh({ raw: true }));
+  exact<IndexReport>()(ix.refreshSync());
+  exact<string>()(ix.refreshSync({ raw: true }));
+  const verify = exact<IndexVerifyReport>()(await ix.verify());
+  exact<string[]>()(verify.missing);
+  exact<string>()(await ix.verify({ raw: true }));
+  exact<IndexVerifyReport>()(ix.verifySync());
+  exact<string>()(ix.verifySync({ raw: true }));
+  const sessions = exact<IndexedSession[]>()(await ix.list({ cwd: '/w', limit: 5 }));
+  exact<number | null>()(sessions[0].created);
+  exact<Dialect | null>()(sessions[0].dialect);
+  exact<'claude' | 'myagents' | null>()(sessions[0].sourceAgent);
+  exact<string>()(await ix.list({ raw: true }));
+  exact<IndexedSession[]>()(ix.listSync());
+  exact<string>()(ix.listSync({ cwd: null, raw: true }));
+  const info = exact<IndexInfo>()(await ix.info());
+  exact<IndexDamaged | null>()(info.damaged);
+  exact<string>()(await ix.info({ raw: true }));
+  exact<IndexInfo>()(ix.infoSync());
+  exact<string>()(ix.infoSync({ raw: true }));
+  const role: SearchRole = 'summary';
+  const hits = exact<SearchHit[]>()(
+    await ix.search('dep*', { cwd: '/w', role, sinceMs: 1000n, sessionId: 's1', limit: 5, literal: false }));
+  exact<SearchRole | null>()(hits[0].role);
+  exact<number | null>()(hits[0].timestamp);
+  exact<string>()(await ix.search('dep', { raw: true }));
+  exact<SearchHit[]>()(ix.searchSync('"a b"', { role: null, sinceMs: 5 }));
+  exact<string>()(ix.searchSync('a', { literal: true, raw: true }));
+  ix[Symbol.dispose]();
+  exact<Promise<void>>()(ix[Symbol.asyncDispose]());
+  exact<void>()(ix.close());
+  // @ts-expect-error: a role is one of the five
+  ix.searchSync('x', { role: 'robot' });
+  // @ts-expect-error: list takes its cwd in the options
+  ix.listSync('/w');
 }
 
 export async function keys(k: Keys): Promise<void> {
