@@ -116,6 +116,12 @@ func (h *handle[T]) read(op string, call func(p *T, buf *C.char, cap C.size_t, n
 	return out, nil
 }
 
+// readObject is a reader's object output (read's), decoded into a fresh T with its Raw.
+func readObject[T, H any](h *handle[H], op string, call func(p *H, buf *C.char, cap C.size_t, n *C.size_t) C.xs_status) (*T, error) {
+	raw, err := h.read(op, call)
+	return decodeObject[T](op, raw, err)
+}
+
 // lastError is the error the handle holds from its last call (xs_*_errcode and xs_*_errmsg),
 // nil after a success.
 func (h *handle[T]) lastError(op string) error {

@@ -114,25 +114,23 @@ func (ix *Index) LastError() error { return ix.h.lastError("Index.LastError") }
 // Rebuild makes the index again from nothing (xs_index_rebuild): every session of the store, live
 // and archived, read whole. The report counts the session files by what became of them.
 func (ix *Index) Rebuild() (*IndexReport, error) {
-	raw, err := ix.h.read("Index.Rebuild", func(p *C.xs_index, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
+	return readObject[IndexReport](&ix.h, "Index.Rebuild", func(p *C.xs_index, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
 		return C.xs_index_rebuild(p, b, c, n)
 	})
-	return decodeObject[IndexReport]("Index.Rebuild", raw, err)
-}
-
-// RebuildContext is Rebuild with a context. A rebuild that goes on after ctx is done completes.
-func (ix *Index) RebuildContext(ctx context.Context) (*IndexReport, error) {
-	return withContext(ctx, ix.Rebuild, nil)
 }
 
 // Refresh brings the index up to date with the files (xs_index_refresh): unchanged files are not
 // read, files grown in place only from their last indexed byte, others whole; rows of files gone
 // are removed. The report is Rebuild's.
 func (ix *Index) Refresh() (*IndexReport, error) {
-	raw, err := ix.h.read("Index.Refresh", func(p *C.xs_index, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
+	return readObject[IndexReport](&ix.h, "Index.Refresh", func(p *C.xs_index, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
 		return C.xs_index_refresh(p, b, c, n)
 	})
-	return decodeObject[IndexReport]("Index.Refresh", raw, err)
+}
+
+// RebuildContext is Rebuild with a context. A rebuild that goes on after ctx is done completes.
+func (ix *Index) RebuildContext(ctx context.Context) (*IndexReport, error) {
+	return withContext(ctx, ix.Rebuild, nil)
 }
 
 // RefreshContext is Refresh with a context. A refresh that goes on after ctx is done completes.
@@ -143,10 +141,9 @@ func (ix *Index) RefreshContext(ctx context.Context) (*IndexReport, error) {
 // Verify is every difference between the index and the files, changing nothing
 // (xs_index_verify). Differences are not an error: read OK.
 func (ix *Index) Verify() (*IndexVerifyReport, error) {
-	raw, err := ix.h.read("Index.Verify", func(p *C.xs_index, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
+	return readObject[IndexVerifyReport](&ix.h, "Index.Verify", func(p *C.xs_index, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
 		return C.xs_index_verify(p, b, c, n)
 	})
-	return decodeObject[IndexVerifyReport]("Index.Verify", raw, err)
 }
 
 // VerifyContext is Verify with a context.
@@ -156,10 +153,9 @@ func (ix *Index) VerifyContext(ctx context.Context) (*IndexVerifyReport, error) 
 
 // Info is facts about the index (xs_index_info).
 func (ix *Index) Info() (*IndexInfo, error) {
-	raw, err := ix.h.read("Index.Info", func(p *C.xs_index, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
+	return readObject[IndexInfo](&ix.h, "Index.Info", func(p *C.xs_index, b *C.char, c C.size_t, n *C.size_t) C.xs_status {
 		return C.xs_index_info(p, b, c, n)
 	})
-	return decodeObject[IndexInfo]("Index.Info", raw, err)
 }
 
 // IndexListOptions configures Index.List; nil means the defaults.
