@@ -142,6 +142,7 @@ func TestReadmeShowsTheTestedExample(t *testing.T) {
 		"example_test.go":         "// An agent loop",
 		"example_keys_test.go":    "// The keyed store",
 		"example_history_test.go": "// The prompt history",
+		"example_index_test.go":   "// The session index",
 		"example_storage_test.go": "// Storage of your own",
 	} {
 		example, err := os.ReadFile(file)

@@ -9,7 +9,9 @@
 // [Session.CompactionPlan]), resume analysis ([Session.ResumeCheck]), stats ([Session.Stats]),
 // reset policies ([Store.SessionForKey]) and retention ([Store.Archive], [Store.Prune]). A
 // [History] ([Store.OpenHistory]) is the store's prompt history: the prompts a user typed, with
-// full-text search.
+// full-text search. An [Index] ([Store.OpenIndex]) is the store's session index: every
+// transcript's entries in one database, searched by words ([Index.Search]) and listed
+// ([Index.List]) without reading every file.
 //
 //	store, err := xsession.OpenStore(root, nil)
 //	s, err := store.Create(cwd, nil)
@@ -38,11 +40,14 @@
 // its own: the method's name plus "Context", the context first ([Store.OpenContext],
 // [Store.ListContext], [Store.BlobGCContext], [Store.ImportContext], [Store.ForeignListContext],
 // [Store.OpenHistoryContext], [Session.BuildContextContext], [Session.VerifyContext],
-// [History.FlushContext], [History.SearchContext], [History.RecentContext]). The C library cannot
+// [History.FlushContext], [History.SearchContext], [History.RecentContext],
+// [Store.OpenIndexContext], [Index.RebuildContext], [Index.RefreshContext],
+// [Index.VerifyContext], [Index.SearchContext], [Index.ListContext]). The C library cannot
 // be interrupted: a variant runs the call on its own goroutine and returns ctx.Err() as soon as ctx
 // is done, while the call goes on to its end. What it then does stays done (a collection deletes
-// what it deletes, an import writes what it imports) and its result is dropped; a session or
-// history opened after the caller gave up is closed at once, releasing its writer lock or thread.
+// what it deletes, an import writes what it imports) and its result is dropped; a session,
+// history or index opened after the caller gave up is closed at once, releasing its writer lock,
+// thread or database.
 // The handle stays consistent: its next call waits for the abandoned one to finish, as for any
 // other goroutine's call. A context that is already done runs nothing.
 //
@@ -50,12 +55,12 @@
 //
 // Every failure is an [*Error] carrying the status [Code], its macro name and the library's message
 // for that very call. Compare with [errors.Is] against the sentinels ([ErrNotFound], [ErrLocked],
-// ...). Using a closed Store, Session or History gives [ErrClosed], which also matches [ErrMisuse]
+// ...). Using a closed Store, Session, History or Index gives [ErrClosed], which also matches [ErrMisuse]
 // (the status the C API uses for a dead handle).
 //
 // # Goroutines
 //
-// A Store, Session or History may be shared between goroutines. Each handle has a mutex that the
+// A Store, Session, History or Index may be shared between goroutines. Each handle has a mutex that the
 // binding holds across the C call, the copy of its error text and the retry of an output buffer, so
 // an error never carries another call's message and a large result is never computed twice.
 // Distinct handles run in parallel, including two sessions on different files.
@@ -65,5 +70,5 @@
 // Close releases a handle; it is idempotent. A handle that is garbage collected unclosed is
 // closed by a finalizer, which is only a safety net: a session holds its file's writer lock until
 // it is closed, so close sessions explicitly (and histories: each has a writer thread). A store
-// may be closed before its sessions and histories.
+// may be closed before its sessions, histories and indexes.
 package xsession

@@ -16,8 +16,8 @@ import (
 	"sync/atomic"
 )
 
-// handle is what Store, Session and History share: the C pointer, the mutex that serialises its use,
-// and the scratch buffer of its reads.
+// handle is what Store, Session, History and Index share: the C pointer, the mutex that
+// serialises its use, and the scratch buffer of its reads.
 //
 // The C library serialises calls on a handle itself, but a handle's error text and its kept
 // XS_EBUFS result belong to whichever call ran last on it. Holding mu across the call, the copy
@@ -25,9 +25,9 @@ import (
 // xs_store_free must not run concurrently with anything else on the handle: mu covers that too.
 type handle[T any] struct {
 	mu      sync.Mutex
-	p       *T                   // nil once closed (and in a zero Store, Session or History)
-	errmsg  func(*T) *C.char     // xs_store_errmsg, xs_session_errmsg or xs_history_errmsg
-	errcode func(*T) C.xs_status // xs_store_errcode, xs_session_errcode or xs_history_errcode
+	p       *T                   // nil once closed (and in a zero Store, Session, History or Index)
+	errmsg  func(*T) *C.char     // xs_store_errmsg, xs_session_errmsg, xs_history_errmsg or xs_index_errmsg
+	errcode func(*T) C.xs_status // xs_store_errcode, xs_session_errcode, xs_history_errcode or xs_index_errcode
 	scratch []byte               // see fill in buffers.go
 
 	// The thread running a KeyUpdate, archive or import progress function of this handle, 0 when none;
@@ -72,6 +72,8 @@ func (h *handle[T]) noun() string {
 		return "store"
 	case *handle[C.xs_history]:
 		return "history"
+	case *handle[C.xs_index]:
+		return "index"
 	}
 	return "session"
 }
@@ -93,7 +95,7 @@ func (h *handle[T]) do(op string, call func(p *T) C.xs_status) error {
 	}
 	defer h.mu.Unlock()
 	err = h.check(op, call(p))
-	// The finalizer of the Store, Session or History that embeds h must not run while C uses p.
+	// The finalizer of the Store, Session, History or Index that embeds h must not run while C uses p.
 	runtime.KeepAlive(h)
 	return err
 }
@@ -112,6 +114,12 @@ func (h *handle[T]) read(op string, call func(p *T, buf *C.char, cap C.size_t, n
 		return nil, err
 	}
 	return out, nil
+}
+
+// readObject is a reader's object output (read's), decoded into a fresh T with its Raw.
+func readObject[T, H any](h *handle[H], op string, call func(p *H, buf *C.char, cap C.size_t, n *C.size_t) C.xs_status) (*T, error) {
+	raw, err := h.read(op, call)
+	return decodeObject[T](op, raw, err)
 }
 
 // lastError is the error the handle holds from its last call (xs_*_errcode and xs_*_errmsg),

@@ -54,11 +54,7 @@ func (o *HistoryOptions) toC(a *cargs) (C.xs_history_options, error) {
 	}
 	c.flags = C.uint32_t(o.Flags)
 	c.path = a.opt("Path", o.Path) // copied by xs_history_open
-	if o.BusyTimeout < 0 || o.BusyTimeout > math.MaxUint32*time.Millisecond {
-		return c, argError(a.op, "HistoryOptions.BusyTimeout is negative or over 2^32-1 ms")
-	}
-	// Rounded up: a positive timeout under a millisecond must not become "the default".
-	c.busy_timeout_ms = C.uint32_t((o.BusyTimeout + time.Millisecond - 1) / time.Millisecond)
+	c.busy_timeout_ms = busyTimeoutArg(a, "HistoryOptions.BusyTimeout", o.BusyTimeout)
 	c.max_prompt_bytes = C.uint32_t(o.MaxPromptBytes)
 	return c, a.err
 }
