@@ -222,7 +222,7 @@ fn refresh_reads_what_changed_and_verify_reports_differences() {
 
     // A file gone: its rows are removed.
     std::fs::remove_file(&s1.path).unwrap();
-    assert_eq!(index.verify().unwrap().extra, [s1.path.clone()]);
+    assert_eq!(index.verify().unwrap().extra, [s1.path.as_str()]);
     let gone = index.refresh().unwrap();
     assert_eq!((gone.files, gone.unchanged, gone.removed, gone.entries), (1, 1, 1, 0));
     assert_eq!(index.search("first", &IndexSearchOptions::new()).unwrap(), []);
