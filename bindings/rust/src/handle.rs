@@ -75,6 +75,17 @@ impl RawHandle for sys::xs_history {
     }
 }
 
+impl RawHandle for sys::xs_index {
+    unsafe fn errmsg(raw: *const Self) -> *const c_char {
+        // SAFETY: forwarded from the caller.
+        unsafe { sys::xs_index_errmsg(raw) }
+    }
+    unsafe fn release(raw: *mut Self) {
+        // SAFETY: forwarded from the caller.
+        unsafe { sys::xs_index_close(raw) }
+    }
+}
+
 thread_local! {
     /// The handles whose call on this thread is running a caller's closure (an update's, an
     /// archive's progress): they hold their lock until it returns, so a call on one of them from

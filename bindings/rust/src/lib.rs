@@ -22,6 +22,10 @@
 //! - [`History`] ([`Store::history`]): the prompts a user typed, in one SQLite database per
 //!   store with a full-text index: [`History::add`] returns at once, [`History::search`] and
 //!   [`History::recent`] read them back typed;
+//! - [`Index`] ([`Store::index`]): the session index, a row per session and per entry in one
+//!   SQLite database with a full-text index: [`Index::refresh`] brings it up to date with the
+//!   files, [`Index::search`] finds entries of every session, [`Index::list`] lists sessions
+//!   without reading them;
 //! - [`Dialect`]: whose forms a session writes, omp's or pi's (docs/dialects.md); chosen per
 //!   store ([`StoreOptions::default_dialect`]) and per session ([`SessionOptions::dialect`]);
 //! - [`Storage`] ([`StoreOptions::storage`]): where a store keeps its files when the host
@@ -49,9 +53,9 @@
 //!
 //! # Threads
 //!
-//! [`Store`], [`Session`] and [`History`] are `Send + Sync`. The C API allows a handle to be
-//! used from any thread and shared between threads (calls on one handle are serialised inside
-//! the library), with one caveat: the handle's error text and its cached `XS_EBUFS` result
+//! [`Store`], [`Session`], [`History`] and [`Index`] are `Send + Sync`. The C API allows a
+//! handle to be used from any thread and shared between threads (calls on one handle are
+//! serialised inside the library), with one caveat: the handle's error text and its cached `XS_EBUFS` result
 //! belong to whichever call ran last. So each wrapper holds a lock across the C call, the read
 //! of its message and the buffer retry; a shared `Arc<Session>` can be appended to from
 //! several threads, and every error carries the message of its own call. Distinct handles, even
@@ -61,8 +65,8 @@
 //! # Lifetimes
 //!
 //! A [`Session`] may outlive the [`Store`] it came from: the library keeps what the session
-//! needs alive, so the two can be dropped in any order. A [`History`] is independent of its
-//! store once opened.
+//! needs alive, so the two can be dropped in any order. A [`History`] and an [`Index`] are
+//! independent of their store once opened.
 //!
 //! # Linking
 //!
@@ -84,6 +88,7 @@ mod error;
 mod handle;
 mod history;
 mod import;
+mod index;
 mod info;
 mod json;
 mod keys;
@@ -107,6 +112,7 @@ pub use dialect::Dialect;
 pub use error::{status_str, Error, ErrorCode, Result};
 pub use history::{History, HistoryOptions, SearchOptions};
 pub use import::{ImportKind, ImportOptions};
+pub use index::{Index, IndexOptions, IndexSearchOptions};
 pub use info::{SessionInfo, SessionStats, Usage};
 pub use keys::{KeyRecord, Keys, Update};
 pub use options::{GcOptions, ListOptions, RepairOptions, SessionOptions, StoreOptions};
@@ -117,7 +123,7 @@ pub use retention::ArchiveOptions;
 pub use session::Session;
 pub use storage::{OpenMode, ReadBuffer, Storage, StorageInfo, StorageKind};
 pub use store::Store;
-pub use types::{Context, Entries, Entry, EntryKind, Message};
+pub use types::{Context, Entries, Entry, EntryKind, Message, Role};
 pub use write::{Compaction, CustomMessage, SessionInitEntry};
 
 // The README's examples run as doc tests, so the agent loop shown there keeps compiling and working.

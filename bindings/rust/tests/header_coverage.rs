@@ -26,7 +26,7 @@ fn header() -> String {
 fn sys_source() -> String {
     // The -sys crate's declarations, all of its files.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("xsession-sys/src");
-    let text: String = ["lib.rs", "options.rs", "functions.rs", "history.rs", "storage.rs"]
+    let text: String = ["lib.rs", "options.rs", "functions.rs", "history.rs", "index.rs", "storage.rs"]
         .iter()
         .map(|name| std::fs::read_to_string(dir.join(name)).unwrap() + "\n")
         .collect();
@@ -425,6 +425,8 @@ fn struct_layouts_match_the_c_compiler() {
         xs_session_init_entry { version, reserved, system_prompt, system_prompt_len, task, task_len, tools_json,
                                 tools_len, output_schema_json, output_schema_len }
         xs_history_options { version, flags, path, busy_timeout_ms, max_prompt_bytes }
+        xs_index_options { version, flags, path, busy_timeout_ms }
+        xs_search_options { version, flags, cwd, role, since_ms, session_id, limit }
         xs_storage_info { size, mtime_ms, dev, ino, links, kind }
         xs_storage_buffer { alloc, opaque }
         xs_storage { version, user, read, stat, open, write, sync, fstat, close, rename, remove, make_dirs,

@@ -14,6 +14,8 @@ fn assert_send_sync<T: Send + Sync + 'static>() {}
 fn handles_and_errors_are_send_and_sync() {
     assert_send_sync::<Store>();
     assert_send_sync::<Session>();
+    assert_send_sync::<xsession::History>();
+    assert_send_sync::<xsession::Index>();
     assert_send_sync::<xsession::Error>();
 }
 

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::DamagedFile;
+
 /// A prompt [`History::search`](crate::History::search) found (`xs_history_search`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -22,19 +24,29 @@ pub struct HistoryHit {
     pub snippet: String,
 }
 
+/// The character before each match in a snippet (U+0002), the history's and the index's.
+pub(crate) const MATCH_START: char = '\u{2}';
+/// The character after each match in a snippet (U+0003).
+pub(crate) const MATCH_END: char = '\u{3}';
+
+/// The text between each marker pair of `snippet`, in order.
+pub(crate) fn marked(snippet: &str) -> Vec<&str> {
+    snippet
+        .split(MATCH_START)
+        .skip(1)
+        .filter_map(|part| part.split_once(MATCH_END).map(|(matched, _)| matched))
+        .collect()
+}
+
 impl HistoryHit {
     /// The character before each match in [`HistoryHit::snippet`] (U+0002).
-    pub const MATCH_START: char = '\u{2}';
+    pub const MATCH_START: char = MATCH_START;
     /// The character after each match in [`HistoryHit::snippet`] (U+0003).
-    pub const MATCH_END: char = '\u{3}';
+    pub const MATCH_END: char = MATCH_END;
 
     /// The matched words of the snippet, in order (the text between each marker pair).
     pub fn matches(&self) -> Vec<&str> {
-        self.snippet
-            .split(Self::MATCH_START)
-            .skip(1)
-            .filter_map(|part| part.split_once(Self::MATCH_END).map(|(matched, _)| matched))
-            .collect()
+        marked(&self.snippet)
     }
 }
 
@@ -72,15 +84,8 @@ pub struct HistoryInfo {
     pub damaged: Option<DamagedHistory>,
 }
 
-/// A history file the open could not use, kept aside as `<path>.damaged-<UTC time>`
-/// ([`HistoryInfo::damaged`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DamagedHistory {
-    /// Where the damaged file is now.
-    pub path: String,
-    /// Why it could not be used.
-    pub reason: String,
-}
+/// A history file the open could not use ([`HistoryInfo::damaged`]): the note the index shares.
+pub type DamagedHistory = DamagedFile;
 
 #[cfg(test)]
 mod tests {

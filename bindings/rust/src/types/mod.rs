@@ -16,6 +16,7 @@ mod context;
 mod entry;
 mod foreign;
 mod history;
+mod index;
 mod reports;
 
 pub use context::{
@@ -27,6 +28,7 @@ pub use foreign::{
     ImportReport, ImportedSession, MyAgentsSession, MyAgentsStats,
 };
 pub use history::{DamagedHistory, HistoryHit, HistoryInfo, HistoryPrompt};
+pub use index::{IndexInfo, IndexReport, IndexVerifyReport, IndexedSession, Role, SearchHit};
 pub use reports::{
     ArchiveReport, ArchivedSession, BlobInfo, BlobList, FileInfo, FixStatsReport, FixedRecord, GcReport, ListedSession,
     PruneReport, PrunedArchive, Quarantine, RepairReport, RepairStep, SkippedRecord, SkippedSession, VerifyProblem,
@@ -36,9 +38,20 @@ pub use reports::{
 use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::error::{Error, ErrorCode, Result};
+
+/// A SQLite file (the prompt history's, the session index's) an open could not use, kept aside as
+/// `<path>.damaged-<UTC time>` with its `-wal` and `-shm` before a fresh one was started
+/// ([`HistoryInfo::damaged`], [`IndexInfo::damaged`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DamagedFile {
+    /// Where the damaged file is now.
+    pub path: String,
+    /// Why it could not be used (SQLite's words).
+    pub reason: String,
+}
 
 /// Decodes the library's JSON `text` (the output of `what`) as a `T`. A mismatch is an
 /// [`ErrorCode::Internal`] error naming the call and serde's reason: the library's output not

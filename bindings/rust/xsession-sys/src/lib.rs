@@ -13,11 +13,13 @@
 
 mod functions;
 mod history;
+mod index;
 mod options;
 mod storage;
 
 pub use functions::*;
 pub use history::*;
+pub use index::*;
 pub use options::*;
 pub use storage::*;
 
