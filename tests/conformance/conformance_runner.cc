@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "archive_steps.h"
+#include "search_steps.h"
 #include "c_storage.h"
 #include "case_json.h"
 #include "import_steps.h"
@@ -513,7 +514,8 @@ class CaseRunner {
       xs_session_close(session_);  // the key's session may be the one held: let go of it first
       session_ = nullptr;
       if (xs_session* fresh = run_session_for_key(store_, s, expect, options(s))) adopt(fresh);
-    } else if (!run_archive_step(store_, root_, op, s, expect) && !run_keys_step(store_, root_, op, s, expect) &&
+    } else if (!run_archive_step(store_, root_, op, s, expect) && !run_search_step(store_, root_, op, s, expect) &&
+               !run_keys_step(store_, root_, op, s, expect) &&
                !run_library_step(store_, session_, op, s, expect) &&
                !run_stats_step(store_, session_, root_, op, s, expect) && !run_reset_step(root_, op, s) &&
                !run_import_step(store_, root_, op, s, expect)) {

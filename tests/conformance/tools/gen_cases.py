@@ -22,6 +22,7 @@ import import_cases  # noqa: E402
 import keys_cases  # noqa: E402
 import library_cases  # noqa: E402
 import reset_cases  # noqa: E402
+import search_cases  # noqa: E402
 import stats_cases  # noqa: E402
 from casekit import (J, Ids, ctx, entry, entry_after, file_bytes, file_name, header, js_trim, ms, opts,  # noqa: E402
                      pi_branch_summary, pi_compaction, pi_ctx, pi_custom_message, pi_header, pi_model_change,
@@ -2283,6 +2284,7 @@ stats_cases.add_cases(case)
 archive_cases.add_cases(case)
 reset_cases.add_cases(case)
 import_cases.add_cases(case)
+search_cases.add_cases(case)
 
 
 def main():
