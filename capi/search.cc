@@ -79,7 +79,8 @@ xs_status xs_index_open(xs_store* st, const xs_index_options* opts, xs_index** o
     o.busy_timeout = std::chrono::milliseconds(kDefaultBusyMs);
     if (opts) {
       XS_RETURN_IF_ERROR(xs::capi::check_struct_version(opts->version, XS_INDEX_OPTIONS_VERSION, "xs_index_options"));
-      if (opts->flags != 0) return Status::Invalid("unknown bits in xs_index_options.flags");
+      if (opts->flags & ~XS_INDEX_FOLLOW_WRITES) return Status::Invalid("unknown bits in xs_index_options.flags");
+      o.follow_writes = opts->flags & XS_INDEX_FOLLOW_WRITES;
       if (opts->path) o.path = opts->path;
       if (opts->busy_timeout_ms) o.busy_timeout = std::chrono::milliseconds(opts->busy_timeout_ms);
     }

@@ -1224,17 +1224,21 @@ XS_API xs_status xs_history_info(xs_history *h, char *buf, size_t cap, size_t *o
 /* (xs_index_refresh: a file grown in place is read from its last indexed byte). A damaged      */
 /* index.db is kept aside and a fresh one started; no session is touched. Several handles and   */
 /* processes may use one file at once (WAL mode; a busy lock is waited for and retried).       */
-/* While a handle is open, what sessions of the same store handle write is indexed by a thread  */
-/* of the index shortly after (an append never waits for it); other processes' writes are      */
-/* found by xs_index_refresh.                                                                  */
+/* With XS_INDEX_FOLLOW_WRITES, what sessions of the same store handle write is indexed by a    */
+/* thread of the index shortly after; otherwise, and for other processes' writes, a refresh    */
+/* (xs_index_refresh) finds what changed.                                                      */
 
 typedef struct xs_index xs_index;
 
 #define XS_INDEX_OPTIONS_VERSION 1
+/* xs_index_options.flags */
+#define XS_INDEX_FOLLOW_WRITES 0x1u /* while the handle is open, index what sessions of this store
+                                       handle write, on a thread of the index shortly after each
+                                       write (an append never waits for it) */
 
 typedef struct xs_index_options {
   uint32_t version;         /* XS_INDEX_OPTIONS_VERSION */
-  uint32_t flags;           /* none yet: 0 */
+  uint32_t flags;           /* XS_INDEX_* */
   const char *path;         /* the database file; NULL = <root>/index.db (required with an
                                XS_STORE_IN_MEMORY store or a host's storage). Its directory is
                                created. Copied. */

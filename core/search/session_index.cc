@@ -146,8 +146,10 @@ Result<std::unique_ptr<SessionIndex>> SessionIndex::open(std::shared_ptr<store::
   sqlite::OpenSettings settings{options.busy_timeout, false};
   XS_RETURN_IF_ERROR(sqlite::open_database(*disk, x->path_, index_schema(), settings, &x->write_db_, &x->damaged_));
   XS_RETURN_IF_ERROR(x->read_db_.open(x->path_, false, options.busy_timeout));
-  x->updater_ = std::make_shared<IndexUpdater>(x.get());
-  x->store_->add_write_observer(x->updater_);
+  if (options.follow_writes) {
+    x->updater_ = std::make_shared<IndexUpdater>(x.get());
+    x->store_->add_write_observer(x->updater_);
+  }
   return x;
 }
 

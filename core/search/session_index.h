@@ -47,6 +47,8 @@ struct IndexOptions {
   std::string path;                              // empty: <store root>/index.db
   std::chrono::milliseconds busy_timeout{5000};  // how long a call waits for another writer
   uint32_t ranked_matches = kRankedMatches;      // a search ranks this many newest matches (or its limit)
+  // Index what the store's sessions write while the index is open (docs/search.md#kept-current).
+  bool follow_writes = false;
 };
 
 struct SearchOptions {

@@ -166,7 +166,12 @@ TEST_F(SearchApi, TheRetryAfterXS_EBUFSCopiesTheReportWithoutRebuildingAgain) {
             "\"raced\":0,\"entries\":2}");
 }
 
-TEST_F(SearchApi, WhatSessionsOfTheStoreWriteIsIndexedWithoutARefresh) {
+TEST_F(SearchApi, WithFollowWritesWhatSessionsOfTheStoreWriteIsIndexedWithoutARefresh) {
+  xs_index_close(ix_);
+  xs_index_options o;
+  ASSERT_EQ(xs_index_options_init(&o, XS_INDEX_OPTIONS_VERSION), XS_OK);
+  o.flags = XS_INDEX_FOLLOW_WRITES;
+  ASSERT_EQ(xs_index_open(st_, &o, &ix_), XS_OK) << xs_store_errmsg(st_);
   ASSERT_EQ(rebuild().find("\"files\":0"), 1u);
   ASSERT_NO_FATAL_FAILURE(session(1, "/w/app", "launch the zeppelin", "zeppelin launched"));
   // The index's own thread indexes it shortly after (no flush in the C API): poll for it.
@@ -218,7 +223,7 @@ TEST_F(SearchApi, RefusalsHaveTheirStatusAndMessage) {
   EXPECT_EQ(xs_index_options_init(nullptr, XS_INDEX_OPTIONS_VERSION), XS_EINVAL);
   EXPECT_EQ(xs_search_options_init(nullptr, XS_SEARCH_OPTIONS_VERSION), XS_EINVAL);
   ASSERT_EQ(xs_index_options_init(&io, XS_INDEX_OPTIONS_VERSION), XS_OK);
-  io.flags = 1;
+  io.flags = 0x80;
   xs_index* other = nullptr;
   EXPECT_EQ(xs_index_open(st_, &io, &other), XS_EINVAL);
   EXPECT_STREQ(xs_store_errmsg(st_), "unknown bits in xs_index_options.flags");

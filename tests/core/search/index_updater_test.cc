@@ -10,6 +10,10 @@ namespace {
 
 class IndexUpdaterTest : public SearchFixture {
  protected:
+  std::unique_ptr<SessionIndex> open_index(IndexOptions o = {}) {
+    o.follow_writes = true;
+    return SearchFixture::open_index(o);
+  }
   std::unique_ptr<session::Session> new_session(std::string id) {
     session::SessionOptions o;
     o.defer_until_assistant = false;
@@ -57,6 +61,16 @@ TEST_F(IndexUpdaterTest, ATitleRewriteIsIndexedToo) {
   ASSERT_TRUE(s->set_title(std::string_view("Airship plans")).ok());
   ASSERT_TRUE(x->flush().ok());
   EXPECT_EQ(rows("SELECT id, title FROM sessions"), "s1|Airship plans\n");
+}
+
+TEST_F(IndexUpdaterTest, WithoutFollowWritesNothingIsIndexedBeforeARefresh) {
+  auto x = SearchFixture::open_index();
+  auto s = new_session("s1");
+  ASSERT_NO_FATAL_FAILURE(say(*s, "unfollowed words"));
+  ASSERT_TRUE(x->flush().ok());  // nothing to wait for
+  EXPECT_EQ(hits(search(*x, "unfollowed")), 0u);
+  EXPECT_EQ(refresh(*x).added, 1u);
+  EXPECT_EQ(hits(search(*x, "unfollowed")), 1u);
 }
 
 TEST_F(IndexUpdaterTest, ClosingTheIndexIndexesWhatIsQueued) {

@@ -36,6 +36,8 @@ pub const XS_SEARCH_OPTIONS_VERSION: u32 = 1;
 /// `xs_search_options.flags`: the query is plain words (each must occur, the last as a prefix),
 /// not FTS5 syntax.
 pub const XS_SEARCH_LITERAL: u32 = 0x1;
+/// `xs_index_options.flags`: index what sessions of the store handle write while the index is open.
+pub const XS_INDEX_FOLLOW_WRITES: u32 = 0x1;
 
 /// Options of `xs_search`.
 #[repr(C)]
