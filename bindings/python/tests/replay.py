@@ -145,6 +145,8 @@ class Runner:
         except XsError as e:
             if e.code != expect:
                 raise Mismatch(f"status {e.code} ({e}), want {expect}") from None
+            if not e.message.startswith(st.get("message_prefix", "")):
+                raise Mismatch(f"message {e.message!r}, want it to start {st['message_prefix']!r}")
             if op == "session_for_key":
                 pass  # nothing is returned on an error
             return
@@ -214,4 +216,5 @@ def register_appends() -> None:
 
 register_appends()
 import steps  # noqa: E402,F401  (registers the other operations)
+import steps_index  # noqa: E402,F401  (the session index's and search's operations)
 
