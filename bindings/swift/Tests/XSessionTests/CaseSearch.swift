@@ -89,7 +89,7 @@ extension CaseRunner {
         try require(items.count == wanted.count, "\(items.count) items, expected \(wanted.count): \(text)")
         for (i, (g, w)) in zip(items, wanted).enumerated() {
             if w.string != nil {
-                try require(relativeJSON(g) == w, "item \(i) is \(g), expected \(w): \(text)")
+                try require(relativeJSON(g) == w, "item \(i) is \(relativeJSON(g)), expected \(w): \(text)")
                 continue
             }
             for (member, value) in w.members ?? [] {
