@@ -28,7 +28,8 @@ func conformanceCaseFiles() -> [String] {
         #expect(kinds == ["SessionContext", "SessionHeader", "Array<Entry>", "Entry", "Array<TreeNode>", "Array<Label>",
                           "Usage", "SessionInfo", "Array<Diagnostic>", "Array<SessionListing>", "ImportReport",
                           "ForeignListing", "KeyRecord", "Array<KeyEntry>", "CompactionPlan", "ResumeCheck",
-                          "SessionStats", "FixStatsReport", "ArchiveReport", "PruneReport"])
+                          "SessionStats", "FixStatsReport", "ArchiveReport", "PruneReport", "IndexReport",
+                          "IndexVerifyReport", "Array<IndexedSession>", "Array<SearchHit>"])
         #expect(typed >= 240)
         #expect(outOfRange == 2)  // 16_lone_surrogates_and_huge_numbers_are_valid: "huge":1e400, twice
     }
