@@ -3,8 +3,9 @@
 //! the format of `tests/conformance/README.md`. A case stops at its first mismatch; all cases
 //! run, and the test fails listing every failed case with its step. The checks are in `checks.rs`,
 //! the keyed store's steps in `keys.rs`, the session library's (planning, resume, stats,
-//! retention, reset policies) in `library.rs`, the import steps in `import.rs`. The same cases
-//! run a second time over a storage written in Rust (`storage.rs`).
+//! retention, reset policies) in `library.rs`, the import steps in `import.rs`, the session index
+//! and search steps in `search.rs`. The same cases run a second time over a storage written in
+//! Rust (`storage.rs`).
 #[path = "../common/mod.rs"]
 mod common;
 
@@ -94,6 +95,7 @@ mod checks;
 mod import;
 mod keys;
 mod library;
+mod search;
 mod storage;
 mod typed;
 
@@ -348,7 +350,11 @@ impl<'a> Runner<'a> {
 
     /// Every step that is not a session constructor or an append.
     fn other_step(&mut self, op: &str, s: &Value, expect: i32, blobs: BlobRefs) -> StepResult {
-        if self.keys_step(op, s, expect)? || self.library_step(op, s, expect)? || self.import_step(op, s, expect)? {
+        if self.keys_step(op, s, expect)?
+            || self.library_step(op, s, expect)?
+            || self.import_step(op, s, expect)?
+            || self.search_step(op, s, expect)?
+        {
             return Ok(());
         }
         if op.starts_with("check_") {
