@@ -11,6 +11,7 @@ const path = require('node:path');
 const { xs } = require('./helpers');
 const { libraryStep, storeOptions, textOf } = require('./conformance_library');
 const { importStep } = require('./conformance_import');
+const { searchStep } = require('./conformance_search');
 const { recordOutput, checkRecordedTypes } = require('./typed_outputs');
 
 const CASES = process.env.XS_CONFORMANCE_DIR || path.join(__dirname, '..', '..', '..', 'tests', 'conformance', 'cases');
@@ -310,7 +311,9 @@ class CaseRunner {
       }
       case 'check_list': return this.checkList(s);
       default:
-        if ((await libraryStep(this, s, expect)) || (await importStep(this, s, expect))) return undefined;
+        for (const known of [libraryStep, importStep, searchStep]) {
+          if (await known(this, s, expect)) return undefined;
+        }
         if (!op.startsWith('keys_') && !op.startsWith('check_keys_')) assert.fail(`unknown op ${op}`);
         return this.keysStep(s, expect);
     }
