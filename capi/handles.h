@@ -230,6 +230,19 @@ Status fill(OutputCache& cache, OutputId fn, std::string_view key, uint64_t gene
   return Status::Ok();
 }
 
+// The cache key of a call: its string arguments, then its numbers, NUL-separated (no argument
+// holds a NUL); an absent string is "-" and a present one "+" followed by it, so NULL and "" differ.
+inline std::string call_key(std::initializer_list<const char*> strings, std::initializer_list<int64_t> numbers) {
+  std::string key;
+  for (const char* s : strings) {
+    key += s ? "+" : "-";
+    if (s) key += s;
+    key.push_back('\0');
+  }
+  for (int64_t n : numbers) key += std::to_string(n) + '\0';
+  return key;
+}
+
 // For results that read the disk afresh (listings): a cached result may serve only the call right
 // after the one that cached it, the retry; any later call computes anew.
 inline uint64_t retry_generation(const OutputCache& cache, uint64_t calls) {

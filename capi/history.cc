@@ -26,16 +26,6 @@ namespace {
 
 constexpr uint32_t kDefaultBusyMs = 5000;
 
-// The cache key of a call: its arguments, NUL-separated (none of them holds a NUL).
-std::string key_of(std::initializer_list<std::string_view> parts) {
-  std::string key;
-  for (std::string_view p : parts) {
-    key.append(p);
-    key.push_back('\0');
-  }
-  return key;
-}
-
 std::optional<std::string_view> opt(const char* s) {
   if (!s) return std::nullopt;
   return std::string_view(s);
@@ -128,7 +118,7 @@ xs_status xs_history_search(xs_history* h, const char* query, const char* cwd, u
     if (cwd) o.cwd = cwd;
     o.literal = flags & XS_HISTORY_LITERAL;
     o.limit = limit;
-    std::string key = key_of({query, cwd ? cwd : "", cwd ? "c" : "-", std::to_string(flags), std::to_string(limit)});
+    std::string key = xs::capi::call_key({query, cwd}, {flags, limit});
     uint64_t generation = xs::capi::retry_generation(h->cache, h->calls);
     return xs::capi::fill(h->cache, OutputId::kHistorySearch, key, generation, buf, cap, out_len,
                           [&] { return h->impl->search_json(query, o); });
@@ -137,7 +127,7 @@ xs_status xs_history_search(xs_history* h, const char* query, const char* cwd, u
 
 xs_status xs_history_recent(xs_history* h, const char* cwd, uint32_t limit, char* buf, size_t cap, size_t* out_len) {
   return guarded(h, [&]() -> Status {
-    std::string key = key_of({cwd ? cwd : "", cwd ? "c" : "-", std::to_string(limit)});
+    std::string key = xs::capi::call_key({cwd}, {limit});
     uint64_t generation = xs::capi::retry_generation(h->cache, h->calls);
     return xs::capi::fill(h->cache, OutputId::kHistoryRecent, key, generation, buf, cap, out_len,
                           [&] { return h->impl->recent_json(opt(cwd), limit); });

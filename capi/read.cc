@@ -10,10 +10,8 @@ using xs::capi::OutputId;
 
 namespace {
 
-// The cache key of an optional id argument (NULL and "" must differ) and the read flags.
-std::string key_of(const char* id, uint32_t flags = 0) {
-  return std::to_string(flags) + (id ? std::string("=") + id : std::string());
-}
+// The cache key of an optional id argument and the read flags.
+std::string key_of(const char* id, uint32_t flags = 0) { return xs::capi::call_key({id}, {flags}); }
 
 Status check_flags(uint32_t flags, const char* id = "", const char* required_name = nullptr) {
   if (required_name && !id) return null_arg(required_name);

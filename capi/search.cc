@@ -25,19 +25,6 @@ namespace {
 
 constexpr uint32_t kDefaultBusyMs = 5000;
 
-// The cache key of a call: its arguments, NUL-separated (none of them holds a NUL); an absent
-// string is "-" and a present one "+" followed by it, so NULL and "" differ.
-std::string key_of(std::initializer_list<const char*> strings, std::initializer_list<int64_t> numbers) {
-  std::string key;
-  for (const char* s : strings) {
-    key += s ? "+" : "-";
-    if (s) key += s;
-    key.push_back('\0');
-  }
-  for (int64_t n : numbers) key += std::to_string(n) + '\0';
-  return key;
-}
-
 // Runs a report-producing call through the size-query protocol: an XS_EBUFS result is kept, and
 // the retry right after copies it instead of running the work again.
 template <class F>
@@ -130,8 +117,8 @@ xs_status xs_index_list(xs_index* ix, const char* cwd, uint32_t limit, char* buf
     uint64_t generation = xs::capi::retry_generation(ix->cache, ix->calls);
     std::optional<std::string_view> where;
     if (cwd) where = cwd;
-    return xs::capi::fill(ix->cache, OutputId::kIndexList, key_of({cwd}, {limit}), generation, buf, cap, out_len,
-                          [&] { return ix->impl->list_json(where, limit); });
+    return xs::capi::fill(ix->cache, OutputId::kIndexList, xs::capi::call_key({cwd}, {limit}), generation, buf, cap,
+                          out_len, [&] { return ix->impl->list_json(where, limit); });
   });
 }
 
@@ -162,7 +149,7 @@ xs_status xs_search(xs_index* ix, const char* query, const xs_search_options* op
     if (in.session_id) o.session_id = in.session_id;
     o.limit = in.limit;
     o.literal = in.flags & XS_SEARCH_LITERAL;
-    std::string key = key_of({query, in.cwd, in.role, in.session_id}, {in.flags, in.since_ms, in.limit});
+    std::string key = xs::capi::call_key({query, in.cwd, in.role, in.session_id}, {in.flags, in.since_ms, in.limit});
     uint64_t generation = xs::capi::retry_generation(ix->cache, ix->calls);
     return xs::capi::fill(ix->cache, OutputId::kSearch, key, generation, buf, cap, out_len,
                           [&] { return ix->impl->search_json(query, o); });

@@ -55,14 +55,6 @@ class HistoryHandle {
   xs_history* h_ = nullptr;
 };
 
-// An absolute form of a --cwd given relative ("." included), as agents record cwds.
-std::string absolute_cwd(const std::string& dir) {
-  if (dir.empty() || dir[0] == '/') return dir;
-  std::string out = std::filesystem::absolute(dir).lexically_normal().string();
-  if (out.size() > 1 && out.back() == '/') out.pop_back();  // "." normalises to "<cwd>/"
-  return out;
-}
-
 void print_table(Json rows, bool search, const Style& style) {
   int64_t now = now_ms();
   std::vector<std::vector<std::string>> table = {{"ID", "WHEN", "CWD", search ? "MATCH" : "PROMPT"}};

@@ -5,7 +5,6 @@
 
 #include <climits>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <vector>
 
@@ -129,8 +128,7 @@ void add_search(CLI::App& app, Globals& g) {
     require_root(store);
     xs_search_options o;
     xs_search_options_init(&o, XS_SEARCH_OPTIONS_VERSION);
-    std::string cwd = a->cwd.empty() || a->cwd[0] == '/' ? a->cwd : std::filesystem::absolute(a->cwd).string();
-    if (cwd.size() > 1 && cwd.back() == '/') cwd.pop_back();
+    std::string cwd = absolute_cwd(a->cwd);
     o.flags = a->fts ? 0 : XS_SEARCH_LITERAL;
     o.cwd = cwd.empty() ? nullptr : cwd.c_str();
     o.role = a->role.empty() ? nullptr : a->role.c_str();

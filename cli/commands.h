@@ -47,6 +47,9 @@ std::vector<std::string> session_files(const Store& store, const std::vector<std
 // Throws ApiError (exit status 2) when the store's root is not a directory: a mistyped --root
 // would otherwise look like an empty store.
 void require_root(const Store& store);
+// An absolute form of a --cwd given relative ("." included), as agents record cwds; "" and an
+// absolute one as given.
+std::string absolute_cwd(const std::string& dir);
 // `path` relative to the store's root when it lies under it ("sessions/--w--/x.jsonl"), else as
 // given: the root is long and the same on every line.
 std::string shown_path(const Store& store, const std::string& path);

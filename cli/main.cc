@@ -115,6 +115,13 @@ void require_root(const Store& store) {
   throw ApiError(XS_ENOTFOUND, store.root() + ": the store root " + what + " (--root or $XS_HOME names it)");
 }
 
+std::string absolute_cwd(const std::string& dir) {
+  if (dir.empty() || dir[0] == '/') return dir;
+  std::string out = std::filesystem::absolute(dir).lexically_normal().string();
+  if (out.size() > 1 && out.back() == '/') out.pop_back();  // "." normalises to "<cwd>/"
+  return out;
+}
+
 std::string shown_path(const Store& store, const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;

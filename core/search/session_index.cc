@@ -181,8 +181,11 @@ Result<std::map<std::string, SessionRow>> SessionIndex::load_rows(sqlite::Db& db
     s->reset();
     return rc == SQLITE_DONE ? Status::Ok() : db.error(rc, "read the sessions");
   };
-  if (!only) XS_RETURN_IF_ERROR(read_rows());
-  for (const std::string& path : only ? *only : std::set<std::string>()) {
+  if (!only) {
+    XS_RETURN_IF_ERROR(read_rows());
+    return rows;
+  }
+  for (const std::string& path : *only) {
     s->bind(1, std::string_view(path));
     XS_RETURN_IF_ERROR(read_rows());
   }

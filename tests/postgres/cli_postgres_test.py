@@ -144,7 +144,8 @@ class XsOnPostgres(unittest.TestCase):
         self.both("history", "staging")
         self.assertTrue(os.path.exists(os.path.join(self.tmp, "home", "history.db")))
         # The session index: a SQLite file too, kept in the same place; the same hits either way.
-        self.both("search", "lexer", "--json")
+        hits = json.loads(self.both("search", "lexer", "--json").stdout)
+        self.assertEqual(sorted(h["entryId"] for h in hits), ["d0000001", "d0000005"])
         self.both("index", "verify")
         self.assertTrue(os.path.exists(os.path.join(self.tmp, "home", "index.db")))
 
