@@ -1,5 +1,6 @@
 // The session index (docs/search.md): a full rebuild against a plain read of every session file
-// (goal <= 3x), listing from the index against the Finder's file scan (goal >= 50x faster), and
+// (goal <= 3x), listing from the index (its own list, and the store's listing it serves) against
+// the Finder's file scan (goal >= 50x faster), and
 // search latency p50/p99 over the whole store (goal p99 < 20 ms). The store is generated once
 // (bench/session_generator.h): XS_BENCH_SEARCH_SESSIONS sessions (default 200) of
 // XS_BENCH_SEARCH_ENTRIES entries (default 100, about 2.9 KB each), so the default store is about
@@ -100,10 +101,23 @@ void BM_SearchIndex_List(benchmark::State& state) {
   }
 }
 
-void BM_Baseline_FinderList(benchmark::State& state) {
-  const SearchStore& s = search_store();
+// What `xs ls` does with index.db in the root (docs/search.md#listing): the store's own listing,
+// each unchanged file stat()ed and its summary taken from the index.
+void BM_StoreList_WithIndex(benchmark::State& state) {
+  auto x = open_index();
+  if (!x->refresh().ok()) state.SkipWithError("refresh");
   for (auto _ : state) {
-    auto r = s.store->list(discovery::ListQuery{});
+    auto r = search_store().store->list(discovery::ListQuery{});
+    if (!r.ok() || r->size() != search_store().files.size()) state.SkipWithError("list");
+    benchmark::DoNotOptimize(r);
+  }
+}
+
+// The listing without an index: a store of its own (no summary source), a prefix read per file.
+void BM_Baseline_FinderList(benchmark::State& state) {
+  auto plain = store::Store::open(search_store().root);
+  for (auto _ : state) {
+    auto r = (*plain)->list(discovery::ListQuery{});
     benchmark::DoNotOptimize(r);
   }
 }
@@ -141,6 +155,7 @@ void BM_SearchIndex_Search(benchmark::State& state) {
 BENCHMARK(BM_SearchIndex_Rebuild)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_Baseline_ReadEverySession)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_SearchIndex_List)->Unit(benchmark::kMillisecond)->Iterations(5);
+BENCHMARK(BM_StoreList_WithIndex)->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_Baseline_FinderList)->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_SearchIndex_Search)->Unit(benchmark::kMillisecond)->Iterations(1);
 

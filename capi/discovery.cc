@@ -1,6 +1,7 @@
 // Store-level calls beyond lifecycle: blobs, listing, resolving ids, breadcrumbs, continue-recent
 // and fork-from.
 #include "handles.h"
+#include "search/session_index.h"
 
 using xs::Code;
 using xs::Status;
@@ -8,6 +9,21 @@ using xs::capi::guarded;
 using xs::capi::need_open;
 using xs::capi::null_arg;
 using xs::capi::OutputId;
+
+namespace {
+
+// A store on the disk whose root holds index.db lists from it (docs/search.md#listing): the
+// summaries of files unchanged since they were indexed come from the index, the others are read.
+// An index that cannot be opened (a newer schema, say) leaves listings to read every file.
+void use_index_if_present(xs_store* st) {
+  if (st->listing_index_tried || st->in_memory || st->host_storage) return;
+  auto x = xs::search::SessionIndex::open_existing(st->store);
+  if (x.ok() && !*x) return;  // no index.db: looked for again at the next listing
+  st->listing_index_tried = true;
+  if (x.ok()) st->listing_index = std::move(*x);
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -54,6 +70,7 @@ xs_status xs_store_list(xs_store* st, const xs_list_options* opts, char* buf, si
     uint64_t generation = xs::capi::retry_generation(st->cache, st->calls);
     return xs::capi::fill(st->cache, OutputId::kList, key, generation, buf, cap, out_len,
                           [&]() -> xs::Result<std::string> {
+                            use_index_if_present(st);
                             auto found = st->store->list(q);
                             if (!found.ok()) return found.status();
                             return xs::discovery::summaries_json(*found);
@@ -94,6 +111,7 @@ xs_status xs_session_continue_recent(xs_store* st, const char* cwd, const char* 
     xs::session::SessionOptions o;
     XS_RETURN_IF_ERROR(xs::capi::translate_options(opts, &o));
     auto terminal = terminal_id ? std::optional<std::string_view>(terminal_id) : std::nullopt;
+    use_index_if_present(st);
     return xs::capi::wrap_session(st->store, st->store->continue_recent(cwd, terminal, std::move(o)), out);
   });
 }

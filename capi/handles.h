@@ -95,12 +95,20 @@ struct OutputCache {
 
 // The store is shared by its handle and every session opened from it: sessions keep it alive after
 // xs_store_free, so finalisers in garbage-collected bindings may run in any order.
+namespace xs::search {
+class SessionIndex;
+}
+
 struct xs_store {
   std::mutex mu;
   uint64_t calls = 0;                       // calls made on the handle (a retry is the call right after a size query)
   std::shared_ptr<xs::store::Store> store;  // null until xs_store_open
   bool in_memory = false;                   // opened with XS_STORE_IN_MEMORY: nothing of it is on disk
   bool host_storage = false;                // opened with a host's xs_storage: the disk is not its home
+  // The store's index, kept as the summary source of its listings once a listing found index.db
+  // (capi/discovery.cc, docs/search.md#listing); tried once.
+  std::shared_ptr<xs::search::SessionIndex> listing_index;
+  bool listing_index_tried = false;
   xs::capi::ErrorSlot err;
   xs::capi::OutputCache cache;
 };

@@ -83,7 +83,7 @@ func TestIndexRebuildSearchInfo(t *testing.T) {
 	writeIndexedSession(t, st, 2, "/w/lib", "write a unit test", "the test passes")
 	dbPath := filepath.Join(root, "index.db")
 	info := must(ix.Info())(t)
-	if want := `{"path":"` + dbPath + `","schemaVersion":1,"sessions":0,"entries":0,"damaged":null}`; string(info.Raw) != want {
+	if want := `{"path":"` + dbPath + `","schemaVersion":2,"sessions":0,"entries":0,"damaged":null}`; string(info.Raw) != want {
 		t.Errorf("info before the rebuild\n%s", info.Raw)
 	}
 
@@ -94,8 +94,8 @@ func TestIndexRebuildSearchInfo(t *testing.T) {
 	}
 	sameJSONValues(t, "rebuild", report, report.Raw)
 	info = must(ix.Info())(t)
-	if string(info.Raw) != `{"path":"`+dbPath+`","schemaVersion":1,"sessions":2,"entries":4,"damaged":null}` ||
-		info.Path != dbPath || info.SchemaVersion != 1 || info.Sessions != 2 || info.Entries != 4 || info.Damaged != nil {
+	if string(info.Raw) != `{"path":"`+dbPath+`","schemaVersion":2,"sessions":2,"entries":4,"damaged":null}` ||
+		info.Path != dbPath || info.SchemaVersion != 2 || info.Sessions != 2 || info.Entries != 4 || info.Damaged != nil {
 		t.Errorf("info %+v\n%s", info, info.Raw)
 	}
 	sameJSONValues(t, "info", info, info.Raw)

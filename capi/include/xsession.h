@@ -320,7 +320,11 @@ XS_API xs_status xs_list_options_init(xs_list_options *o, uint32_t version);
  *  (and in xs_session_info / xs_session_verify; xs_store_resolve returns the raw path).
  *  Without XS_LIST_FULL only a bounded prefix of each file is read (the header and the first
  *  prompt), however long the header line is. With a cwd, only sessions whose header names that
- *  cwd are listed. Files without a session header are not listed.
+ *  cwd are listed. Files without a session header are not listed. When the store is on the disk
+ *  and its root holds the session index (index.db, xs_index_open), a listing without
+ *  XS_LIST_FULL takes the summary of each file whose size, mtime, device and inode are as
+ *  indexed from the index instead of reading it, with the same output (docs/search.md#listing);
+ *  the store handle then keeps the index open.
  *  @return XS_OK; XS_EBUFS; XS_EINVAL; XS_EVERSION; XS_EMISUSE (store not open).
  *  @thread serialised per store. */
 XS_API xs_status xs_store_list(xs_store *st, const xs_list_options *opts, char *buf, size_t cap, size_t *out_len);
@@ -636,7 +640,8 @@ XS_API xs_status xs_session_open(xs_store *st, const char *path_or_id, const xs_
 
 /** Continues the most recent session of `cwd`: the one this terminal last used (its breadcrumb,
  *  when terminal_id is not NULL and the breadcrumb names cwd and an existing file), else the newest
- *  file for cwd, else a new session. Opened for writing; the breadcrumb is updated.
+ *  file for cwd (found as xs_store_list finds it), else a new session. Opened for writing; the
+ *  breadcrumb is updated.
  *  @param[out] out  receives an owned handle, release with xs_session_close().
  *  @return as xs_session_open / xs_session_create.  @thread serialised per store. */
 XS_API xs_status xs_session_continue_recent(xs_store *st, const char *cwd, const char *terminal_id,

@@ -76,14 +76,42 @@ std::vector<std::string> Finder::session_files(const std::string& dir, const std
   return files;
 }
 
+// The summary `kept` has of `path` when the file is still exactly as it was read, else nullopt.
+std::optional<SessionSummary> Finder::unchanged_summary(const std::unordered_map<std::string, KeptSummary>& kept,
+                                                        const std::string& path) const {
+  auto it = kept.find(path);
+  if (it == kept.end()) return std::nullopt;
+  auto now = fs_->stat(path);
+  const storage::FileInfo& then = it->second.file;
+  if (!now.ok() || now->size != then.size || now->mtime_ms != then.mtime_ms || now->dev != then.dev ||
+      now->ino != then.ino) {
+    return std::nullopt;
+  }
+  SessionSummary s = it->second.summary;
+  s.path = path;
+  s.modified_ms = now->mtime_ms;
+  s.size = now->size;
+  s.archived = storage::is_archive_path(path);
+  s.corrupt_copies = 0;
+  return s;
+}
+
 Result<std::vector<SessionSummary>> Finder::list(const ListQuery& q) const {
+  std::unordered_map<std::string, KeptSummary> kept;
+  // Kept summaries were read with the default line limit: another limit reads the files.
+  if (kept_ && !q.full && q.max_line_bytes == ListQuery().max_line_bytes) {
+    auto k = kept_->kept_summaries();
+    if (k.ok()) kept = std::move(*k);  // else every file is read, as without a source
+  }
   std::vector<SessionSummary> out;
   for (const std::string& dir : session_dirs(q.cwd)) {
     auto names = fs_->list_dir(dir);
     if (!names.ok()) continue;
     for (const std::string& path : session_files(dir, *names)) {
       if (!(storage::is_archive_path(path) ? q.archived : q.live)) continue;
-      auto s = read_summary(fs_, path, q.full, q.max_line_bytes);
+      std::optional<SessionSummary> unchanged = kept.empty() ? std::nullopt : unchanged_summary(kept, path);
+      auto s =
+          unchanged ? Result<SessionSummary>(std::move(*unchanged)) : read_summary(fs_, path, q.full, q.max_line_bytes);
       if (!s.ok()) {
         // Unreadable or header-less files are not listed (the verifier reports them); a file that
         // vanished between listing and reading is simply gone.

@@ -7,9 +7,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "discovery/session_info.h"
+#include "discovery/summary_source.h"
 #include "storage/fs.h"
 #include "util/status.h"
 
@@ -27,6 +29,10 @@ struct ListQuery {
 class Finder {
  public:
   Finder(std::shared_ptr<storage::Fs> fs, std::string root) : fs_(std::move(fs)), root_(std::move(root)) {}
+  // The same, and a listing that is not `full` takes the summary of each file found unchanged from
+  // `kept` instead of reading the file (null: none).
+  Finder(std::shared_ptr<storage::Fs> fs, std::string root, std::shared_ptr<SummarySource> kept)
+      : fs_(std::move(fs)), root_(std::move(root)), kept_(std::move(kept)) {}
 
   // Sessions, newest (mtime) first. An archive beside a live file of the same name (what an
   // archiving run that stopped before removing the original leaves) is not listed: the live file is. With a cwd, only
@@ -45,6 +51,8 @@ class Finder {
   Status write_breadcrumb(const std::string& terminal_id, const std::string& cwd, const std::string& path) const;
 
  private:
+  std::optional<SessionSummary> unchanged_summary(const std::unordered_map<std::string, KeptSummary>& kept,
+                                                  const std::string& path) const;
   std::vector<std::string> session_dirs(const std::optional<std::string>& cwd) const;
   std::vector<std::string> session_files(const std::string& dir) const;
   // The session files among a directory's names (full paths, sorted), live ones and archives.
@@ -52,6 +60,7 @@ class Finder {
 
   std::shared_ptr<storage::Fs> fs_;
   std::string root_;
+  std::shared_ptr<SummarySource> kept_;
 };
 
 }  // namespace xs::discovery

@@ -1,6 +1,9 @@
 #include "discovery/session_info.h"
 
+#include <simdjson.h>
+
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "format/header.h"
@@ -147,6 +150,58 @@ std::string summary_json(const SessionSummary& s) {
   }
   out += '}';
   return out;
+}
+
+Result<SessionSummary> parse_summary_json(std::string_view text) {
+  // One parser per thread: a listing reads back one summary per session, and a parser's first
+  // use allocates its buffers.
+  thread_local simdjson::dom::parser parser;
+  simdjson::padded_string padded(text);
+  simdjson::dom::object o;
+  if (parser.parse(padded).get(o) != simdjson::SUCCESS) return Status::Corrupt("a kept summary is not a JSON object");
+  SessionSummary s;
+  bool ok = true;
+  auto text_of = [&](const char* key, std::string* to) {
+    std::string_view v;
+    if (o[key].get(v) != simdjson::SUCCESS) ok = false;
+    to->assign(v);
+  };
+  auto optional_text = [&](const char* key, std::optional<std::string>* to) {
+    simdjson::dom::element e;
+    if (o[key].get(e) != simdjson::SUCCESS) return void(ok = false);
+    if (e.is_null()) return to->reset();
+    std::string_view v;
+    if (e.get(v) != simdjson::SUCCESS) ok = false;
+    *to = std::string(v);
+  };
+  auto count = [&](const char* key, uint64_t* to) {
+    if (o[key].get(*to) != simdjson::SUCCESS) ok = false;
+  };
+  text_of("path", &s.path);
+  text_of("id", &s.id);
+  text_of("cwd", &s.cwd);
+  text_of("timestamp", &s.timestamp);
+  if (o["modified"].get(s.modified_ms) != simdjson::SUCCESS) ok = false;
+  count("size", &s.size);
+  optional_text("title", &s.title);
+  optional_text("parentSession", &s.parent_session);
+  int64_t version = 0;
+  if (o["version"].get(version) != simdjson::SUCCESS || version < std::numeric_limits<int>::min() ||
+      version > std::numeric_limits<int>::max())
+    ok = false;
+  s.version = static_cast<int>(version);
+  count("corruptCopies", &s.corrupt_copies);
+  if (o["archived"].get(s.archived) != simdjson::SUCCESS) ok = false;
+  optional_text("firstMessage", &s.first_message);
+  optional_text("firstPrompt", &s.first_prompt);
+  if (o["messageCount"].error() == simdjson::SUCCESS) {
+    s.full = true;
+    count("messageCount", &s.message_count);
+    count("entryCount", &s.entry_count);
+    count("diagnostics", &s.diagnostics);
+  }
+  if (!ok) return Status::Corrupt("a kept summary lacks a member or has one of the wrong type");
+  return s;
 }
 
 std::string summaries_json(const std::vector<SessionSummary>& list) {

@@ -48,5 +48,8 @@ Result<SessionSummary> read_summary(const std::shared_ptr<storage::Fs>& fs, cons
 std::string summary_json(const SessionSummary& s);
 // A JSON array of summary_json objects, in the list's order.
 std::string summaries_json(const std::vector<SessionSummary>& list);
+// A summary_json text read back, as the session index keeps it (docs/search.md#listing). Its path
+// is the lossy one summary_json wrote: the caller sets the real one. kCorrupt for anything else.
+Result<SessionSummary> parse_summary_json(std::string_view text);
 
 }  // namespace xs::discovery

@@ -203,6 +203,31 @@ Result<std::string> SessionIndex::list_json(std::optional<std::string_view> cwd,
   });
 }
 
+Result<std::unordered_map<std::string, discovery::KeptSummary>> SessionIndex::kept_summaries() {
+  using Kept = std::unordered_map<std::string, discovery::KeptSummary>;
+  return read([&]() -> Result<Kept> {
+    auto s = read_stmt(
+        "SELECT path, file_size, file_mtime_ms, file_dev, file_ino, summary FROM sessions WHERE summary IS NOT NULL");
+    if (!s.ok()) return s.status();
+    Stmt* q = *s;
+    Kept kept;
+    int rc;
+    while ((rc = q->step()) == SQLITE_ROW) {
+      auto summary = discovery::parse_summary_json(q->text(5));
+      if (!summary.ok()) continue;  // that file is read, as if it were not kept
+      discovery::KeptSummary k{{}, std::move(*summary)};
+      k.file.size = static_cast<uint64_t>(q->int64(1));
+      k.file.mtime_ms = q->int64(2);
+      k.file.dev = static_cast<uint64_t>(q->int64(3));
+      k.file.ino = static_cast<uint64_t>(q->int64(4));
+      kept.emplace(std::string(q->text(0)), std::move(k));
+    }
+    q->reset();
+    if (rc != SQLITE_DONE) return read_db_.error(rc, "read the kept summaries");
+    return kept;
+  });
+}
+
 Result<std::string> SessionIndex::info_json() {
   Result<std::pair<int64_t, int64_t>> rows = read([&]() -> Result<std::pair<int64_t, int64_t>> {
     Result<int64_t> sessions = read_db_.query_int("SELECT count(*) FROM sessions");

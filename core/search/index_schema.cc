@@ -62,6 +62,13 @@ CREATE TRIGGER entries_au AFTER UPDATE OF text ON entries BEGIN
 END;
 )sql";
 
+// Version 2: each row keeps the listing's summary of its file (discovery::summary_json, not full),
+// read when the row was, so that a listing of unchanged files reads none of them
+// (docs/search.md#listing). NULL where it could not be read at the row's state.
+const char* const kAddSummaries = R"sql(
+ALTER TABLE sessions ADD COLUMN summary TEXT;
+)sql";
+
 const char* const kDropTables = R"sql(
 DROP TABLE IF EXISTS entries_fts;
 DROP TABLE IF EXISTS entries;
@@ -70,7 +77,7 @@ DROP TABLE IF EXISTS sessions;
 
 namespace {
 // steps[v] migrates version v to v + 1. Version 0 is an empty file.
-constexpr const char* const* kSteps = &kCreateTables;
+const char* const kSteps[kSchemaVersion] = {kCreateTables, kAddSummaries};
 }  // namespace
 
 const sqlite::Schema& index_schema() {

@@ -6,13 +6,15 @@
 namespace xs::search {
 
 // The schema version this library writes and reads; a newer file is refused (kVersion).
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 // What sqlite::open_database needs to open and migrate index.db.
 const sqlite::Schema& index_schema();
 
-// The tables from nothing, as version 1 makes them (rebuild() starts from them again).
+// The tables from nothing, as version 1 makes them, and version 2's change (rebuild() starts from
+// them again).
 extern const char* const kCreateTables;
+extern const char* const kAddSummaries;
 // Drops every table, index and trigger of the schema.
 extern const char* const kDropTables;
 

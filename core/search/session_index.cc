@@ -6,6 +6,7 @@
 
 #include "format/session_paths.h"
 #include "format/side_files.h"
+#include "search/index_listing.h"
 #include "search/index_rows.h"
 #include "search/index_schema.h"
 #include "search/index_updater.h"
@@ -23,12 +24,15 @@ constexpr const char* kSelectStat =
     "SELECT rowid, file_size, file_mtime_ms, file_dev, file_ino, indexed_bytes FROM sessions WHERE path = ?1";
 constexpr const char* kPutSession = "INSERT OR REPLACE INTO sessions(rowid, " XS_SESSION_COLUMNS
                                     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                                    "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)";
+                                    "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)";
 constexpr const char* kPutEntry =
     "INSERT INTO entries(session_rowid, entry_id, parent_id, role, kind, ts, on_path, text) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 constexpr const char* kDeleteEntries = "DELETE FROM entries WHERE session_rowid = ?1";
 constexpr const char* kDeleteSession = "DELETE FROM sessions WHERE rowid = ?1";
+// Only while the row still describes the file as read (another refresh may have moved it on).
+constexpr const char* kSetSummary =
+    "UPDATE sessions SET summary = ?2 WHERE rowid = ?1 AND file_size = ?3 AND file_mtime_ms = ?4";
 // The current path after new entries: from the leaf up through the stored parent ids (UNION stops
 // at a cycle), and only the rows whose flag changes are written.
 constexpr const char* kMarkPath =
@@ -110,6 +114,7 @@ SessionRow row_of(const Stmt& s) {
   r.file.ino = static_cast<uint64_t>(s.int64(20));
   r.indexed_bytes = static_cast<uint64_t>(s.int64(21));
   r.leaf_id = opt_text(s, 22);
+  r.summary = opt_text(s, 23);
   return r;
 }
 
@@ -146,6 +151,8 @@ Result<std::unique_ptr<SessionIndex>> SessionIndex::open(std::shared_ptr<store::
   sqlite::OpenSettings settings{options.busy_timeout, false};
   XS_RETURN_IF_ERROR(sqlite::open_database(*disk, x->path_, index_schema(), settings, &x->write_db_, &x->damaged_));
   XS_RETURN_IF_ERROR(x->read_db_.open(x->path_, false, options.busy_timeout));
+  x->kept_ = std::make_shared<KeptSummaries>(x.get());
+  x->store_->set_summary_source(x->kept_);
   if (options.follow_writes) {
     x->updater_ = std::make_shared<IndexUpdater>(x.get());
     x->store_->add_write_observer(x->updater_);
@@ -153,8 +160,17 @@ Result<std::unique_ptr<SessionIndex>> SessionIndex::open(std::shared_ptr<store::
   return x;
 }
 
+Result<std::unique_ptr<SessionIndex>> SessionIndex::open_existing(std::shared_ptr<store::Store> store) {
+  if (!store) return Status::Invalid("no store");
+  if (!storage::make_posix_fs()->stat(storage::join_path(store->root(), "index.db")).ok()) {
+    return std::unique_ptr<SessionIndex>();
+  }
+  return SessionIndex::open(std::move(store));
+}
+
 SessionIndex::~SessionIndex() {
   if (updater_) updater_->stop();
+  if (kept_) kept_->detach();
 }
 
 Status SessionIndex::flush() { return updater_ ? updater_->flush() : Status::Ok(); }
@@ -202,7 +218,8 @@ Result<RefreshReport> SessionIndex::update(bool from_nothing, const std::set<std
     write_stmts_.clear();  // their tables are dropped
     Status fresh = in_transaction(write_db_, options_.busy_timeout, [&]() -> Status {
       XS_RETURN_IF_ERROR(write_db_.exec(kDropTables));
-      return write_db_.exec(kCreateTables);
+      XS_RETURN_IF_ERROR(write_db_.exec(kCreateTables));
+      return write_db_.exec(kAddSummaries);
     });
     XS_RETURN_IF_ERROR(fresh);
   }
@@ -215,7 +232,7 @@ Result<RefreshReport> SessionIndex::update(bool from_nothing, const std::set<std
 
   storage::Fs& fs = *store_->fs();
   RefreshReport report;
-  std::vector<Work> work;
+  std::vector<Work> work, no_summary;
   std::set<std::string> present;
   std::vector<std::string> listed =
       only ? std::vector<std::string>(only->begin(), only->end()) : session_files(fs, store_->root());
@@ -228,6 +245,7 @@ Result<RefreshReport> SessionIndex::update(bool from_nothing, const std::set<std
     const SessionRow* old = it == rows.end() ? nullptr : &it->second;
     if (old && same_file(old->file, *stat)) {
       ++report.unchanged;
+      if (!old->summary) no_summary.push_back(Work{std::move(path), *stat, old});  // a version 1 row
       continue;
     }
     work.push_back(Work{std::move(path), *stat, old});
@@ -271,6 +289,8 @@ Result<RefreshReport> SessionIndex::update(bool from_nothing, const std::set<std
       if (w.old) gone.push_back(w.old->rowid);
       continue;
     }
+    read->row.summary =
+        tail_keeps_summary(*read, w.old) ? w.old->summary : listing_summary(store_->fs(), w.path, w.stat);
     batch_bytes += read->text_bytes;
     batch.push_back(std::move(*read));
     if (batch.size() >= kMaxBatchSessions || batch_bytes >= kMaxBatchTextBytes) {
@@ -281,7 +301,28 @@ Result<RefreshReport> SessionIndex::update(bool from_nothing, const std::set<std
   }
   if (!batch.empty()) XS_RETURN_IF_ERROR(write_batch(batch, rows, &report));
   if (!gone.empty()) XS_RETURN_IF_ERROR(remove_rows(gone));
+  if (!no_summary.empty()) XS_RETURN_IF_ERROR(fill_summaries(no_summary));
   return report;
+}
+
+Status SessionIndex::fill_summaries(const std::vector<Work>& rows) {
+  std::vector<std::pair<const Work*, std::string>> found;
+  for (const Work& w : rows) {
+    if (auto summary = listing_summary(store_->fs(), w.path, w.stat)) found.emplace_back(&w, std::move(*summary));
+  }
+  if (found.empty()) return Status::Ok();
+  return in_transaction(write_db_, options_.busy_timeout, [&]() -> Status {
+    Result<Stmt*> set = write_stmt(kSetSummary);
+    if (!set.ok()) return set.status();
+    for (const auto& [w, summary] : found) {
+      (*set)->bind(1, w->old->rowid);
+      (*set)->bind(2, std::string_view(summary));
+      (*set)->bind(3, static_cast<int64_t>(w->stat.size));
+      (*set)->bind(4, w->stat.mtime_ms);
+      XS_RETURN_IF_ERROR(step_done(write_db_, *set, "keep a session's summary"));
+    }
+    return Status::Ok();
+  });
 }
 
 Status SessionIndex::write_batch(std::vector<SessionRead>& batch, const std::map<std::string, SessionRow>& rows,
@@ -364,6 +405,7 @@ Status SessionIndex::write_session(SessionRead& s, const SessionRow* old, Refres
   p->bind(21, static_cast<int64_t>(r.file.ino));
   p->bind(22, static_cast<int64_t>(r.indexed_bytes));
   bind(p, 23, r.leaf_id);
+  bind(p, 24, r.summary);
   XS_RETURN_IF_ERROR(step_done(write_db_, p, "write a session's row"));
   int64_t rowid = old ? old->rowid : write_db_.last_insert_rowid();
 

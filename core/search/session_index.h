@@ -21,8 +21,10 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "discovery/summary_source.h"
 #include "search/session_read.h"
 #include "sqlite/sqlite_db.h"
 #include "sqlite/sqlite_file.h"
@@ -32,6 +34,7 @@
 namespace xs::search {
 
 class IndexUpdater;
+class KeptSummaries;
 
 // How many of a query's newest matches a search ranks (docs/search.md#ranking), as the prompt
 // history does: scoring costs about a microsecond and a half a match.
@@ -92,6 +95,9 @@ class SessionIndex {
   // Opens (creating, migrating, replacing a damaged file) the index of `store`. The store's file
   // system reads the sessions; SQLite reads and writes the index itself (docs/search.md#the-file).
   static Result<std::unique_ptr<SessionIndex>> open(std::shared_ptr<store::Store> store, IndexOptions options = {});
+  // The index at <store root>/index.db when that file exists on the disk (with default options),
+  // else null: what the store's listings use when a caller kept an index (docs/search.md#listing).
+  static Result<std::unique_ptr<SessionIndex>> open_existing(std::shared_ptr<store::Store> store);
   SessionIndex(const SessionIndex&) = delete;
   SessionIndex& operator=(const SessionIndex&) = delete;
   // Indexes what the store's sessions wrote and is still queued, then stops the updater.
@@ -118,6 +124,10 @@ class SessionIndex {
   // JSON array of sessions, newest (file mtime) first, from the index alone
   // (docs/search.md#list-output).
   Result<std::string> list_json(std::optional<std::string_view> cwd, uint32_t limit);
+  // The listing's summaries of the indexed files, by path, each with the file's state when it was
+  // read (docs/search.md#listing). While the index is open, the store's listings use them
+  // (Store::set_summary_source).
+  Result<std::unordered_map<std::string, discovery::KeptSummary>> kept_summaries();
   // {"path","schemaVersion","sessions","entries","damaged": null or {"path","reason"}}
   // (docs/search.md#the-file).
   Result<std::string> info_json();
@@ -141,6 +151,8 @@ class SessionIndex {
                      RefreshReport* report);
   Status write_session(SessionRead& s, const SessionRow* old, RefreshReport* report);
   Status remove_rows(const std::vector<int64_t>& rowids);
+  // The listing summaries of unchanged rows that have none (made by version 1 of the schema).
+  Status fill_summaries(const std::vector<Work>& rows);
   template <class F>
   auto read(F&& body) -> decltype(body());
   Result<sqlite::Stmt*> read_stmt(const char* sql);
@@ -158,6 +170,8 @@ class SessionIndex {
   // Told of every write of the store's sessions; indexes them on a thread of its own
   // (search/index_updater.h). The destructor stops it before any member goes.
   std::shared_ptr<IndexUpdater> updater_;
+  // This index as its store's summary source; detached by the destructor before any member goes.
+  std::shared_ptr<KeptSummaries> kept_;
 
   std::mutex read_mu_;  // searches of several threads take turns on the read connection
   sqlite::Db read_db_;

@@ -36,6 +36,8 @@ struct SessionRow {
   bool archived = false;
   storage::FileInfo file;      // as stat()ed before the file was read
   uint64_t indexed_bytes = 0;  // the file's bytes indexed: up to the end of its last whole line
+  // The listing's summary of the file as `file` (discovery::summary_json), or nullopt.
+  std::optional<std::string> summary;
 };
 
 struct SessionRead {

@@ -77,13 +77,22 @@ Store::Store(std::shared_ptr<storage::Fs> fs, std::string root, const StoreOptio
     : fs_(std::move(fs)),
       root_(std::move(root)),
       blobs_(std::make_shared<blobs::BlobStore>(fs_, root_)),
-      finder_(fs_, root_),
       default_dialect_(options.default_dialect),
       keys_(fs_, options.keys_path.empty() ? storage::join_path(root_, "sessions.json") : options.keys_path),
       observers_(std::make_shared<WriteObservers>()) {}
 
 void Store::add_write_observer(std::weak_ptr<session::WriteObserver> observer) {
   static_cast<WriteObservers&>(*observers_).add(std::move(observer));
+}
+
+void Store::set_summary_source(std::weak_ptr<discovery::SummarySource> source) {
+  std::lock_guard<std::mutex> hold(source_mu_);
+  summary_source_ = std::move(source);
+}
+
+discovery::Finder Store::finder() const {
+  std::lock_guard<std::mutex> hold(source_mu_);
+  return discovery::Finder(fs_, root_, summary_source_.lock());
 }
 
 std::string Store::session_dir(std::string_view cwd) const { return format::session_dir(root_, cwd); }
@@ -108,7 +117,7 @@ Result<std::unique_ptr<session::Session>> Store::open_session(std::string_view p
                                                               session::SessionOptions options) {
   std::string path(path_or_id);
   if (path.find('/') == std::string::npos && !fs_->stat(path).ok() && !options.create_if_missing) {
-    auto found = finder_.resolve(path, std::nullopt);
+    auto found = finder().resolve(path, std::nullopt);
     if (!found.ok()) return found.status();
     path = std::move(*found);
   }
@@ -123,14 +132,14 @@ Result<std::unique_ptr<session::Session>> Store::continue_recent(std::string_vie
   std::string cwd_text(cwd);
   std::optional<std::string> terminal = owned(terminal_id);
   std::optional<std::string> path;
-  if (terminal) path = finder_.breadcrumb(*terminal, cwd_text);
+  if (terminal) path = finder().breadcrumb(*terminal, cwd_text);
   if (path && storage::is_archive_path(*path)) path.reset();  // archives open read-only
   if (!path) {
     discovery::ListQuery newest_first;
     newest_first.cwd = cwd_text;
     newest_first.limit = 1;
     newest_first.archived = false;
-    auto newest = finder_.list(newest_first);
+    auto newest = finder().list(newest_first);
     if (!newest.ok()) return newest.status();
     if (!newest->empty()) path = newest->front().path;
   }
@@ -142,7 +151,7 @@ Result<std::unique_ptr<session::Session>> Store::continue_recent(std::string_vie
     s = session::Session::create(fs_, session_dir(cwd), std::move(options));
   }
   if (s.ok() && terminal) {
-    Status ignored = finder_.write_breadcrumb(*terminal, cwd_text, (*s)->path());
+    Status ignored = finder().write_breadcrumb(*terminal, cwd_text, (*s)->path());
     (void)ignored;  // best effort (see the header)
   }
   return s;
@@ -170,15 +179,15 @@ Status Store::move_session(session::Session& s, std::string_view cwd) {
 }
 
 Result<std::vector<discovery::SessionSummary>> Store::list(const discovery::ListQuery& query) const {
-  return finder_.list(query);
+  return finder().list(query);
 }
 
 Result<std::string> Store::resolve(std::string_view query, std::optional<std::string_view> cwd) const {
-  return finder_.resolve(std::string(query), owned(cwd));
+  return finder().resolve(std::string(query), owned(cwd));
 }
 
 Status Store::write_breadcrumb(std::string_view terminal_id, std::string_view cwd, std::string_view session_path) {
-  return finder_.write_breadcrumb(std::string(terminal_id), std::string(cwd), std::string(session_path));
+  return finder().write_breadcrumb(std::string(terminal_id), std::string(cwd), std::string(session_path));
 }
 
 Result<blobs::BlobListing> Store::list_blobs(bool verify) { return blobs::list_blobs(*fs_, *blobs_, verify); }
@@ -190,12 +199,12 @@ Result<blobs::GcReport> Store::collect_garbage(blobs::GcOptions options) {
 
 Result<retention::ArchiveReport> Store::archive(retention::ArchiveOptions options) {
   if (options.now_ms == 0) options.now_ms = system_now_ms();
-  return retention::archive(fs_, finder_, options);
+  return retention::archive(fs_, finder(), options);
 }
 
 Result<retention::PruneReport> Store::prune(retention::PruneOptions options) {
   if (options.now_ms == 0) options.now_ms = system_now_ms();
-  return retention::prune(fs_, finder_, options);
+  return retention::prune(fs_, finder(), options);
 }
 
 }  // namespace xs::store

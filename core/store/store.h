@@ -13,6 +13,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -72,8 +73,11 @@ class Store {
   blobs::BlobStore& blobs() { return *blobs_; }
   // The keyed session store (store/key_store.h).
   const KeyStore& keys() const { return keys_; }
-  // Listing, resolving and breadcrumbs over this root.
-  discovery::Finder finder() const { return finder_; }
+  // Listing, resolving and breadcrumbs over this root, with the summary source if one is set.
+  discovery::Finder finder() const;
+  // Listings (list, continue_recent, archive and prune) take the summaries of unchanged files from
+  // `source` while it lives (the session index, docs/search.md#listing); the last one set wins.
+  void set_summary_source(std::weak_ptr<discovery::SummarySource> source);
 
   // --- sessions (each with this store's blob store, whatever options.blobs said) ---
 
@@ -136,12 +140,13 @@ class Store {
   std::shared_ptr<storage::Fs> fs_;
   std::string root_;
   std::shared_ptr<blobs::BlobStore> blobs_;
-  discovery::Finder finder_;
   format::Dialect default_dialect_;
   KeyStore keys_;
   std::optional<LoadedPolicy> default_policy_;  // StoreOptions::reset_policy, its zone read at open()
   // What sessions tell of their writes, handed on to every live observer (store.cc).
   std::shared_ptr<session::WriteObserver> observers_;
+  mutable std::mutex source_mu_;
+  std::weak_ptr<discovery::SummarySource> summary_source_;
 };
 
 }  // namespace xs::store

@@ -1,6 +1,8 @@
 // The session index and search through the C API: open from a store, rebuild/refresh/verify
 // reports, list and search as JSON through caller buffers, the statuses of every refusal, and a
 // retry after XS_EBUFS that copies the report instead of doing the work again.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <string>
@@ -80,12 +82,12 @@ TEST_F(SearchApi, RebuildThenSearchListAndInfo) {
   ASSERT_NO_FATAL_FAILURE(session(1, "/w/app", "deploy the staging server", "staging is deployed"));
   ASSERT_NO_FATAL_FAILURE(session(2, "/w/lib", "write a unit test", "the test passes"));
   EXPECT_EQ(info(), "{\"path\":\"" + (dir_ / "root/index.db") +
-                        "\",\"schemaVersion\":1,\"sessions\":0,\"entries\":0,\"damaged\":null}");
+                        "\",\"schemaVersion\":2,\"sessions\":0,\"entries\":0,\"damaged\":null}");
   EXPECT_EQ(rebuild(),
             "{\"files\":2,\"unchanged\":0,\"appended\":0,\"reindexed\":0,\"added\":2,\"removed\":0,\"unreadable\":0,"
             "\"raced\":0,\"entries\":4}");
   EXPECT_EQ(info(), "{\"path\":\"" + (dir_ / "root/index.db") +
-                        "\",\"schemaVersion\":1,\"sessions\":2,\"entries\":4,\"damaged\":null}");
+                        "\",\"schemaVersion\":2,\"sessions\":2,\"entries\":4,\"damaged\":null}");
 
   std::string hits = search("staging");
   EXPECT_EQ(xstest::Count(hits, "\"sessionId\":\"s1\""), 2u) << hits;
@@ -250,6 +252,46 @@ TEST_F(SearchApi, RefusalsHaveTheirStatusAndMessage) {
   xs_store* closed = xs_store_new();
   EXPECT_EQ(xs_index_open(closed, nullptr, &other), XS_EMISUSE);
   xs_store_free(closed);
+}
+
+// A store on the disk whose root holds index.db lists from it (docs/search.md#listing), with the
+// file scan's output. A file rewritten behind the index's back with its size and mtime kept still
+// lists as indexed, which shows where the summary came from, until a rebuild reads it again.
+TEST_F(SearchApi, AStoreWhoseRootHoldsTheIndexListsFromIt) {
+  ASSERT_NO_FATAL_FAILURE(session(1, "/w/app", "deploy the staging server", "staging is deployed"));
+  ASSERT_NO_FATAL_FAILURE(session(2, "/w/lib", "fix the parser", "fixed"));
+  auto list = [](xs_store* st) {
+    size_t n = 0;
+    EXPECT_EQ(xs_store_list(st, nullptr, nullptr, 0, &n), XS_EBUFS) << xs_store_errmsg(st);
+    std::string out(n, '\0');
+    EXPECT_EQ(xs_store_list(st, nullptr, &out[0], out.size(), &n), XS_OK) << xs_store_errmsg(st);
+    return out;
+  };
+  std::string scanned = list(st_);
+  ASSERT_NE(scanned.find("deploy the staging server"), std::string::npos) << scanned;
+  rebuild();
+  xs_store* other = xs_store_new();
+  ASSERT_EQ(xs_store_open(other, (dir_ / "root").c_str(), nullptr), XS_OK);
+  EXPECT_EQ(list(other), scanned);
+
+  char path[4096];
+  size_t len = 0;
+  ASSERT_EQ(xs_store_resolve(st_, "s1", nullptr, path, sizeof path, &len), XS_OK);
+  std::string file(path, len);
+  struct stat before;
+  ASSERT_EQ(::stat(file.c_str(), &before), 0);
+  std::string bytes = xstest::ReadFile(file);
+  size_t at = bytes.find("staging server");
+  ASSERT_NE(at, std::string::npos);
+  bytes.replace(at, 7, "STAGING");
+  xstest::WriteFile(file, bytes);  // truncates and rewrites: the same inode and size
+  struct timespec times[2] = {before.st_atim, before.st_mtim};
+  ASSERT_EQ(::utimensat(AT_FDCWD, file.c_str(), times, 0), 0);
+  EXPECT_EQ(list(other), scanned);
+  rebuild();
+  std::string relisted = list(other);
+  EXPECT_NE(relisted.find("deploy the STAGING server"), std::string::npos) << relisted;
+  xs_store_free(other);
 }
 
 TEST_F(SearchApi, ADamagedIndexIsKeptAsideAndReported) {

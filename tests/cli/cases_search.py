@@ -98,7 +98,7 @@ class XsSearchTest(StoreTest):
         self.assertEqual(verify, {"ok": True, "files": 6, "indexed": 6, "missing": [], "extra": [], "stale": []})
         self.assertEqual(problems(verify, "index-verify.schema.json"), [])
         info = json.loads(self.xs("index", "info", "--json").stdout)
-        self.assertEqual(info, {"path": os.path.join(self.root, "index.db"), "schemaVersion": 1, "sessions": 6,
+        self.assertEqual(info, {"path": os.path.join(self.root, "index.db"), "schemaVersion": 2, "sessions": 6,
                                 "entries": 29, "damaged": None})
         self.assertEqual(problems(info, "index-info.schema.json"), [])
         self.xs("index", code=2)  # a verb is required

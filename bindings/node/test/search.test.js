@@ -48,7 +48,7 @@ const ids = (hits) => hits.map((h) => h.entryId).sort();
 
 test('rebuild reports what it read; info counts the rows', async (t) => {
   const { root, index } = indexedStore(t);
-  const info = { path: path.join(root, 'index.db'), schemaVersion: 1, sessions: 0, entries: 0, damaged: null };
+  const info = { path: path.join(root, 'index.db'), schemaVersion: 2, sessions: 0, entries: 0, damaged: null };
   assert.deepEqual(index.infoSync(), info); // opened, not read
   assert.deepEqual(index.rebuildSync(), report({ files: 2, added: 2, entries: 4 }));
   assert.deepEqual(await index.info(), { ...info, sessions: 2, entries: 4 });
@@ -276,7 +276,7 @@ test('a damaged index file is kept aside and a fresh one started', (t) => {
   t.after(() => index.close());
   const info = index.infoSync();
   assert.deepEqual({ ...info, damaged: null },
-                   { path: path.join(root, 'index.db'), schemaVersion: 1, sessions: 0, entries: 0, damaged: null });
+                   { path: path.join(root, 'index.db'), schemaVersion: 2, sessions: 0, entries: 0, damaged: null });
   assert.ok(info.damaged.path.startsWith(path.join(root, 'index.db.damaged-')), info.damaged.path);
   assert.equal(typeof info.damaged.reason, 'string');
   assert.equal(fs.readFileSync(info.damaged.path, 'utf8'), 'x'.repeat(4096));

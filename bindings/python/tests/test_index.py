@@ -80,14 +80,14 @@ def test_rebuild_report_and_info(tmp_path: pathlib.Path, store: xsession.Store, 
     write_session(store, 2, "/w/lib", "write a unit test", "the test passes")
     path = tmp_path / "store" / "index.db"
     empty = round_trip(index.info())
-    assert empty.raw == f'{{"path":"{path}","schemaVersion":1,"sessions":0,"entries":0,"damaged":null}}'
+    assert empty.raw == f'{{"path":"{path}","schemaVersion":2,"sessions":0,"entries":0,"damaged":null}}'
     rebuilt = round_trip(index.rebuild())
     assert rebuilt.raw == report(files=2, added=2, entries=4)
     assert rebuilt == xsession.IndexReport(
         files=2, unchanged=0, appended=0, reindexed=0, added=2, removed=0, unreadable=0, raced=0, entries=4
     )
     info = round_trip(index.info())
-    assert info == xsession.IndexInfo(path=str(path), schema_version=1, sessions=2, entries=4, damaged=None)
+    assert info == xsession.IndexInfo(path=str(path), schema_version=2, sessions=2, entries=4, damaged=None)
     # Rebuilding again reads everything again: the same counts, nothing "unchanged".
     assert index.rebuild().raw == report(files=2, added=2, entries=4)
 

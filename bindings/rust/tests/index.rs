@@ -86,7 +86,7 @@ fn rebuild_then_search_finds_prompts_with_their_matches_marked() {
     let file = dir.path().join("root/index.db");
     let info = |sessions: u64, entries: u64| {
         format!(
-            r#"{{"path":"{}","schemaVersion":1,"sessions":{sessions},"entries":{entries},"damaged":null}}"#,
+            r#"{{"path":"{}","schemaVersion":2,"sessions":{sessions},"entries":{entries},"damaged":null}}"#,
             file.display()
         )
     };
@@ -95,7 +95,7 @@ fn rebuild_then_search_finds_prompts_with_their_matches_marked() {
     assert_eq!(index.info_json().unwrap(), info(2, 4));
     assert_eq!(
         index.info().unwrap(),
-        IndexInfo { path: file.to_str().unwrap().into(), schema_version: 1, sessions: 2, entries: 4, damaged: None }
+        IndexInfo { path: file.to_str().unwrap().into(), schema_version: 2, sessions: 2, entries: 4, damaged: None }
     );
     // A rebuild starts from nothing: every file is added again.
     let again = index.rebuild().unwrap();

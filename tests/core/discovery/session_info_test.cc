@@ -24,7 +24,8 @@ std::string msg(const std::string& id, const std::string& message) {
   return R"({"type":"message","id":")" + id + R"(","parentId":null,"timestamp":"2026-02-16T10:20:31.000Z","message":)" +
          message + "}";
 }
-const std::string kAssistant = msg("a1", R"({"role":"assistant","content":[{"type":"text","text":"answer"}],"provider":"p","model":"m"})");
+const std::string kAssistant =
+    msg("a1", R"({"role":"assistant","content":[{"type":"text","text":"answer"}],"provider":"p","model":"m"})");
 
 class SessionInfoTest : public ::testing::Test {
  protected:
@@ -37,9 +38,10 @@ class SessionInfoTest : public ::testing::Test {
 
 TEST(MessageText, StringContentOrTextBlocksJoinedWithASpace) {
   EXPECT_EQ(format::message_text(R"({"role":"user","content":"plain \"quoted\""})"), "plain \"quoted\"");
-  EXPECT_EQ(format::message_text(
-                R"({"content":[{"type":"text","text":"a"},{"type":"image","data":"x"},{"type":"text","text":"b\u00e9"}]})"),
-            "a b\xC3\xA9");
+  EXPECT_EQ(
+      format::message_text(
+          R"({"content":[{"type":"text","text":"a"},{"type":"image","data":"x"},{"type":"text","text":"b\u00e9"}]})"),
+      "a b\xC3\xA9");
   // A text block without a string text still takes its place (JavaScript joins undefined as "").
   EXPECT_EQ(format::message_text(R"({"content":[{"type":"text"},{"type":"text","text":"z"}]})"), " z");
   EXPECT_EQ(format::message_text(R"({"content":[{"type":"image","data":"x"}]})"), "");
@@ -51,10 +53,11 @@ TEST(MessageText, StringContentOrTextBlocksJoinedWithASpace) {
 }
 
 TEST_F(SessionInfoTest, PrefixSummaryReadsTheHeaderAndTheFirstUserPrompt) {
-  std::string file = header(R"(,"title":"My \"title\"","parentSession":"/old/file.jsonl")") + "\n" +
-                     msg("u0", R"({"role":"user","content":[{"type":"image","data":"x"}]})") + "\n" + kAssistant + "\n" +
-                     msg("u1", R"({"role":"user","content":[{"type":"text","text":"first"},{"type":"text","text":"prompt"}]})") +
-                     "\n" + msg("u2", R"({"role":"user","content":"second"})") + "\n";
+  std::string file =
+      header(R"(,"title":"My \"title\"","parentSession":"/old/file.jsonl")") + "\n" +
+      msg("u0", R"({"role":"user","content":[{"type":"image","data":"x"}]})") + "\n" + kAssistant + "\n" +
+      msg("u1", R"({"role":"user","content":[{"type":"text","text":"first"},{"type":"text","text":"prompt"}]})") +
+      "\n" + msg("u2", R"({"role":"user","content":"second"})") + "\n";
   auto s = summary(file);
   ASSERT_TRUE(s.ok()) << s.status().message();
   EXPECT_EQ(s->path, kPath);
@@ -76,9 +79,12 @@ TEST_F(SessionInfoTest, PrefixSummaryReadsTheHeaderAndTheFirstUserPrompt) {
 }
 
 TEST_F(SessionInfoTest, SessionInfoNameIsATitleOnlyInTheFullSummary) {
-  std::string file = header() + "\n" + msg("u1", R"({"role":"user","content":"hi"})") + "\n" +
-                     R"({"type":"session_info","id":"i1","parentId":"u1","timestamp":"2026-02-16T10:20:32.000Z","name":"old"})" "\n" +
-                     R"({"type":"session_info","id":"i2","parentId":"i1","timestamp":"2026-02-16T10:20:33.000Z","name":"  Named \u00e9 "})" "\n";
+  std::string file =
+      header() + "\n" + msg("u1", R"({"role":"user","content":"hi"})") + "\n" +
+      R"({"type":"session_info","id":"i1","parentId":"u1","timestamp":"2026-02-16T10:20:32.000Z","name":"old"})"
+      "\n" +
+      R"({"type":"session_info","id":"i2","parentId":"i1","timestamp":"2026-02-16T10:20:33.000Z","name":"  Named \u00e9 "})"
+      "\n";
   auto prefix = summary(file);
   ASSERT_TRUE(prefix.ok());
   EXPECT_EQ(prefix->title, std::nullopt) << "the prefix form reads the header's title only";
@@ -92,10 +98,12 @@ TEST_F(SessionInfoTest, SessionInfoNameIsATitleOnlyInTheFullSummary) {
 }
 
 TEST_F(SessionInfoTest, FullSummaryCountsMessagesEntriesAndDiagnostics) {
-  std::string file = header() + "\n" + msg("u1", R"({"role":"user","content":"hi"})") + "\n" + "{broken\n" +
-                     R"({"type":"thinking_level_change","id":"t1","parentId":"u1","timestamp":"2026-02-16T10:20:32.000Z","thinkingLevel":"high"})" "\n" +
-                     msg("a1", R"({"role":"assistant","content":[],"provider":"p","model":"m"})") + "\n" +
-                     msg("x1", R"({"role":"toolResult","content":[]})") + "\n";
+  std::string file =
+      header() + "\n" + msg("u1", R"({"role":"user","content":"hi"})") + "\n" + "{broken\n" +
+      R"({"type":"thinking_level_change","id":"t1","parentId":"u1","timestamp":"2026-02-16T10:20:32.000Z","thinkingLevel":"high"})"
+      "\n" +
+      msg("a1", R"({"role":"assistant","content":[],"provider":"p","model":"m"})") + "\n" +
+      msg("x1", R"({"role":"toolResult","content":[]})") + "\n";
   auto s = summary(file, true);
   ASSERT_TRUE(s.ok()) << s.status().message();
   EXPECT_TRUE(s->full);
@@ -111,9 +119,8 @@ TEST_F(SessionInfoTest, FullSummaryCountsMessagesEntriesAndDiagnostics) {
 // short, the same in the prefix form and the full one.
 TEST_F(SessionInfoTest, TheFirstPromptSkipsInjectedText) {
   std::string typed = "Make the parser " + std::string(300, 'x');
-  std::string file = header() + "\n" +
-                     msg("u0", R"({"role":"user","content":"<command-name>/model</command-name>"})") + "\n" +
-                     msg("u1", R"({"role":"user","content":"  <system-reminder>x</system-reminder>"})") + "\n" +
+  std::string file = header() + "\n" + msg("u0", R"({"role":"user","content":"<command-name>/model</command-name>"})") +
+                     "\n" + msg("u1", R"({"role":"user","content":"  <system-reminder>x</system-reminder>"})") + "\n" +
                      msg("u2", R"({"role":"user","content":")" + typed + R"("})") + "\n";
   for (bool full : {false, true}) {
     auto s = summary(file, full);
@@ -143,7 +150,8 @@ TEST_F(SessionInfoTest, APromptBeyondThePrefixIsFoundOnlyByTheFullSummary) {
 TEST_F(SessionInfoTest, HeadersLongerThanThePrefixAreStillRead) {
   for (size_t len : {size_t{4090}, size_t{4096}, size_t{5000}, size_t{70000}}) {
     std::string title(len, 't');
-    std::string file = header(R"(,"title":")" + title + "\"") + "\n" + msg("u1", R"({"role":"user","content":"hi"})") + "\n";
+    std::string file =
+        header(R"(,"title":")" + title + "\"") + "\n" + msg("u1", R"({"role":"user","content":"hi"})") + "\n";
     auto s = summary(file);
     ASSERT_TRUE(s.ok()) << len << ": " << s.status().message();
     EXPECT_EQ(s->title, std::optional<std::string>(title)) << len;
@@ -198,7 +206,12 @@ TEST_F(SessionInfoTest, FilesThatAreNotSessions) {
   // The first JSON value decides: an entry before the header means no header.
   EXPECT_EQ(summary(msg("u1", R"({"role":"user","content":"hi"})") + "\n" + header() + "\n").status().code(),
             Code::kNoHeader);
-  EXPECT_EQ(summary(R"({"type":"session","version":3})" "\n").status().code(), Code::kNoHeader) << "no string id";
+  EXPECT_EQ(summary(R"({"type":"session","version":3})"
+                    "\n")
+                .status()
+                .code(),
+            Code::kNoHeader)
+      << "no string id";
   EXPECT_EQ(summary("[1,2]\n").status().code(), Code::kNoHeader);
   // A header over the line limit is not readable as one.
   EXPECT_EQ(summary(header(R"(,"title":")" + std::string(5000, 't') + "\"") + "\n", false, 4096).status().code(),
@@ -234,6 +247,32 @@ TEST(SummaryJson, FieldsInOrderWithNullsAndEscapes) {
             R"("modified":1700000000123,"size":42,"title":"T\n","parentSession":"p","version":3,)"
             R"("needsMigration":false,"corruptCopies":2,"archived":false,"firstMessage":"hi\u0001","firstPrompt":"hi",)"
             R"("messageCount":2,"entryCount":5,"diagnostics":1})");
+}
+
+TEST(SummaryJson, ReadsBackToTheSameText) {
+  SessionSummary s;
+  s.path = "/r/a.jsonl";
+  s.id = "s1";
+  s.cwd = "/w";
+  s.timestamp = "2026-02-16T10:20:30.000Z";
+  s.modified_ms = 1700000000123;
+  s.size = 42;
+  s.title = "T\n\"x\"";
+  s.first_message = "hi\x01";
+  s.archived = true;
+  s.corrupt_copies = 3;
+  for (bool full : {false, true}) {
+    s.full = full;
+    s.message_count = full ? 2 : 0;
+    s.entry_count = full ? 5 : 0;
+    auto back = parse_summary_json(summary_json(s));
+    ASSERT_TRUE(back.ok()) << back.status().message();
+    EXPECT_EQ(summary_json(*back), summary_json(s));
+    EXPECT_EQ(back->full, full);
+  }
+  for (const char* bad : {"", "[]", "{\"path\":1}", R"({"path":"/a","id":"s","cwd":"/w","timestamp":"t"})"}) {
+    EXPECT_EQ(parse_summary_json(bad).status().code(), Code::kCorrupt) << bad;
+  }
 }
 
 }  // namespace

@@ -193,6 +193,78 @@ TEST_F(CountingIndexTest, AnAppendByAnotherWriterIsReadFromTheLastIndexedByte) {
             "a6|1|now the lexer\na7|1|and the cache\n");
 }
 
+// While an index is open, the store's listings take each unchanged file's summary from it and read
+// only the files that changed since they were indexed; the result is the file scan's, byte for byte.
+TEST_F(CountingIndexTest, ListingsReadOnlyTheFilesChangedSinceTheyWereIndexed) {
+  std::string a = put("/src/a", "aaaa000000000001", session_a(), kDay + 1000);
+  std::string b = put("/src/b", "bbbb000000000002", session_b(), kDay + 2000);
+  test::put_file(*fs_, a + ".corrupt-2026-01-01T00-00-00-000Z", "{");
+  discovery::Finder scan(fs_, root_);  // no summary source: reads every file
+  discovery::ListQuery all, in_a, newest;
+  in_a.cwd = "/src/a";
+  newest.limit = 1;
+  auto same_as_scan = [&](const discovery::ListQuery& q) {
+    auto listed = store_->list(q);
+    auto scanned = scan.list(q);
+    ASSERT_TRUE(listed.ok() && scanned.ok());
+    EXPECT_EQ(discovery::summaries_json(*listed), discovery::summaries_json(*scanned));
+  };
+  auto x = open_index();
+  ASSERT_TRUE(x->rebuild().ok());
+  counting_->reads();
+  for (const auto& q : {all, in_a, newest}) same_as_scan(q);
+  EXPECT_EQ(counting_->reads(), "");
+  EXPECT_EQ(scan.list(all)->front().corrupt_copies, 0u);  // b is newest
+  EXPECT_EQ(scan.list(in_a)->front().corrupt_copies, 1u);
+
+  // Another writer appends to a, and b is only touched: both are read again, nothing else.
+  test::append_file(*fs_, a, msg("a6", "a5", 6, "user", "\"more\""));
+  ASSERT_TRUE(test::set_mtime(a, kDay + 3000));
+  ASSERT_TRUE(test::set_mtime(b, kDay + 2500));
+  same_as_scan(all);
+  EXPECT_EQ(counting_->reads(),
+            "range " + storage::base_name(a) + " 0+4096\nrange " + storage::base_name(b) + " 0+4096\n");
+  // A refresh brings them back into the index.
+  refresh(*x);
+  counting_->reads();
+  same_as_scan(all);
+  EXPECT_EQ(counting_->reads(), "");
+
+  // Full listings count whole files: the index has no such summary.
+  discovery::ListQuery full;
+  full.full = true;
+  same_as_scan(full);
+  EXPECT_NE(counting_->reads(), "");
+  // Once the index is closed, listings read every file again.
+  x.reset();
+  same_as_scan(all);
+  EXPECT_EQ(counting_->reads(),
+            "range " + storage::base_name(a) + " 0+4096\nrange " + storage::base_name(b) + " 0+4096\n");
+}
+
+// An index made by schema version 1 has no summaries: opening migrates it, and the next refresh
+// reads the prefix of each unchanged file to keep one (not the whole file again).
+TEST_F(CountingIndexTest, AVersion1IndexGetsItsSummariesAtTheNextRefresh) {
+  std::string a = put("/src/a", "aaaa000000000001", session_a(), kDay + 1000);
+  auto x = open_index();
+  ASSERT_TRUE(x->rebuild().ok());
+  x.reset();
+  rows("ALTER TABLE sessions DROP COLUMN summary");
+  rows("PRAGMA user_version = 1");
+  x = open_index();
+  EXPECT_EQ(rows("PRAGMA user_version"), "2\n");
+  EXPECT_EQ(rows("SELECT count(*) FROM sessions WHERE summary IS NULL"), "1\n");
+  counting_->reads();
+  EXPECT_EQ(report_json(refresh(*x)),
+            "{\"files\":1,\"unchanged\":1,\"appended\":0,\"reindexed\":0,\"added\":0,\"removed\":0,\"unreadable\":0,"
+            "\"raced\":0,\"entries\":0}");
+  EXPECT_EQ(counting_->reads(), "range " + storage::base_name(a) + " 0+4096\n");
+  auto listed = store_->list({});
+  ASSERT_TRUE(listed.ok());
+  EXPECT_EQ(counting_->reads(), "");
+  EXPECT_EQ(rows("SELECT summary FROM sessions"), discovery::summary_json(listed->front()) + "\n");
+}
+
 TEST_F(SessionIndexTest, ABranchInTheTailMovesTheCurrentPath) {
   std::string path = put("/src/a", "aaaa000000000001", session_a(), kDay);
   auto x = open_index();

@@ -57,11 +57,11 @@ func indexReport(files: Int64, unchanged: Int64 = 0, added: Int64 = 0, entries: 
         try indexSession(store, 2, cwd: "/w/lib", prompt: "write a unit test", answer: "the test passes")
         let ix = try store.openIndex()
         let empty = try ix.infoJSON()
-        #expect(empty.string == #"{"path":"\#(dir.file("index.db"))","schemaVersion":1,"sessions":0,"entries":0,"#
+        #expect(empty.string == #"{"path":"\#(dir.file("index.db"))","schemaVersion":2,"sessions":0,"entries":0,"#
                 + #""damaged":null}"#)
         #expect(try ix.rebuild() == indexReport(files: 2, added: 2, entries: 4))
         let info = try ix.info()
-        #expect(info.path == dir.file("index.db") && info.schemaVersion == 1 && info.damaged == nil)
+        #expect(info.path == dir.file("index.db") && info.schemaVersion == 2 && info.damaged == nil)
         #expect(info.sessions == 2 && info.entries == 4)
         try expectRoundTrip(info, try ix.infoJSON())
         // A rebuild starts from nothing: every file is added again.

@@ -1,0 +1,33 @@
+// The session index behind the store's listings (index_listing.h).
+#include "search/index_listing.h"
+
+#include "discovery/finder.h"
+#include "search/session_index.h"
+
+namespace xs::search {
+
+std::optional<std::string> listing_summary(const std::shared_ptr<storage::Fs>& fs, const std::string& path,
+                                           const storage::FileInfo& stat) {
+  auto s = discovery::read_summary(fs, path, false, discovery::ListQuery().max_line_bytes);
+  if (!s.ok() || s->size != stat.size || s->modified_ms != stat.mtime_ms) return std::nullopt;
+  return discovery::summary_json(*s);
+}
+
+bool tail_keeps_summary(const SessionRead& read, const SessionRow* old) {
+  if (read.whole || !old || !old->summary) return false;
+  auto s = discovery::parse_summary_json(*old->summary);
+  return s.ok() && s->first_prompt.has_value();
+}
+
+Result<std::unordered_map<std::string, discovery::KeptSummary>> KeptSummaries::kept_summaries() {
+  std::lock_guard<std::mutex> hold(mu_);
+  if (!index_) return Status(Code::kNotFound, "the session index is closed");
+  return index_->kept_summaries();
+}
+
+void KeptSummaries::detach() {
+  std::lock_guard<std::mutex> hold(mu_);
+  index_ = nullptr;
+}
+
+}  // namespace xs::search
