@@ -212,9 +212,9 @@ Result<Manifest> parse_manifest(std::string_view text) {
   return m;
 }
 
-std::string renamed_id(std::string_view old_id, std::string_view member_sha256) {
+std::string renamed_id(std::string_view old_id, std::string_view bytes_sha256) {
   std::string h =
-      blobs::sha256_hex("xsession-bundle rename\n" + std::string(old_id) + "\n" + std::string(member_sha256));
+      blobs::sha256_hex("xsession-bundle rename\n" + std::string(old_id) + "\n" + std::string(bytes_sha256));
   bool uuid = old_id.size() == 36 && old_id[8] == '-' && old_id[13] == '-' && old_id[18] == '-' && old_id[23] == '-';
   if (!uuid) return h.substr(0, 16);
   // 8-4-4-4-12 hex digits; version 8 in the 13th digit, variant 0b10 in the 17th.

@@ -70,10 +70,11 @@ std::optional<std::string> session_member(std::string_view file_name);
 // Ids a bundle carries: what the store writes for new sessions ([A-Za-z0-9_-], 1-64).
 bool is_bundle_id(std::string_view id);
 
-// The id a renamed session gets: derived from its old id and the bytes it travelled with, so an
-// import repeated with rename finds the copy it made before. A UUID (pi's ids) gets a UUID (version
-// 8: derived, RFC 9562), any other id 16 lowercase hex characters.
-std::string renamed_id(std::string_view old_id, std::string_view member_sha256);
+// The id a renamed session gets: derived from its old id and the SHA-256 of the bytes it would have
+// been placed with under that id (after the cwd map), so an import repeated with the same options
+// finds the copy it made before. A UUID (pi's ids) gets a UUID (version 8: derived, RFC 9562), any
+// other id 16 lowercase hex characters.
+std::string renamed_id(std::string_view old_id, std::string_view bytes_sha256);
 
 // A session file name with its id replaced: "<stamp>_<old>.jsonl[.gz]" becomes
 // "<stamp>_<new>.jsonl[.gz]"; any other name "<new>.jsonl[.gz]".

@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "blobs/blob_store.h"
 #include "bundle/archive_io.h"
 #include "bundle/bundle_reader.h"
 #include "bundle/import_place.h"
@@ -86,6 +87,7 @@ class Planner {
     for (;;) {
       std::vector<PlacedSession> out;
       std::vector<const Incoming*> clashes;
+      std::map<const Incoming*, std::string> digests;  // of the bytes each clash would have had
       for (const Incoming& in : in_) {
         PlacedSession p;
         XS_RETURN_IF_ERROR(build(in, &p));
@@ -95,7 +97,10 @@ class Planner {
           return Status::Exists("session " + in.info->id + " is already in the store with other content (" +
                                 p.existing + "); import with rename to give the bundle's copy a new id");
         }
-        if (*clash) clashes.push_back(&in);
+        if (*clash) {
+          clashes.push_back(&in);
+          digests[&in] = blobs::sha256_hex(p.bytes);
+        }
         out.push_back(std::move(p));
       }
       if (clashes.empty()) return out;
@@ -104,11 +109,11 @@ class Planner {
       for (const Incoming* in : clashes) {
         const Incoming* parent = in->info->parent_session ? parent_in_bundle(in_, *in->info->parent_session) : nullptr;
         if (parent && std::find(clashes.begin(), clashes.end(), parent) != clashes.end()) continue;
-        new_ids_[in->info->id] = renamed_id(in->info->id, in->member->sha256);
+        new_ids_[in->info->id] = renamed_id(in->info->id, digests[in]);
         ++renamed;
       }
       for (const Incoming* in : clashes) {
-        if (!renamed) new_ids_[in->info->id] = renamed_id(in->info->id, in->member->sha256);  // a cycle
+        if (!renamed) new_ids_[in->info->id] = renamed_id(in->info->id, digests[in]);  // a cycle
       }
     }
   }
