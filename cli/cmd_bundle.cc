@@ -129,11 +129,10 @@ void export_bundle(const Store& store, const BundleExportArgs& a) {
   o.flags = (a.no_lineage ? XS_EXPORT_NO_LINEAGE : 0) | (a.gzip ? XS_EXPORT_GZIP : 0);
   std::vector<const char*> ids;
   for (const std::string& s : a.sessions) ids.push_back(s.c_str());
-  std::string text = read_text(
-      [&](char* b, size_t c, size_t* n) {
-        return xs_export(store.get(), ids.data(), ids.size(), a.file.c_str(), &o, b, c, n);
-      },
-      [&] { return bundle_store_error(store); });
+  std::string text =
+      read_text([&](char* b, size_t c,
+                    size_t* n) { return xs_export(store.get(), ids.data(), ids.size(), a.file.c_str(), &o, b, c, n); },
+                [&] { return bundle_store_error(store); });
   if (a.json) return (void)std::printf("%s\n", text.c_str());
   print_export(store, a, text);
 }
