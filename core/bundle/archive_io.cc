@@ -4,7 +4,9 @@
 #include <archive_entry.h>
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <random>
+#include <thread>
 
 #include "storage/atomic_file.h"
 #include "storage/path.h"
@@ -104,6 +106,12 @@ Result<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(std::shared_ptr<sto
   int r =
       compression == Compression::kZstd ? archive_write_add_filter_zstd(w->a_) : archive_write_add_filter_gzip(w->a_);
   if (r != ARCHIVE_OK) return w->fail("cannot set up the compression");
+  // zstd compresses on worker threads while the members are read and hashed (as tar's zstd
+  // process does beside tar). With one worker or more the output is the same for any count.
+  if (compression == Compression::kZstd) {
+    unsigned workers = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+    archive_write_set_filter_option(w->a_, "zstd", "threads", std::to_string(workers).c_str());
+  }
   // gzip without a name or time in its header: the same members make the same file.
   if (compression == Compression::kGzip) archive_write_set_filter_option(w->a_, "gzip", "timestamp", nullptr);
   if (archive_write_set_format_pax_restricted(w->a_) != ARCHIVE_OK) return w->fail("cannot set up tar");
@@ -221,15 +229,11 @@ Result<bool> ArchiveReader::next(Header* out) {
   return true;
 }
 
-Status ArchiveReader::read(size_t max, std::string* out) {
-  out->resize(max);
-  la_ssize_t n = archive_read_data(a_, out->data(), max);
-  if (n < 0) {
-    out->clear();
-    return fail("the bundle is damaged or cut short");
-  }
-  out->resize(static_cast<size_t>(n));
-  return Status::Ok();
+Result<std::string_view> ArchiveReader::read(size_t max) {
+  if (!piece_) piece_.reset(new char[kReadPiece]);
+  la_ssize_t n = archive_read_data(a_, piece_.get(), std::min(max, kReadPiece));
+  if (n < 0) return fail("the bundle is damaged or cut short");
+  return std::string_view(piece_.get(), static_cast<size_t>(n));
 }
 
 uint64_t ArchiveReader::stream_bytes() const { return static_cast<uint64_t>(archive_filter_bytes(a_, 0)); }

@@ -80,8 +80,9 @@ class ArchiveReader {
   };
   // The next member's header; false at the end of the archive.
   Result<bool> next(Header* out);
-  // Up to `max` bytes of the current member into *out (cleared first); empty at its end.
-  Status read(size_t max, std::string* out);
+  // Up to `max` bytes of the current member (at most 1 MiB), valid until the next call; empty at
+  // its end.
+  Result<std::string_view> read(size_t max);
   // Bytes of the decompressed tar stream read so far (headers and padding included).
   uint64_t stream_bytes() const;
 
@@ -96,6 +97,7 @@ class ArchiveReader {
   std::string path_;
   uint64_t offset_ = 0, file_size_ = 0;
   storage::PaddedBuffer chunk_;
+  std::unique_ptr<char[]> piece_;
   struct archive* a_ = nullptr;
   Status io_;
 };

@@ -81,16 +81,16 @@ Status take_member(ArchiveReader& r, const ArchiveReader::Header& h, const Membe
   if (h.size > declared.size) return Status::Corrupt(too_large);
   Sha256 sha;
   uint64_t got = 0;
-  std::string piece;
   for (;;) {
     // Never more than one byte past the declared size: enough to know it is larger.
     uint64_t room = declared.size + 1 - got;
-    XS_RETURN_IF_ERROR(r.read(static_cast<size_t>(std::min<uint64_t>(kPiece, room)), &piece));
-    if (piece.empty()) break;
-    got += piece.size();
+    auto piece = r.read(static_cast<size_t>(std::min<uint64_t>(kPiece, room)));
+    if (!piece.ok()) return piece.status();
+    if (piece->empty()) break;
+    got += piece->size();
     if (got > declared.size) return Status::Corrupt(too_large);
-    sha.update(piece);
-    XS_RETURN_IF_ERROR(sink.put(piece));
+    sha.update(*piece);
+    XS_RETURN_IF_ERROR(sink.put(*piece));
   }
   if (got != declared.size) {
     return Status::Corrupt("member " + quoted(h.name) + " holds " + std::to_string(got) + " bytes; the manifest says " +
@@ -111,11 +111,12 @@ Result<Manifest> take_manifest(ArchiveReader& r) {
     return Status::Corrupt("the bundle's first member is " + quoted(h.name) + ", not manifest.json");
   }
   if (!h.regular) return Status::Corrupt("manifest.json is " + h.kind);
-  std::string text, piece;
+  std::string text;
   for (;;) {
-    XS_RETURN_IF_ERROR(r.read(kPiece, &piece));
-    if (piece.empty()) break;
-    text += piece;
+    auto piece = r.read(kPiece);
+    if (!piece.ok()) return piece.status();
+    if (piece->empty()) break;
+    text += *piece;
     if (text.size() > kMaxManifestBytes) {
       return Status::Corrupt("manifest.json is larger than " + std::to_string(kMaxManifestBytes >> 20) + " MiB");
     }

@@ -33,31 +33,36 @@ struct Incoming {
   const SessionInfo* info = nullptr;
   const MemberInfo* member = nullptr;
   std::string_view stored;  // the bytes as carried
-  std::string text;         // their session text (inflated for an archive)
+  std::string inflated;     // an archive's session text
+  std::string_view text;    // the session text: `stored`, or `inflated` for an archive
   size_t header_end = 0;    // the header line's length in text
   std::string file_name;    // the member's name without "sessions/"
 };
 
 Result<std::vector<Incoming>> check_sessions(const Received& got) {
   std::vector<Incoming> out;
+  out.reserve(got.manifest.sessions.size());  // `text` may point into an element: it never moves
   for (const SessionInfo& s : got.manifest.sessions) {
-    Incoming in;
+    Incoming& in = out.emplace_back();
     in.info = &s;
     for (const MemberInfo& m : got.manifest.members) {
       if (m.path == s.member) in.member = &m;
     }
     in.stored = got.sessions.at(s.member);
     in.file_name = s.member.substr(9);
-    Status text = session_text(in.stored, s.archived, &in.text);
-    if (!text.ok()) return Status::Corrupt("session " + s.id + " (" + s.member + "): " + text.message());
+    in.text = in.stored;
+    if (s.archived) {
+      Status text = session_text(in.stored, true, &in.inflated);
+      if (!text.ok()) return Status::Corrupt("session " + s.id + " (" + s.member + "): " + text.message());
+      in.text = in.inflated;
+    }
     in.header_end = in.text.find('\n');
     if (in.header_end == std::string::npos) in.header_end = in.text.size();
-    auto h = format::parse_header(std::string_view(in.text).substr(0, in.header_end));
+    auto h = format::parse_header(in.text.substr(0, in.header_end));
     if (!h.ok() || h->id != s.id || h->cwd != s.cwd) {
       return Status::Corrupt("session " + s.id + " (" + s.member + ") does not start with the header its manifest " +
                              "entry describes");
     }
-    out.push_back(std::move(in));
   }
   return out;
 }
@@ -86,10 +91,11 @@ class Planner {
   Result<std::vector<PlacedSession>> plan() {
     for (;;) {
       std::vector<PlacedSession> out;
+      out.reserve(in_.size());  // `bytes` may point into an element: it never moves
       std::vector<const Incoming*> clashes;
       std::map<const Incoming*, std::string> digests;  // of the bytes each clash would have had
       for (const Incoming& in : in_) {
-        PlacedSession p;
+        PlacedSession& p = out.emplace_back();
         XS_RETURN_IF_ERROR(build(in, &p));
         auto clash = classify(in, &p);
         if (!clash.ok()) return clash.status();
@@ -101,7 +107,6 @@ class Planner {
           clashes.push_back(&in);
           digests[&in] = blobs::sha256_hex(p.bytes);
         }
-        out.push_back(std::move(p));
       }
       if (clashes.empty()) return out;
       // Ancestors first: a child may clash only because its parent's new id is not in it yet.
@@ -122,7 +127,7 @@ class Planner {
   // The session as it will be placed: header edits, bytes, directory and file name.
   Status build(const Incoming& in, PlacedSession* p) {
     const SessionInfo& s = *in.info;
-    std::string header(std::string_view(in.text).substr(0, in.header_end));
+    std::string header(in.text.substr(0, in.header_end));
     bool edited = false;
     auto set = [&](std::string_view key, std::string_view value) -> Status {
       auto next = json::set_member(header, key, value);
@@ -157,17 +162,19 @@ class Planner {
     std::string file = p->new_id.empty() ? in.file_name : renamed_file(in.file_name, s.id, p->new_id);
     p->path = storage::join_path(store_.session_dir(p->cwd), file);
     if (!edited) {
-      p->bytes = std::string(in.stored);
+      p->bytes = in.stored;
       return Status::Ok();
     }
-    std::string text = header + in.text.substr(in.header_end);
+    std::string text = header;
+    text += in.text.substr(in.header_end);
     if (!s.archived) {
-      p->bytes = std::move(text);
-      return Status::Ok();
+      p->owned = std::move(text);
+    } else {
+      auto gz = storage::gzip_compress(text, storage::kArchiveLevel);
+      if (!gz.ok()) return gz.status();
+      p->owned = std::string(gz->view());
     }
-    auto gz = storage::gzip_compress(text, storage::kArchiveLevel);
-    if (!gz.ok()) return gz.status();
-    p->bytes = std::string(gz->view());
+    p->bytes = p->owned;
     return Status::Ok();
   }
 

@@ -24,9 +24,10 @@ struct PlacedSession {
   std::string cwd;
   std::optional<std::string> old_cwd;
   bool archived = false;
-  std::string action;    // "imported", "renamed" or "present"
-  std::string bytes;     // what the file will hold
-  std::string existing;  // the file of another content that holds its id (a clash)
+  std::string action;      // "imported", "renamed" or "present"
+  std::string_view bytes;  // what the file will hold: the carried bytes, or `owned`
+  std::string owned;       // the bytes when the header changed
+  std::string existing;    // the file of another content that holds its id (a clash)
 };
 
 class Placement {
