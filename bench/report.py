@@ -75,6 +75,10 @@ def main():
               f"BM_Baseline_WriteFsyncRename/{keys}", ("<=", 1.5))
     ratio("archive 100 MB session / gzip -1", "BM_Archive100MB/real_time", "BM_Baseline_Gzip1_100MB/real_time",
           ("<=", 1.2))
+    ratio("bundle export 100 MB + 100 blobs / tar --zstd -c", "BM_BundleExport100MB/real_time",
+          "BM_Baseline_TarZstdCreate100MB/real_time", ("<=", 1.5))
+    ratio("bundle import 100 MB + 100 blobs / tar --zstd -x", "BM_BundleImport100MB/real_time",
+          "BM_Baseline_TarZstdExtract100MB/real_time", ("<=", 1.5))
     ratio("import Claude transcript ~100 MB / simdjson parse_many", "BM_ImportClaude100MB/real_time",
           "BM_Baseline_SimdjsonParseMany100MB/real_time", ("<=", 3.0))
 

@@ -80,6 +80,9 @@ enum class OutputId : int {
   kIndexList,
   kIndexInfo,
   kSearch,
+  // bundles (store handles)
+  kExport,
+  kImportBundle,
 };
 
 // The last result that did not fit the caller's buffer, kept so the retry only copies it.

@@ -81,6 +81,8 @@ void add_history(CLI::App& app, Globals& g);
 void add_search(CLI::App& app, Globals& g);
 void add_index(CLI::App& app, Globals& g);
 void add_copy(CLI::App& app, Globals& g);
+void add_export_bundle(CLI::App& app, Globals& g);
+void add_import_bundle(CLI::App& app, Globals& g);
 
 // xs ls --foreign KIND [PATH] (cmd_import.cc): what another agent's store holds, read only, as a table
 // or the library's JSON; an empty PATH is the kind's usual place.

@@ -1354,6 +1354,96 @@ XS_API xs_status xs_search_options_init(xs_search_options *o, uint32_t version);
 XS_API xs_status xs_search(xs_index *ix, const char *query, const xs_search_options *opts, char *buf, size_t cap,
                            size_t *out_len);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Portable bundles (docs/bundles.md): sessions carried to another store in one file, a tar    */
+/* archive (zstd, or gzip on request) whose first member, manifest.json, lists every other one  */
+/* with its SHA-256 and size. A bundle holds the named sessions byte for byte (archived ones as  */
+/* their .jsonl.gz), the sessions they descend from (the parentSession chain of forks and        */
+/* branched sessions), every blob they reference and the keyed-store records that point at them.*/
+/* An import checks every member against the manifest before it places anything: a damaged or   */
+/* hostile bundle (cut short, a wrong hash, an absolute or ".." name, a link or device, a member */
+/* larger than declared, more bytes than declared in all, a member the manifest does not list,   */
+/* a missing or late manifest, a member twice) is refused with XS_ECORRUPT and the store is left  */
+/* as it was. The bundle file itself is a local path on the disk whatever the store's storage;   */
+/* the store's side goes through the store's own storage (the disk, memory, a host's table).     */
+
+#define XS_EXPORT_OPTIONS_VERSION 1
+/* xs_export_options.flags */
+#define XS_EXPORT_NO_LINEAGE 0x1u /* only the named sessions, not those they descend from */
+#define XS_EXPORT_GZIP 0x2u       /* gzip instead of zstd */
+
+typedef struct xs_export_options {
+  uint32_t version; /* XS_EXPORT_OPTIONS_VERSION */
+  uint32_t flags;   /* XS_EXPORT_* */
+} xs_export_options;
+
+/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
+ *  @thread any thread. */
+XS_API xs_status xs_export_options_init(xs_export_options *o, uint32_t version);
+
+/** Writes a bundle of the sessions `session_ids` names (ids, unambiguous id prefixes, or session
+ *  file paths of this store) to `out_path`, replacing a file there whole (it is written beside it
+ *  and renamed). Writes what it carried as a JSON object
+ *  (capi/schema/bundle-export-report.schema.json): "path", "bytes" (the bundle's size),
+ *  "compression", "sessions" [{"id","path","cwd","archived","lineage" (carried as an ancestor),
+ *  "bytes","parentSession","parentInBundle"}], "blobs" [{"hash","bytes"}], "missingBlobs" (hashes
+ *  referenced but not in the blob store: not carried), "keys" (the key records carried).
+ *  @param session_ids  n_ids strings, borrowed for the call; a session named twice travels once.
+ *  @param opts  NULL for defaults (lineage, zstd).
+ *  @return XS_OK; XS_EBUFS (the bundle was written; the retry right after copies the report
+ *          without exporting again); XS_ENOTFOUND (a session the store does not have);
+ *          XS_EAMBIGUOUS; XS_EINVAL (session_ids or out_path NULL or empty, n_ids 0, a NULL id,
+ *          unknown flags, a session whose id cannot travel); XS_EVERSION; XS_ECORRUPT (a damaged
+ *          blob or archived session); XS_ECONFLICT (a file changed during the export);
+ *          XS_EIO; XS_ENOSPC; XS_EMISUSE (store not open). Details via xs_store_errmsg(st).
+ *  @thread serialised per store. */
+XS_API xs_status xs_export(xs_store *st, const char *const *session_ids, size_t n_ids, const char *out_path,
+                           const xs_export_options *opts, char *buf, size_t cap, size_t *out_len);
+
+#define XS_IMPORT_BUNDLE_OPTIONS_VERSION 1
+/* xs_import_bundle_options.flags */
+#define XS_IMPORT_BUNDLE_RENAME 0x1u  /* a session id the store holds with other content: import the
+                                         bundle's copy under a new id (derived from the old id and
+                                         its bytes, so a repeated import finds it) and update the
+                                         parentSession links of the bundle's other sessions */
+#define XS_IMPORT_BUNDLE_DRY_RUN 0x2u /* verify everything and report what would be done; write
+                                         nothing */
+
+typedef struct xs_import_bundle_options {
+  uint32_t version;           /* XS_IMPORT_BUNDLE_OPTIONS_VERSION */
+  uint32_t flags;             /* XS_IMPORT_BUNDLE_* */
+  const char *const *cwd_map; /* NULL, or pairs old0, new0, old1, new1...: a session whose cwd is
+                                 an old path or lies below one gets the new path instead (the
+                                 first pair that applies); its header keeps the old one as
+                                 "originalCwd". Absolute paths without "." or ".." components.
+                                 Borrowed for the call. */
+  size_t cwd_map_len;         /* strings in cwd_map: twice the number of pairs */
+} xs_import_bundle_options;
+
+/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
+ *  @thread any thread. */
+XS_API xs_status xs_import_bundle_options_init(xs_import_bundle_options *o, uint32_t version);
+
+/** Imports the bundle at `bundle_path` into the store. Sessions go to the directory of their cwd
+ *  (after the cwd map) under their own file names; blobs into the blob store (an identical blob is
+ *  kept); key records into the keyed store (a key the store already has with another record keeps
+ *  it: "kept"). Importing the same bundle again changes nothing ("present"). Writes what it did as
+ *  a JSON object (capi/schema/bundle-import-report.schema.json): "dryRun", "bundle", "sourceRoot",
+ *  "sessions" [{"id","newId","path","cwd","oldCwd","archived","action": "imported", "renamed" or
+ *  "present"}], "blobs" [{"hash","action"}], "keys" [{"key","action"}].
+ *  @param opts  NULL for defaults.
+ *  @return XS_OK; XS_EBUFS (the import was done; the retry right after copies the report without
+ *          importing again); XS_ENOTFOUND (no such bundle file); XS_EINVAL (bundle_path NULL or
+ *          empty, unknown flags, an odd cwd_map_len, a cwd_map path that is NULL or not absolute);
+ *          XS_EVERSION (options, or a bundle of a newer format); XS_ECORRUPT (a damaged or
+ *          hostile bundle: the message names the member and what is wrong; nothing was written);
+ *          XS_EEXISTS (a session id the store holds with other content, without
+ *          XS_IMPORT_BUNDLE_RENAME; nothing was written); XS_EIO; XS_ENOSPC (what was placed is
+ *          removed again); XS_ELOCKED (the keyed store); XS_EMISUSE (store not open).
+ *  @thread serialised per store. */
+XS_API xs_status xs_import_bundle(xs_store *st, const char *bundle_path, const xs_import_bundle_options *opts,
+                                  char *buf, size_t cap, size_t *out_len);
+
 #ifdef __cplusplus
 }
 #endif

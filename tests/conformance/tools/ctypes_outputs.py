@@ -11,6 +11,8 @@ conformance case reaches, and those of real session files of other agents.
 - xs_index_rebuild, xs_index_refresh, xs_index_verify, xs_index_list, xs_index_info and xs_search
   over the store's sessions and a copy of the corpus files (other agents' text in the index), and
   xs_index_info of an index opened over a damaged file.
+- xs_export (the upkeep sessions: a blob referenced and missing) and xs_import_bundle (into another
+  store with a cwd map, again: everything present, and a dry run with rename).
 - Every reading call on each *.jsonl of a corpus directory (pi's own files, ../shared/corpus/pi),
   opened read-only: files another agent wrote, whose members our schemas must allow.
 
@@ -18,7 +20,9 @@ Each output goes to <dir>/<source>.<n>.<function>.json, the names the conformanc
 import ctypes
 import json
 import os
+import shutil
 import sys
+import tempfile
 from ctypes import (POINTER, Structure, byref, c_char_p, c_int64, c_size_t, c_uint32, c_uint64, c_void_p,
                     create_string_buffer)
 
@@ -28,6 +32,7 @@ XS_GC_OPTIONS_VERSION, XS_GC_DRY_RUN = 1, 0x1
 XS_REPAIR_QUARANTINE = 0x1
 XS_HISTORY_OPTIONS_VERSION, XS_HISTORY_LITERAL = 1, 0x1
 XS_INDEX_OPTIONS_VERSION, XS_SEARCH_OPTIONS_VERSION, XS_SEARCH_LITERAL = 1, 1, 0x1
+XS_IMPORT_BUNDLE_OPTIONS_VERSION, XS_IMPORT_BUNDLE_RENAME, XS_IMPORT_BUNDLE_DRY_RUN = 1, 0x1, 0x2
 HASH = "%064x" % 0xdead  # a blob referenced by a session and never stored
 TS = "2026-02-16T10:20:30.000Z"
 
@@ -61,6 +66,10 @@ class IndexOptions(Structure):
 class SearchOptions(Structure):
     _fields_ = [("version", c_uint32), ("flags", c_uint32), ("cwd", c_char_p), ("role", c_char_p),
                 ("since_ms", c_int64), ("session_id", c_char_p), ("limit", c_uint32)]
+
+
+class ImportBundleOptions(Structure):
+    _fields_ = [("version", c_uint32), ("flags", c_uint32), ("cwd_map", POINTER(c_char_p)), ("cwd_map_len", c_size_t)]
 
 
 def _declare(lib):
@@ -102,6 +111,10 @@ def _declare(lib):
                                       POINTER(c_size_t)]
     lib.xs_history_recent.argtypes = [c_void_p, c_char_p, c_uint32, c_char_p, c_size_t, POINTER(c_size_t)]
     lib.xs_history_info.argtypes = [c_void_p, c_char_p, c_size_t, POINTER(c_size_t)]
+    lib.xs_export.argtypes = [c_void_p, POINTER(c_char_p), c_size_t, c_char_p, c_void_p, c_char_p, c_size_t,
+                              POINTER(c_size_t)]
+    lib.xs_import_bundle_options_init.argtypes = [POINTER(ImportBundleOptions), c_uint32]
+    lib.xs_import_bundle.argtypes = [c_void_p, c_char_p, c_void_p, c_char_p, c_size_t, POINTER(c_size_t)]
     for name in READERS:
         getattr(lib, name).argtypes = [c_void_p, c_char_p, c_size_t, POINTER(c_size_t)]
     for name in ("xs_build_context", "xs_session_resume_check"):
@@ -276,6 +289,35 @@ class Driver:
             lib.xs_index_close(ix)
         self.damaged_file_info(st, "index", IndexOptions, XS_INDEX_OPTIONS_VERSION)
 
+    def bundles(self, st):
+        lib = self.lib
+        err = lambda: lib.xs_store_errmsg(st).decode()  # noqa: E731
+        other = tempfile.mkdtemp(prefix="xs-bundle-")
+        dst = lib.xs_store_new()
+        try:
+            out = os.path.join(other, "b.xsb").encode()
+            ids = (c_char_p * 2)(b"up", b"v1")
+            made = self._json("xs_export", lambda b, c, n: lib.xs_export(st, ids, 2, out, None, b, c, n), err)
+            assert [x["id"] for x in made["sessions"]] == ["up", "v1"] and made["missingBlobs"] == [HASH], made
+            assert lib.xs_store_open(dst, os.path.join(other, "store").encode(), None) == XS_OK
+            derr = lambda: lib.xs_store_errmsg(dst).decode()  # noqa: E731
+            o = ImportBundleOptions()
+            assert lib.xs_import_bundle_options_init(byref(o), XS_IMPORT_BUNDLE_OPTIONS_VERSION) == XS_OK
+            pairs = (c_char_p * 2)(b"/w", b"/home/w")
+            o.cwd_map, o.cwd_map_len = pairs, 2
+            done = self._json("xs_import_bundle", lambda b, c, n: lib.xs_import_bundle(dst, out, byref(o), b, c, n),
+                              derr)
+            assert [(x["action"], x["oldCwd"]) for x in done["sessions"]] == [("imported", "/w")] * 2, done
+            again = self._json("xs_import_bundle", lambda b, c, n: lib.xs_import_bundle(dst, out, byref(o), b, c, n),
+                               derr)
+            assert [x["action"] for x in again["sessions"]] == ["present"] * 2, again
+            o.flags, o.cwd_map_len = XS_IMPORT_BUNDLE_RENAME | XS_IMPORT_BUNDLE_DRY_RUN, 0
+            dry = self._json("xs_import_bundle", lambda b, c, n: lib.xs_import_bundle(st, out, byref(o), b, c, n), err)
+            assert dry["dryRun"] and [x["action"] for x in dry["sessions"]] == ["present"] * 2, dry
+        finally:
+            lib.xs_store_free(dst)
+            shutil.rmtree(other)
+
     def corpus_file(self, st, path):
         """Every reading call on another agent's file, opened read-only (nothing is written)."""
         lib = self.lib
@@ -304,6 +346,7 @@ class Driver:
             self.blobs(st)
             self.history(st)
             self.index(st)
+            self.bundles(st)
             names = sorted(n for n in os.listdir(self.corpus) if n.endswith(".jsonl")) if self.corpus else []
             if self.corpus and not names:
                 raise AssertionError("no *.jsonl in " + self.corpus)

@@ -1,0 +1,57 @@
+// The first half of an import (docs/bundles.md#what-an-import-refuses): the bundle read member by
+// member and held to its manifest. Sessions and key records are kept in memory; blobs stream into
+// staging files in the store's root (none on a dry run), which go with the Received unless placed.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "bundle/bundle_format.h"
+#include "storage/fs.h"
+#include "util/status.h"
+
+namespace xs::bundle {
+
+// Staging files ".xs-bundle-<random>-<n>" in the store root, removed when this dies unless
+// release()d (a placed file is no longer staged).
+class Staging {
+ public:
+  Staging(std::shared_ptr<storage::Fs> fs, std::string root);
+  ~Staging();
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+  std::string next_path();
+  void release(const std::string& path);
+
+ private:
+  std::shared_ptr<storage::Fs> fs_;
+  std::string prefix_;
+  size_t n_ = 0;
+  std::vector<std::string> paths_;
+};
+
+struct StagedBlob {
+  std::string hash;
+  uint64_t size = 0;
+  std::string staged;  // empty on a dry run
+};
+
+struct Received {
+  Manifest manifest;
+  std::unordered_map<std::string, std::string> sessions;  // member -> bytes
+  std::string keys;                                       // keys.json, empty when absent
+  std::vector<StagedBlob> blobs;                          // in archive order
+};
+
+// Reads the whole bundle, refusing it (kCorrupt, with the member and the reason) at the first
+// member that is not as the manifest says: manifest.json missing or not first; a member with an
+// absolute or ".." path, one that is not a regular file (links, devices), one not in the manifest,
+// one that appears twice, one larger than declared (reading stops one byte past the declared size)
+// or whose SHA-256 differs; a member the manifest lists that never comes; a stream that inflates
+// past what the manifest declares. `staging` null: a dry run, nothing is written.
+Result<Received> read_bundle(const std::shared_ptr<storage::Fs>& bundle_fs, const std::string& bundle_path,
+                             Staging* staging, storage::Fs* store_fs);
+
+}  // namespace xs::bundle
