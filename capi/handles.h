@@ -80,6 +80,8 @@ enum class OutputId : int {
   kIndexList,
   kIndexInfo,
   kSearch,
+  // store handles (the HTML view)
+  kExportHtml,
 };
 
 // The last result that did not fit the caller's buffer, kept so the retry only copies it.
