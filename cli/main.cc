@@ -203,6 +203,7 @@ int main(int argc, char** argv) {
   add_search(app, g);
   add_index(app, g);
   add_copy(app, g);
+  add_export_html(app, g);
   add_global_options(app, g);
 
   try {

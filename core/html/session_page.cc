@@ -147,7 +147,9 @@ void header_section(std::string& out, const session::Session& s, const PageFacts
            number(st.counts.cache_read) + ", cache write " + number(st.counts.cache_write));
   fact(out, "Cost", "$" + number(st.counts.cost));
   fact(out, "Compactions", std::to_string(st.counts.compactions));
-  fact(out, "Branch points", std::to_string(f.branch_points) + " (" + std::to_string(f.branches) + " other branches)");
+  fact(out, "Branch points",
+       std::to_string(f.branch_points) + " (" + std::to_string(f.branches) +
+           (f.branches == 1 ? " other branch)" : " other branches)"));
   fact(out, "Labels", std::to_string(labels));
   out += "</dl></header>";
 }

@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases_check import XsCheckTest  # noqa: E402,F401  (unittest finds the classes here)
 from cases_demo import XsDemoTest  # noqa: E402,F401
 from cases_history import XsHistoryTest  # noqa: E402,F401
+from cases_html import XsHtmlTest  # noqa: E402,F401
 from cases_import import XsImportTest  # noqa: E402,F401
 from cases_read import XsReadTest  # noqa: E402,F401
 from cases_stats import XsStatsTest  # noqa: E402,F401
