@@ -83,6 +83,8 @@ enum class OutputId : int {
   // bundles (store handles)
   kExport,
   kImportBundle,
+  // store handles (the HTML view)
+  kExportHtml,
 };
 
 // The last result that did not fit the caller's buffer, kept so the retry only copies it.

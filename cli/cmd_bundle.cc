@@ -14,18 +14,17 @@
 
 namespace xs::cli {
 
-// xs export's bundle half, outside the anonymous namespace: `xs export --html` (docs/html-view.md)
-// shares the command name, and one registration may call either.
+namespace {
+
+// xs export: a bundle, or with --html the pages of the HTML view (export_html, cmd_export_html.cc).
 struct BundleExportArgs {
   std::vector<std::string> sessions;
   std::string file;  // -o
+  bool html = false;
   bool no_lineage = false;
   bool gzip = false;
   bool json = false;
 };
-void export_bundle(const Store& store, const BundleExportArgs& a);
-
-namespace {
 
 struct ImportBundleArgs {
   std::string file;
@@ -120,8 +119,6 @@ void import_bundle(const Store& store, const ImportBundleArgs& a) {
   print_import_bundle(store, a, text);
 }
 
-}  // namespace
-
 void export_bundle(const Store& store, const BundleExportArgs& a) {
   require_root(store);
   xs_export_options o;
@@ -137,15 +134,25 @@ void export_bundle(const Store& store, const BundleExportArgs& a) {
   print_export(store, a, text);
 }
 
-void add_export_bundle(CLI::App& app, Globals& g) {
+}  // namespace
+
+void add_export(CLI::App& app, Globals& g) {
   auto a = std::make_shared<BundleExportArgs>();
-  CLI::App* cmd = app.add_subcommand("export", "write sessions, their lineage, blobs and key records to one bundle");
+  CLI::App* cmd = app.add_subcommand(
+      "export", "write sessions, their lineage, blobs and key records to one bundle, or (--html) as HTML pages");
   cmd->add_option("session", a->sessions, "the sessions (ids, id prefixes or files)")->required();
-  cmd->add_option("-o,--output", a->file, "the bundle file to write (replaced whole)")->required();
-  cmd->add_flag("--no-lineage", a->no_lineage, "only the named sessions, not those they descend from");
-  cmd->add_flag("--gzip", a->gzip, "compress with gzip instead of zstd");
+  cmd->add_option("-o,--output", a->file,
+                  "the bundle file to write (replaced whole); with --html the page (one session) or a directory "
+                  "of pages and index.html")
+      ->required();
+  auto* html = cmd->add_flag("--html", a->html, "self-contained HTML pages that open offline in any browser");
+  cmd->add_flag("--no-lineage", a->no_lineage, "only the named sessions, not those they descend from")->excludes(html);
+  cmd->add_flag("--gzip", a->gzip, "compress with gzip instead of zstd")->excludes(html);
   cmd->add_flag("--json", a->json, "the library's report");
-  cmd->callback([a, &g] { export_bundle(Store(g.store()), *a); });
+  cmd->callback([a, &g] {
+    if (a->html) return export_html(Store(g.store()), a->sessions, a->file, a->json);
+    export_bundle(Store(g.store()), *a);
+  });
 }
 
 void add_import_bundle(CLI::App& app, Globals& g) {

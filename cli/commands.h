@@ -81,8 +81,10 @@ void add_history(CLI::App& app, Globals& g);
 void add_search(CLI::App& app, Globals& g);
 void add_index(CLI::App& app, Globals& g);
 void add_copy(CLI::App& app, Globals& g);
-void add_export_bundle(CLI::App& app, Globals& g);
+void add_export(CLI::App& app, Globals& g);  // bundles, or --html pages (cmd_bundle.cc)
 void add_import_bundle(CLI::App& app, Globals& g);
+// The pages of `sessions` at `out` (xs_export_html), as lines or the library's report.
+void export_html(const Store& store, const std::vector<std::string>& sessions, const std::string& out, bool json);
 
 // xs ls --foreign KIND [PATH] (cmd_import.cc): what another agent's store holds, read only, as a table
 // or the library's JSON; an empty PATH is the kind's usual place.

@@ -203,7 +203,7 @@ int main(int argc, char** argv) {
   add_search(app, g);
   add_index(app, g);
   add_copy(app, g);
-  add_export_bundle(app, g);
+  add_export(app, g);
   add_import_bundle(app, g);
   add_global_options(app, g);
 

@@ -1443,6 +1443,47 @@ XS_API xs_status xs_import_bundle_options_init(xs_import_bundle_options *o, uint
  *  @thread serialised per store. */
 XS_API xs_status xs_import_bundle(xs_store *st, const char *bundle_path, const xs_import_bundle_options *opts,
                                   char *buf, size_t cap, size_t *out_len);
+/* The HTML view (docs/html-view.md): sessions as self-contained pages that open offline in any  */
+/* browser and fetch nothing (no script; a Content-Security-Policy allowing only the page's      */
+/* inline style and data: images). A page shows the session's facts and stats, the current path */
+/* root to leaf with every other branch collapsed where it leaves, messages rendered from        */
+/* Markdown (cmark, raw HTML dropped, only http/https/mailto links kept), tool calls, results    */
+/* and thinking collapsed, images inline from the blob store, compactions, branch summaries and */
+/* labels marked. Pages are written on the local disk, wherever the store keeps its sessions.   */
+
+#define XS_HTML_OPTIONS_VERSION 1
+
+typedef struct xs_html_options {
+  uint32_t version; /* XS_HTML_OPTIONS_VERSION */
+  uint32_t flags;   /* none yet: 0 */
+} xs_html_options;
+
+/** Fills *o with defaults for `version`.  @return XS_OK; XS_EINVAL; XS_EVERSION.
+ *  @thread any thread. */
+XS_API xs_status xs_html_options_init(xs_html_options *o, uint32_t version);
+
+/** Writes the pages of the sessions `session_ids` names (each a file path, a session id or an
+ *  unambiguous id prefix, as xs_session_open takes them). One session: `out_path` is the page
+ *  (its directory must exist). Several: `out_path` is a directory (made when missing) that gets
+ *  "<session id>.html" for each and an "index.html" linking them. Every name is resolved (and,
+ *  with several, checked) before anything is written; each page replaces its file whole or not
+ *  at all; on an error, pages written before it stay and no index is written. The sessions are
+ *  only read. Report, as JSON (capi/schema/html-report.schema.json): "pages" in the order named,
+ *  each {"path","sessionId","entries","messages","branchPoints","branches","bytes"}, and "index":
+ *  {"path","bytes"}, or null for one session.
+ *  @param session_ids  n_ids strings (not NULL, not empty), not copied beyond the call.
+ *  @param opts         NULL for the defaults.
+ *  @return XS_OK; XS_EBUFS (the retry right after, with the same arguments, copies the report;
+ *          nothing is rendered again); XS_EINVAL (session_ids, out_path or out_len NULL, n_ids 0,
+ *          a NULL or empty name or out_path, unknown flags, one session and out_path a
+ *          directory, several and out_path a file, a session id with other characters than
+ *          letters, digits, '-', '_', '.' (or a leading '.') when it must name a page, a session
+ *          named twice); XS_EVERSION (options); XS_ENOTFOUND (a name that matches no session, the
+ *          page's directory missing); XS_EAMBIGUOUS (a prefix of several); XS_ENOHEADER,
+ *          XS_ECORRUPT (a file that is no session); XS_EIO, XS_ENOSPC (writing a page);
+ *          XS_EMISUSE (store not open).  @thread serialised per store. */
+XS_API xs_status xs_export_html(xs_store *st, const char *const *session_ids, size_t n_ids, const char *out_path,
+                                const xs_html_options *opts, char *buf, size_t cap, size_t *out_len);
 
 #ifdef __cplusplus
 }

@@ -69,8 +69,8 @@ class PkgConfig(unittest.TestCase):
         flags = pkg_config(self.pc_dir, "--static", "--libs", prefix=self.prefix)
         self.assertEqual(flags[:2], ["-L" + self.libdir, "-lxsession"])
         libs = [f for f in flags if f.startswith("-l") or f == "-pthread"]
-        self.assertEqual(libs, ["-lxsession", "-lsimdjson", "-lcrypto", "-lz", "-lsqlite3", CXX_RUNTIME, "-lm",
-                                "-pthread"])
+        self.assertEqual(libs, ["-lxsession", "-lsimdjson", "-lcrypto", "-lz", "-lsqlite3", "-larchive", "-lcmark", CXX_RUNTIME,
+                                "-lm", "-pthread"])
         self.assertFalse([f for f in flags if f.startswith("-D")], flags)
 
     def build_smoke(self, name, libdir, link_flags):

@@ -17,6 +17,7 @@ from cases_bundle import XsBundleTest  # noqa: E402,F401  (unittest finds the cl
 from cases_check import XsCheckTest  # noqa: E402,F401
 from cases_demo import XsDemoTest  # noqa: E402,F401
 from cases_history import XsHistoryTest  # noqa: E402,F401
+from cases_html import XsHtmlTest  # noqa: E402,F401
 from cases_import import XsImportTest  # noqa: E402,F401
 from cases_read import XsReadTest  # noqa: E402,F401
 from cases_stats import XsStatsTest  # noqa: E402,F401

@@ -13,6 +13,8 @@ conformance case reaches, and those of real session files of other agents.
   xs_index_info of an index opened over a damaged file.
 - xs_export (the upkeep sessions: a blob referenced and missing) and xs_import_bundle (into another
   store with a cwd map, again: everything present, and a dry run with rename).
+- xs_export_html of one session (the page, "index": null) and of two (a directory of pages and an
+  index page).
 - Every reading call on each *.jsonl of a corpus directory (pi's own files, ../shared/corpus/pi),
   opened read-only: files another agent wrote, whose members our schemas must allow.
 
@@ -33,6 +35,7 @@ XS_REPAIR_QUARANTINE = 0x1
 XS_HISTORY_OPTIONS_VERSION, XS_HISTORY_LITERAL = 1, 0x1
 XS_INDEX_OPTIONS_VERSION, XS_SEARCH_OPTIONS_VERSION, XS_SEARCH_LITERAL = 1, 1, 0x1
 XS_IMPORT_BUNDLE_OPTIONS_VERSION, XS_IMPORT_BUNDLE_RENAME, XS_IMPORT_BUNDLE_DRY_RUN = 1, 0x1, 0x2
+XS_HTML_OPTIONS_VERSION = 1
 HASH = "%064x" % 0xdead  # a blob referenced by a session and never stored
 TS = "2026-02-16T10:20:30.000Z"
 
@@ -70,6 +73,8 @@ class SearchOptions(Structure):
 
 class ImportBundleOptions(Structure):
     _fields_ = [("version", c_uint32), ("flags", c_uint32), ("cwd_map", POINTER(c_char_p)), ("cwd_map_len", c_size_t)]
+class HtmlOptions(Structure):
+    _fields_ = [("version", c_uint32), ("flags", c_uint32)]
 
 
 def _declare(lib):
@@ -115,6 +120,9 @@ def _declare(lib):
                               POINTER(c_size_t)]
     lib.xs_import_bundle_options_init.argtypes = [POINTER(ImportBundleOptions), c_uint32]
     lib.xs_import_bundle.argtypes = [c_void_p, c_char_p, c_void_p, c_char_p, c_size_t, POINTER(c_size_t)]
+    lib.xs_html_options_init.argtypes = [POINTER(HtmlOptions), c_uint32]
+    lib.xs_export_html.argtypes = [c_void_p, POINTER(c_char_p), c_size_t, c_char_p, c_void_p, c_char_p, c_size_t,
+                                   POINTER(c_size_t)]
     for name in READERS:
         getattr(lib, name).argtypes = [c_void_p, c_char_p, c_size_t, POINTER(c_size_t)]
     for name in ("xs_build_context", "xs_session_resume_check"):
@@ -317,6 +325,27 @@ class Driver:
         finally:
             lib.xs_store_free(dst)
             shutil.rmtree(other)
+    def html(self, st):
+        lib = self.lib
+        err = lambda: lib.xs_store_errmsg(st).decode()  # noqa: E731
+        header = lambda i: ('{"type":"session","version":3,"id":"%s","timestamp":"%s","cwd":"/w"}' % (i, TS)).encode()  # noqa
+        msg = ('{"type":"message","id":"m1","parentId":null,"timestamp":"%s","message":{"role":"user",'
+               '"content":"<script>x</script>"}}' % TS).encode()
+        self.session_file("html1.jsonl", [header("html1"), msg])
+        self.session_file("html2.jsonl", [header("html2"), msg])
+        out = os.path.join(self.root, "html-out")
+        o = HtmlOptions()
+        assert lib.xs_html_options_init(byref(o), XS_HTML_OPTIONS_VERSION) == XS_OK
+        one = (c_char_p * 1)(b"html1")
+        page = self._json("xs_export_html",
+                          lambda b, c, n: lib.xs_export_html(st, one, 1, (out + ".html").encode(), byref(o), b, c, n),
+                          err)
+        assert page["index"] is None and page["pages"][0]["messages"] == 1, page
+        two = (c_char_p * 2)(b"html1", b"html2")
+        pages = self._json("xs_export_html", lambda b, c, n: lib.xs_export_html(st, two, 2, out.encode(), None, b, c, n),
+                           err)
+        assert [p["sessionId"] for p in pages["pages"]] == ["html1", "html2"], pages
+        assert pages["index"]["path"] == os.path.join(out, "index.html"), pages
 
     def corpus_file(self, st, path):
         """Every reading call on another agent's file, opened read-only (nothing is written)."""
@@ -347,6 +376,7 @@ class Driver:
             self.history(st)
             self.index(st)
             self.bundles(st)
+            self.html(st)
             names = sorted(n for n in os.listdir(self.corpus) if n.endswith(".jsonl")) if self.corpus else []
             if self.corpus and not names:
                 raise AssertionError("no *.jsonl in " + self.corpus)
