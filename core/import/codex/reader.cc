@@ -1,10 +1,13 @@
 #include "import/codex/reader.h"
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <set>
 #include <utility>
 
 #include "json/json_string.h"
+#include "json/limits.h"
 #include "json/member_scanner.h"
 
 namespace xs::import::codex {
@@ -126,6 +129,8 @@ Result<std::vector<RolloutFile>> find_rollouts(storage::Fs& fs, const std::strin
 Status read_rollout(storage::Fs& fs, const RolloutFile& file, Rollout* out) {
   out->file = file;
   XS_RETURN_IF_ERROR(read_source_rows(fs, file.path, &out->source));
+  simdjson::dom::parser parser;
+  std::string padded;
   for (const SourceRow& s : out->source.rows) {
     std::string reason;
     auto members = object_members(s.text, &reason);
@@ -138,7 +143,14 @@ Status read_rollout(storage::Fs& fs, const RolloutFile& file, Rollout* out) {
     row.line = s.line;
     row.terminated = s.terminated;
     row.text = s.text;
-    classify(*members, out->rows.empty(), row);
+    // simdjson, which the conversions read payloads with, refuses a lone surrogate escape that
+    // JSON.parse takes: such a row is kept verbatim rather than converted without its text.
+    padded.assign(s.text);
+    padded.append(json::kPadding, '\0');
+    simdjson::dom::element parsed;
+    if (parser.parse(padded.data(), s.text.size(), false).get(parsed) == simdjson::SUCCESS) {
+      classify(*members, out->rows.empty(), row);
+    }
     take_session_facts(*out, row);
     out->rows.push_back(std::move(row));
   }
