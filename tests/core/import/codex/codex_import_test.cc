@@ -10,6 +10,7 @@
 #include "codex_fixture.h"
 #include "import/codex/importer.h"
 #include "json/member_scanner.h"
+#include "search/session_read.h"
 
 namespace xs::import::codex {
 namespace {
@@ -220,6 +221,17 @@ TEST_F(CodexImport, ADryRunWritesNothing) {
   ImportReport dry = run(src.path(), o);
   EXPECT_EQ(dry.sessions[0].already_imported, 15u);
   EXPECT_EQ(dry.sessions[0].session_file, real.sessions[0].session_file);
+}
+
+TEST_F(CodexImport, TheSessionIndexNamesCodexAsTheSource) {
+  test::put_file(*fs, src.path() + "/" + kFixtureRel, testing::fixture_rollout());
+  ImportReport r = run(src.path());
+  ASSERT_EQ(r.sessions.size(), 1u);
+  auto info = fs->stat(r.sessions[0].session_file);
+  ASSERT_TRUE(info.ok());
+  auto read = search::read_whole(fs, r.sessions[0].session_file, *info);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ(read->row.source_agent, std::optional<std::string>("codex"));
 }
 
 }  // namespace
