@@ -301,13 +301,13 @@ mod tests {
 
     #[test]
     fn kind_names_round_trip_and_an_unknown_one_is_invalid() {
-        for kind in [ImportKind::Claude, ImportKind::MyAgents, ImportKind::Gateway] {
+        for kind in [ImportKind::Claude, ImportKind::MyAgents, ImportKind::Gateway, ImportKind::Codex] {
             assert_eq!(kind.to_string().parse::<ImportKind>().unwrap(), kind);
         }
-        let err = "codex".parse::<ImportKind>().unwrap_err();
+        let err = "opencode".parse::<ImportKind>().unwrap_err();
         assert_eq!(
             (err.code(), err.message()),
-            (ErrorCode::Invalid, "unknown import kind \"codex\" (claude, myagents or gateway)")
+            (ErrorCode::Invalid, "unknown import kind \"opencode\" (claude, myagents, gateway or codex)")
         );
         assert_eq!("Claude".parse::<ImportKind>().unwrap_err().code(), ErrorCode::Invalid);
     }
