@@ -11,6 +11,8 @@
 #include "handles.h"
 #include "import/claude/importer.h"
 #include "import/claude/reader.h"
+#include "import/codex/importer.h"
+#include "import/codex/reader.h"
 #include "import/gateway/importer.h"
 #include "import/gateway/reader.h"
 #include "import/myagents/importer.h"
@@ -28,7 +30,7 @@ using xs::capi::OutputId;
 
 namespace {
 
-enum class Kind { kClaude, kMyAgents, kGateway };
+enum class Kind { kClaude, kMyAgents, kGateway, kCodex };
 
 struct Request {
   Kind kind = Kind::kClaude;
@@ -63,9 +65,11 @@ Status parse_kind(const char* kind, Kind* out) {
     *out = Kind::kMyAgents;
   } else if (k == "gateway") {
     *out = Kind::kGateway;
+  } else if (k == "codex") {
+    *out = Kind::kCodex;
   } else {
     return Status::Invalid("unknown import kind \"" + xs::json::to_valid_utf8(k) +
-                           "\" (expected \"claude\", \"myagents\" or \"gateway\")");
+                           "\" (expected \"claude\", \"myagents\", \"gateway\" or \"codex\")");
   }
   return Status::Ok();
 }
@@ -118,7 +122,8 @@ Status translate(const char* kind, const char* source_path, const xs_import_opti
   }
   if (opts->fallback_cwd) {
     if (out->kind == Kind::kClaude) {
-      return Status::Invalid("xs_import_options.fallback_cwd is for \"gateway\" and \"myagents\" (use target_cwd)");
+      return Status::Invalid(
+          "xs_import_options.fallback_cwd is for \"gateway\", \"myagents\" and \"codex\" (use target_cwd)");
     }
     XS_RETURN_IF_ERROR(check_cwd(opts->fallback_cwd, "xs_import_options.fallback_cwd"));
     out->fallback_cwd = opts->fallback_cwd;
@@ -155,6 +160,7 @@ Result<xs::import::ImportReport> run_import(xs::store::Store& store, const std::
   o.fallback_cwd = r.fallback_cwd;
   o.progress = r.progress;
   if (r.kind == Kind::kGateway) return xs::import::gateway::import_store(*source, r.path, store, o);
+  if (r.kind == Kind::kCodex) return xs::import::codex::import_sessions(*source, r.path, store, o);
   return xs::import::myagents::import_store(*source, r.path, store, o);
 }
 
@@ -179,6 +185,7 @@ Result<std::string> listing_json(const Request& r) {
     if (!listing.ok()) return listing.status();
     return xs::import::myagents::listing_json(*listing);
   }
+  if (r.kind == Kind::kCodex) return xs::import::codex::list_json(*source, r.path);
   return xs::import::claude::list_json(source, r.path);
 }
 

@@ -1,4 +1,4 @@
-// xs import claude|myagents|gateway [PATH]: another agent's store into this one (docs/import.md),
+// xs import claude|myagents|gateway|codex [PATH]: another agent's store into this one (docs/import.md),
 // with a summary table (per session: rows read, imported, kept as custom, already imported,
 // skipped; then every skipped row as file:line: reason, and the notes); --dry-run writes nothing.
 // xs ls --foreign KIND [PATH] (cmd_ls.cc) shows what such a store holds without importing it.
@@ -31,6 +31,11 @@ std::string default_foreign_path(const std::string& kind) {
   std::string h = home && *home ? home : ".";
   if (kind == "claude") return h + "/.claude/projects";
   if (kind == "myagents") return h + "/.myagents";
+  if (kind == "codex") {
+    // Codex keeps its state in $CODEX_HOME (default ~/.codex), its rollouts under sessions/.
+    const char* codex_home = std::getenv("CODEX_HOME");
+    return (codex_home && *codex_home ? std::string(codex_home) : h + "/.codex") + "/sessions";
+  }
   return h + "/.openclaw";
 }
 
@@ -126,6 +131,17 @@ std::string foreign_table(const std::string& kind, Json l) {
         out += buf;
       }
     }
+  } else if (kind == "codex") {
+    // The file names the session too (rollout-<time>-<id>.jsonl); --json has it.
+    out = "SESSION                               STARTED           ROWS    BAD  MODEL            FIRST PROMPT\n";
+    for (Json t : items(l, "sessions")) {
+      std::string id(str(t, "sessionId"));
+      std::snprintf(buf, sizeof buf, "%-36s  %-16s  %-6lld  %-3lld  %-15s  ",
+                    one_line(id.empty() ? str(t, "file") : id, 36).c_str(),
+                    one_line(str(t, "started").substr(0, 16), 16).c_str(), static_cast<long long>(num(t, "rows")),
+                    static_cast<long long>(num(t, "badRows")), one_line(str(t, "model"), 15).c_str());
+      out += buf + one_line(str(t, "firstPrompt"), 50) + "\n";
+    }
   } else {
     out = "ID                                    INDEX  FILE    TITLE\n";
     for (Json s : items(l, "sessions")) {
@@ -142,8 +158,8 @@ std::string foreign_table(const std::string& kind, Json l) {
 }  // namespace
 
 void list_foreign(const Store& store, const std::string& kind, const std::string& path, bool json) {
-  if (kind != "claude" && kind != "myagents" && kind != "gateway") {
-    throw CLI::ValidationError("--foreign", "\"" + kind + "\" is not claude, myagents or gateway");
+  if (kind != "claude" && kind != "myagents" && kind != "gateway" && kind != "codex") {
+    throw CLI::ValidationError("--foreign", "\"" + kind + "\" is not claude, myagents, gateway or codex");
   }
   std::string where = path.empty() ? default_foreign_path(kind) : path;
   std::string text =
@@ -159,15 +175,16 @@ void list_foreign(const Store& store, const std::string& kind, const std::string
 void add_import(CLI::App& app, Globals& g) {
   auto a = std::make_shared<ImportArgs>();
   CLI::App* cmd = app.add_subcommand("import", "import another agent's sessions into the store");
-  cmd->add_option("kind", a->kind, "claude, myagents or gateway")
+  cmd->add_option("kind", a->kind, "claude, myagents, gateway or codex")
       ->required()
-      ->check(CLI::IsMember({"claude", "myagents", "gateway"}));
+      ->check(CLI::IsMember({"claude", "myagents", "gateway", "codex"}));
   cmd->add_option("path", a->path,
-                  "the source (default: ~/.claude/projects, ~/.myagents, ~/.openclaw); for claude a projects root "
-                  "or one project directory");
+                  "the source (default: ~/.claude/projects, ~/.myagents, ~/.openclaw, $CODEX_HOME/sessions or "
+                  "~/.codex/sessions); for claude a projects root or one project directory");
   cmd->add_flag("--dry-run", a->dry_run, "report what would be imported; write nothing");
   cmd->add_option("--cwd", a->cwd,
-                  "claude: the cwd of every imported session; myagents, gateway: of sessions whose source names none");
+                  "claude: the cwd of every imported session; myagents, gateway, codex: of sessions whose source "
+                  "names none");
   cmd->add_flag("--json", a->json, "the library's report");
   cmd->callback([a, &g] {
     Store store(g.store());

@@ -172,7 +172,7 @@ void add_ls(CLI::App& app, Globals& g) {
   cmd->add_flag("--check", a->check, "open and verify every file: message counts, problems (flag D)");
   cmd->add_flag("--json", a->json, "one JSON array (the library's listing)");
   auto* foreign =
-      cmd->add_option("--foreign", a->foreign, "list another agent's store instead: claude, myagents, gateway")
+      cmd->add_option("--foreign", a->foreign, "list another agent's store instead: claude, myagents, gateway, codex")
           ->excludes(cwd_option);
   cmd->add_option("path", a->foreign_path, "with --foreign: the source (default: its usual place)")->needs(foreign);
   cmd->footer(

@@ -42,6 +42,9 @@ const (
 	// ImportGateway is a gateway state directory such as ~/.openclaw (docs/import-hosts.md): the
 	// state directory holding agents/, the agents/ directory itself or one agents/<id>/sessions/.
 	ImportGateway ImportKind = "gateway"
+	// ImportCodex is Codex CLI's sessions directory, $CODEX_HOME/sessions or ~/.codex/sessions
+	// (docs/import-codex.md): every rollout-*.jsonl under the path, at any depth, is read.
+	ImportCodex ImportKind = "codex"
 )
 
 // ImportOptions configures Store.Import and Store.ForeignList; nil means DefaultImportOptions().
@@ -53,7 +56,7 @@ type ImportOptions struct {
 	// TargetCwd ("claude" only) is the cwd of every imported session; "" = each conversation's
 	// own (else the index's originalPath). An absolute path without "." or ".." components.
 	TargetCwd string
-	// FallbackCwd ("gateway" and "myagents" only) is the cwd of a session whose source names
+	// FallbackCwd ("gateway", "myagents" and "codex" only) is the cwd of a session whose source names
 	// none (their transcripts keep their own); "" = the source directory. Absolute, as TargetCwd.
 	FallbackCwd string
 

@@ -69,7 +69,7 @@ func TestImportArgumentErrorsAreExactStatuses(t *testing.T) {
 		opts *ImportOptions
 		want Code
 	}{
-		{"unknown kind", ImportKind("codex"), src, nil, CodeInvalid},
+		{"unknown kind", ImportKind("opencode"), src, nil, CodeInvalid},
 		{"empty kind", ImportKind(""), src, nil, CodeInvalid},
 		{"kind with a NUL", ImportKind("myagents\x00"), src, nil, CodeInvalid},
 		{"missing path", ImportMyAgents, filepath.Join(src, "nowhere"), nil, CodeNotFound},

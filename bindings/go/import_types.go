@@ -45,13 +45,14 @@ type SkippedRow struct {
 	Reason string `json:"reason"` // why
 }
 
-// ForeignListing is what a foreign store holds (Store.ForeignList): one of Claude, Gateway and
-// MyAgents is set, by Source.
+// ForeignListing is what a foreign store holds (Store.ForeignList): one of Claude, Gateway,
+// MyAgents and Codex is set, by Source.
 type ForeignListing struct {
 	Source   ImportKind       // kind of store listed; says which listing is set
 	Claude   *ClaudeListing   // source "claude"
 	Gateway  *GatewayListing  // source "gateway"
 	MyAgents *MyAgentsListing // source "myagents"
+	Codex    *CodexListing    // source "codex"
 	Raw      json.RawMessage  // the library's JSON, byte for byte
 }
 
@@ -71,6 +72,8 @@ func (l *ForeignListing) UnmarshalJSON(raw []byte) error {
 		return json.Unmarshal(raw, &l.Gateway)
 	case ImportMyAgents:
 		return json.Unmarshal(raw, &l.MyAgents)
+	case ImportCodex:
+		return json.Unmarshal(raw, &l.Codex)
 	}
 	return fmt.Errorf("a foreign listing of unknown source %q", head.Source)
 }
@@ -84,6 +87,8 @@ func (l ForeignListing) MarshalJSON() ([]byte, error) {
 		return json.Marshal(l.Gateway)
 	case l.MyAgents != nil:
 		return json.Marshal(l.MyAgents)
+	case l.Codex != nil:
+		return json.Marshal(l.Codex)
 	}
 	return []byte("null"), nil
 }
@@ -194,4 +199,29 @@ type MyAgentsSession struct {
 	CreatedAt    *string         `json:"createdAt"`    // creation time; nil: none
 	LastActiveAt *string         `json:"lastActiveAt"` // last activity; nil: none
 	Stats        json.RawMessage `json:"stats"`        // the index's stats, as stored
+}
+
+// CodexListing is a Codex CLI sessions directory (docs/import-codex.md#the-listing).
+type CodexListing struct {
+	Source   string         `json:"source"`   // "codex"
+	Root     string         `json:"root"`     // source directory
+	Sessions []CodexSession `json:"sessions"` // rollout files, by relative path
+	Problems []SkippedRow   `json:"problems"` // rows and files that cannot be read
+	Notes    []string       `json:"notes"`    // findings about the source, not rows
+}
+
+// CodexSession is one rollout file; the strings are "" when the rollout does not say.
+type CodexSession struct {
+	File        string `json:"file"`        // path relative to the root
+	SessionID   string `json:"sessionId"`   // its session_meta's id
+	Cwd         string `json:"cwd"`         // working directory
+	Started     string `json:"started"`     // start time (ISO 8601)
+	CliVersion  string `json:"cliVersion"`  // Codex version that wrote it
+	Originator  string `json:"originator"`  // the Codex client
+	Model       string `json:"model"`       // the first turn's model
+	FirstPrompt string `json:"firstPrompt"` // what a person typed first, cut for a listing
+	Rows        int64  `json:"rows"`        // rows
+	BadRows     int64  `json:"badRows"`     // rows that are not JSON objects
+	Size        int64  `json:"size"`        // bytes
+	Mtime       int64  `json:"mtime"`       // modification time, ms since the epoch
 }

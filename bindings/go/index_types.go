@@ -51,7 +51,7 @@ type IndexedSession struct {
 	OutputTokens  int64   `json:"outputTokens"`  // output tokens, likewise
 	Cost          float64 `json:"cost"`          // cost of every assistant message's usage (all branches)
 	Dialect       *string `json:"dialect"`       // "omp" or "pi" (docs/dialects.md); nil: unknown
-	SourceAgent   *string `json:"sourceAgent"`   // "claude" or "myagents" for an imported session; nil: native
+	SourceAgent   *string `json:"sourceAgent"`   // "claude", "myagents" or "codex" for an imported session; nil: native
 	ParentSession *string `json:"parentSession"` // the header's parentSession; nil: none
 	Archived      bool    `json:"archived"`      // the file is an archive (its live original is gone)
 	LeafID        *string `json:"leafId"`        // the last entry's id (the current leaf); nil: no entries

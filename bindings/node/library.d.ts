@@ -118,7 +118,7 @@ export interface PruneReport {
 
 
 /** The kinds of store xs_import reads (docs/import.md). Another string is the library's XS_EINVAL. */
-export type ImportKind = 'claude' | 'myagents' | 'gateway';
+export type ImportKind = 'claude' | 'myagents' | 'gateway' | 'codex';
 /** xs_import_options; a field left out keeps its default (defaultImportOptions). */
 export interface ForeignListOptions extends RawOption {
   /** How long to wait for a host's index lock before reading the index anyway, with a note
@@ -135,8 +135,8 @@ export interface ImportOptions extends ForeignListOptions {
   /** 'claude' only: the cwd of every imported session (absolute, no '.' or '..'); absent or
    *  null: each conversation's own. Another kind with it is XS_EINVAL. */
   targetCwd?: string | null;
-  /** 'gateway' and 'myagents' only: the cwd of a session its source names none for; absent or
-   *  null: the source directory. */
+  /** 'gateway', 'myagents' and 'codex' only: the cwd of a session its source names none for;
+   *  absent or null: the source directory. */
   fallbackCwd?: string | null;
   /**
    * Called with (0, total) first, then about once per thousandth, then (total, total): bytes of
@@ -254,4 +254,16 @@ export interface MyAgentsListing {
 }
 /** @deprecated the union of the two host listings (GatewayListing, MyAgentsListing). */
 export type HostListing = GatewayListing | MyAgentsListing;
-export type ForeignListing = ClaudeListing | HostListing;
+/** A rollout of a Codex sessions directory (docs/import-codex.md#the-listing); "" where it does not say. */
+export interface CodexSession {
+  file: string; sessionId: string; cwd: string; started: string; cliVersion: string; originator: string;
+  model: string; firstPrompt: string; rows: number; badRows: number; size: number; mtime: number;
+}
+export interface CodexListing {
+  source: 'codex';
+  root: string;
+  sessions: CodexSession[];
+  problems: ListingProblem[];
+  notes: string[];
+}
+export type ForeignListing = ClaudeListing | HostListing | CodexListing;

@@ -85,7 +85,7 @@ export interface IndexedSession {
   cost: number;
   dialect: Dialect | null;
   /** The agent an imported session came from; null for a native one. */
-  sourceAgent: 'claude' | 'myagents' | null;
+  sourceAgent: 'claude' | 'myagents' | 'codex' | null;
   /** The header's parentSession; null for none. */
   parentSession: string | null;
   /** The file is an archive (its live original is gone). */

@@ -400,15 +400,18 @@ XS_API xs_status xs_store_prune(xs_store *st, const xs_archive_options *opts, ch
 
 /* ------------------------------------------------------------------------------------------ */
 /* Import (docs/import.md): another agent's store read into native sessions of this one. Kinds:  */
-/* "claude" (Claude Code, ~/.claude/projects: docs/import-claude.md), "myagents" (~/.myagents)   */
-/* and "gateway" (a gateway state directory such as ~/.openclaw: docs/import-hosts.md). The     */
+/* "claude" (Claude Code, ~/.claude/projects: docs/import-claude.md), "myagents" (~/.myagents),  */
+/* "gateway" (a gateway state directory such as ~/.openclaw: docs/import-hosts.md) and "codex"   */
+/* (Codex CLI rollouts, $CODEX_HOME/sessions or ~/.codex/sessions: docs/import-codex.md). The    */
 /* source is only ever read: its files are opened read-only and a foreign lock is looked at,     */
 /* never taken or removed. For "claude", `source_path` is either one project directory (it holds */
 /* a *.jsonl file or sessions-index.json directly) or the projects root holding such directories */
 /* (anything else, an empty directory included); for "gateway", a state directory holding        */
 /* agents/, the agents/ directory itself or one agents/<id>/sessions/ directory; for "myagents", */
-/* the directory holding sessions.json and sessions/. A relative path is relative to the         */
-/* process's working directory ("../x" is fine: the path is only read).                          */
+/* the directory holding sessions.json and sessions/; for "codex", a directory whose             */
+/* rollout-*.jsonl files, at any depth, are read (any other directory is an empty source). A     */
+/* relative path is relative to the process's working directory ("../x" is fine: the path is    */
+/* only read).                                                                                   */
 
 #define XS_IMPORT_OPTIONS_VERSION 2 /* 2 added progress; a version 1 struct is still accepted */
 #define XS_IMPORT_DRY_RUN 0x1u /* report what would be imported; write nothing (not even the
@@ -427,8 +430,8 @@ typedef struct xs_import_options {
   const char *target_cwd;   /* "claude" only: the cwd of every imported session; NULL = each
                                conversation's own (else the index's originalPath). An absolute
                                path without "." or ".." components. Copied by the call. */
-  const char *fallback_cwd; /* "gateway" and "myagents" only: the cwd of a session its source
-                               names none for (their transcripts keep their own); NULL = the
+  const char *fallback_cwd; /* "gateway", "myagents" and "codex" only: the cwd of a session its
+                               source names none for (their transcripts keep their own); NULL = the
                                source directory. Absolute, as target_cwd. Copied by the call. */
   int64_t lock_wait_ms;     /* how long to wait for a host's index lock (held while it writes the
                                index) before reading the index anyway, with a note; default 2000,
@@ -450,7 +453,7 @@ XS_API xs_status xs_import_options_init(xs_import_options *o, uint32_t version);
  *  imported + keptAsCustom + alreadyImported + skipped. Bad rows and files inside the source (not
  *  JSON, binary, an index of the wrong shape) are in the report, never a failure. A failed write to
  *  the store is returned; the sessions written before it stay whole.
- *  @param kind         "claude", "myagents" or "gateway".
+ *  @param kind         "claude", "myagents", "gateway" or "codex".
  *  @param source_path  a directory (see the section's comment).
  *  @param opts         NULL for the defaults.
  *  @return XS_OK; XS_EBUFS (the retry right after copies the report; nothing is imported twice);
@@ -466,8 +469,9 @@ XS_API xs_status xs_import(xs_store *st, const char *kind, const char *source_pa
 /** What the store of `kind` at `source_path` holds, read only, as JSON
  *  (capi/schema/foreign-list.schema.json, one shape per kind, told by "source"): "claude": its
  *  projects and their transcripts (docs/import-claude.md#the-listing; a project directory gives one
- *  project); "gateway" and "myagents": the listings of docs/import-hosts.md#listing-json. Nothing
- *  is written anywhere, st's store included.
+ *  project); "gateway" and "myagents": the listings of docs/import-hosts.md#listing-json; "codex":
+ *  its rollouts (docs/import-codex.md#the-listing). Nothing is written anywhere, st's store
+ *  included.
  *  @param st    any store handle, open or not: it holds the error text and the retry's result.
  *  @param opts  NULL for the defaults; only lock_wait_ms and now_ms are read.
  *  @return XS_OK; XS_EBUFS (the retry right after copies the same listing); XS_EINVAL and

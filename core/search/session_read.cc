@@ -21,12 +21,22 @@ namespace {
 using format::EntryType;
 
 // Which agent's store a session was imported from, by what the importers leave in entries
-// (docs/import.md): Claude Code's rows carry "sourceRows", myagents' kept rows a customType of
-// its own.
+// (docs/import.md): Claude Code's and Codex's rows carry "sourceRows" (Codex's name rollout-*
+// files, docs/import-codex.md), myagents' kept rows a customType of its own.
 std::optional<std::string> source_agent_of(const model::Entry& e) {
-  if (e.line.find("\"sourceRows\"") != std::string_view::npos &&
-      json::find_member(json::members_of(e.line), "sourceRows")) {
-    return std::string("claude");
+  if (e.line.find("\"sourceRows\"") != std::string_view::npos) {
+    const json::Member* rows = json::find_member(json::members_of(e.line), "sourceRows");
+    if (!rows) return std::nullopt;
+    std::vector<json::Member> items;  // the array's elements
+    bool is_object = true;
+    std::optional<std::string> file;
+    if (json::scan_members(rows->value, json::internal_limits(), &items, &is_object).ok() && !is_object &&
+        !items.empty()) {
+      file = json::string_value(json::find_member(json::members_of(items[0].value), "file"));
+    }
+    std::string_view name = file ? std::string_view(*file) : std::string_view();
+    name = name.substr(name.rfind('/') == std::string_view::npos ? 0 : name.rfind('/') + 1);
+    return std::string(name.compare(0, 8, "rollout-") == 0 ? "codex" : "claude");
   }
   if (e.type == EntryType::kCustom && e.line.find("\"myagents/") != std::string_view::npos) {
     auto type = json::string_value(json::find_member(json::members_of(e.line), "customType"));

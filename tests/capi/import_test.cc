@@ -423,8 +423,9 @@ TEST_F(Import, BadInputGivesAStatusAndAMessage) {
   EXPECT_EQ(xs_import(nullptr, "claude", dir.c_str(), &o, nullptr, 0, &n), XS_EMISUSE);
   EXPECT_EQ(xs_foreign_list(nullptr, "claude", dir.c_str(), &o, nullptr, 0, &n), XS_EMISUSE);
   ExpectError(XS_EINVAL, "kind is NULL", xs_import(store_, nullptr, dir.c_str(), &o, nullptr, 0, &n));
-  ExpectError(XS_EINVAL, "unknown import kind \"codex\" (expected \"claude\", \"myagents\" or \"gateway\")",
-              xs_import(store_, "codex", dir.c_str(), &o, nullptr, 0, &n));
+  ExpectError(XS_EINVAL,
+              "unknown import kind \"opencode\" (expected \"claude\", \"myagents\", \"gateway\" or \"codex\")",
+              xs_import(store_, "opencode", dir.c_str(), &o, nullptr, 0, &n));
   ExpectError(XS_EINVAL, "source_path is NULL", xs_foreign_list(store_, "claude", nullptr, &o, nullptr, 0, &n));
   ExpectError(XS_EINVAL, "source_path is empty", xs_import(store_, "claude", "", &o, nullptr, 0, &n));
   ExpectError(XS_EINVAL, "out_len is NULL", xs_import(store_, "myagents", dir.c_str(), &o, nullptr, 0, nullptr));
@@ -448,7 +449,8 @@ TEST_F(Import, BadInputGivesAStatusAndAMessage) {
               xs_import(store_, "gateway", dir.c_str(), &o, nullptr, 0, &n));
   o = Opts();
   o.fallback_cwd = "/a";
-  ExpectError(XS_EINVAL, "xs_import_options.fallback_cwd is for \"gateway\" and \"myagents\" (use target_cwd)",
+  ExpectError(XS_EINVAL,
+              "xs_import_options.fallback_cwd is for \"gateway\", \"myagents\" and \"codex\" (use target_cwd)",
               xs_import(store_, "claude", dir.c_str(), &o, nullptr, 0, &n));
   o = Opts(0x2);
   ExpectError(XS_EINVAL, "unknown bits in xs_import_options.flags",

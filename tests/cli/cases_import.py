@@ -1,7 +1,8 @@
 """`xs import` and `xs ls --foreign` (docs/import.md) over the small Claude, MyAgents and gateway
-stores of the conformance cases (tests/conformance/tools/import_cases.py), written to a temporary
-directory: the summary table, a re-import, a dry run, --json, the default path under $HOME, the
-listings, bad kinds and paths; the sources are never written."""
+stores of the conformance cases (tests/conformance/tools/import_cases.py) and a small Codex rollout,
+written to a temporary directory: the summary table, a re-import, a dry run, --json, the default
+path under $HOME (and $CODEX_HOME), the listings, bad kinds and paths; the sources are never
+written."""
 import json
 import os
 import shutil
@@ -22,6 +23,35 @@ CORPUS = os.path.join(REPO, "..", "shared", "corpus")
 TABLE = "SESSION                               NEW  ROWS    IMPORTED  CUSTOM  ALREADY  SKIPPED  SOURCE\n"
 
 
+CODEX_ID = "0199a000-0000-7000-8000-0000000000c1"
+CODEX_REL = "2026/03/01/rollout-2026-03-01T10-00-00-%s.jsonl" % CODEX_ID
+
+
+def codex_row(time, kind, payload):
+    return json.dumps({"timestamp": "2026-03-01T10:00:%sZ" % time, "type": kind, "payload": payload},
+                      separators=(",", ":")) + "\n"
+
+
+# A meta, a turn_context, a prompt and its UI event, a response with a call and its usage, the
+# call's output, a line that is not JSON, the answer (9 rows).
+CODEX_ROWS = (codex_row("00.000", "session_meta", {"id": CODEX_ID, "timestamp": "2026-03-01T10:00:00.000Z",
+                                                    "cwd": "/tmp/demo", "cli_version": "0.50.0"}) +
+              codex_row("01.000", "turn_context", {"cwd": "/tmp/demo", "model": "gpt-5-codex", "effort": "low"}) +
+              codex_row("01.000", "response_item", {"type": "message", "role": "user",
+                                                    "content": [{"type": "input_text", "text": "Show the date"}]}) +
+              codex_row("01.000", "event_msg", {"type": "user_message", "message": "Show the date"}) +
+              codex_row("02.000", "response_item", {"type": "function_call", "name": "shell",
+                                                    "arguments": "{\"command\":[\"date\"]}", "call_id": "c1"}) +
+              codex_row("02.000", "event_msg", {"type": "token_count", "info": {"last_token_usage": {
+                  "input_tokens": 10, "cached_input_tokens": 0, "output_tokens": 5, "total_tokens": 15}}}) +
+              codex_row("03.000", "response_item", {"type": "function_call_output", "call_id": "c1",
+                                                    "output": "Sun Mar 1"}) +
+              "{\"truncated\n" +
+              codex_row("04.000", "response_item", {"type": "message", "role": "assistant",
+                                                    "content": [{"type": "output_text", "text": "It is Sunday."}]}))
+CODEX_NOT_JSON = "not JSON: invalid JSON at byte 11: Missing a closing quotation mark in string."
+
+
 def row(sid, new, read, imported, custom, already, skipped, source):
     return "%-36s  %-3s  %-6d  %-8d  %-6d  %-7d  %-7d  %s\n" % (sid, new, read, imported, custom, already, skipped,
                                                                 source)
@@ -38,6 +68,7 @@ class XsImportTest(unittest.TestCase):
             "myagents/sessions/%s.jsonl" % fx.MA_ID: fx.MA_ROWS,
             "gateway/agents/main/sessions/sessions.json": fx.GW_INDEX,
             "gateway/agents/main/sessions/%s.jsonl" % fx.GW_ID: fx.GW_ROWS,
+            "codexhome/sessions/" + CODEX_REL: CODEX_ROWS,
         }
         self.sources = {}
         for rel, text in files.items():
@@ -54,8 +85,11 @@ class XsImportTest(unittest.TestCase):
             self.assertEqual(os.stat(path).st_mtime_ns, mtime, path)
         shutil.rmtree(self.tmp)
 
-    def xs(self, *args, code=0):
+    def xs(self, *args, code=0, codex_home=None):
         env = dict(xs_env(), HOME=self.home)
+        env.pop("CODEX_HOME", None)
+        if codex_home:
+            env["CODEX_HOME"] = codex_home
         p = subprocess.run([XS, "--root", self.store, *args], capture_output=True, text=True, env=env)
         self.assertEqual(p.returncode, code, f"xs {' '.join(args)}\nstdout: {p.stdout}\nstderr: {p.stderr}")
         return p
@@ -111,6 +145,29 @@ class XsImportTest(unittest.TestCase):
         self.assertEqual(listing, json.loads(fx.MA_LISTING.replace("{root}/source", self.tmp)))
         self.assertFalse(os.path.exists(self.store))
 
+    def test_codex_from_codex_home_then_again(self):
+        sessions = os.path.join(self.tmp, "codexhome", "sessions")
+        skipped = "skipped:\n  %s:8: %s\n" % (CODEX_REL, CODEX_NOT_JSON)
+        first = self.xs("import", "codex", codex_home=os.path.join(self.tmp, "codexhome"))
+        self.assertEqual(first.stderr, "")
+        self.assertEqual(first.stdout, "imported codex from %s\n" % sessions + TABLE +
+                         row(CODEX_ID, "yes", 9, 6, 2, 0, 1, CODEX_REL) +
+                         "1 session, 9 rows: 6 imported, 2 kept as custom, 0 already imported, 1 skipped\n" + skipped)
+        context = json.loads(self.xs("context", CODEX_ID, "--json").stdout)
+        self.assertEqual([m["role"] for m in context["messages"]], ["user", "assistant", "toolResult", "assistant"])
+        self.assertEqual((context["thinkingLevel"], context["models"]), ("low", {"default": "openai/gpt-5-codex"}))
+        # ~/.codex/sessions when $CODEX_HOME is not set: the same rollout, already imported.
+        shutil.copytree(os.path.join(self.tmp, "codexhome"), os.path.join(self.home, ".codex"))
+        again = self.xs("import", "codex")
+        self.assertEqual(again.stdout, "imported codex from %s/.codex/sessions\n" % self.home + TABLE +
+                         row(CODEX_ID, "no", 9, 0, 0, 8, 1, CODEX_REL) +
+                         "1 session, 9 rows: 0 imported, 0 kept as custom, 8 already imported, 1 skipped\n" + skipped)
+        shutil.rmtree(os.path.join(self.home, ".codex"))
+        self.assertEqual(self.xs("ls", "--foreign", "codex", sessions).stdout,
+                         "SESSION                               STARTED           ROWS    BAD  MODEL            "
+                         "FIRST PROMPT\n"
+                         "%-36s  2026-03-01T10:00  9       1    gpt-5-codex      Show the date\n" % CODEX_ID)
+
     def test_progress_bar_on_a_terminal_only(self):
         """The source's bytes handled: drawn on stderr when it is a terminal, erased before the table."""
         src = os.path.join(self.home, ".claude", "projects", "-tmp-demo", fx.CLAUDE_FILE)
@@ -126,11 +183,14 @@ class XsImportTest(unittest.TestCase):
         missing = os.path.join(self.tmp, "nowhere")
         p = self.xs("import", "claude", missing, code=2)
         self.assertEqual(p.stderr, "xs: import source %s does not exist\n" % missing)
-        p = self.xs("import", "codex", code=2)
-        self.assertEqual(p.stderr, "kind: codex not in {claude,myagents,gateway}\nRun with --help for more information.\n")
-        p = self.xs("ls", "--foreign", "codex", code=2)
-        self.assertEqual(p.stderr, "--foreign: \"codex\" is not claude, myagents or gateway\n"
+        p = self.xs("import", "opencode", code=2)
+        self.assertEqual(p.stderr, "kind: opencode not in {claude,myagents,gateway,codex}\n"
                                    "Run with --help for more information.\n")
+        p = self.xs("ls", "--foreign", "opencode", code=2)
+        self.assertEqual(p.stderr, "--foreign: \"opencode\" is not claude, myagents, gateway or codex\n"
+                                   "Run with --help for more information.\n")
+        p = self.xs("import", "codex", code=2)  # no $CODEX_HOME, no ~/.codex
+        self.assertEqual(p.stderr, "xs: import source %s/.codex/sessions does not exist\n" % self.home)
         gateway = os.path.join(self.tmp, "gateway")
         p = self.xs("ls", "--foreign", "myagents", gateway, code=2)
         self.assertEqual(p.stderr, "xs: %s: not a MyAgents store (no sessions.json, no sessions/)\n" % gateway)
@@ -141,7 +201,9 @@ class XsImportTest(unittest.TestCase):
         projects and gateway stores (../shared/corpus, as CI sets it up), imported as dry runs."""
         report, listing = "import-report.schema.json", "foreign-list.schema.json"
         sources = [("claude", os.path.join(self.home, ".claude", "projects")),
-                   ("myagents", os.path.join(self.tmp, "myagents")), ("gateway", os.path.join(self.tmp, "gateway"))]
+                   ("myagents", os.path.join(self.tmp, "myagents")), ("gateway", os.path.join(self.tmp, "gateway")),
+                   ("codex", os.path.join(self.tmp, "codexhome", "sessions")),
+                   ("codex", os.path.join(CORPUS, "codex"))]
         for name in sorted(os.listdir(os.path.join(CORPUS, "claude-code"))):
             if os.path.isdir(os.path.join(CORPUS, "claude-code", name)):
                 sources.append(("claude", os.path.join(CORPUS, "claude-code", name)))

@@ -124,8 +124,8 @@ test('argument errors: the library statuses, and TypeErrors for the wrong types'
   const src = sources(t);
   const { root, store } = scratchStore(t);
   // An unknown kind, an empty path, a file: XS_EINVAL; a path that is not there: XS_ENOTFOUND.
-  assert.throws(() => store.importSync('codex', src(CLAUDE)), code('XS_EINVAL'));
-  await assert.rejects(store.foreignList('codex', src(CLAUDE)), code('XS_EINVAL'));
+  assert.throws(() => store.importSync('opencode', src(CLAUDE)), code('XS_EINVAL'));
+  await assert.rejects(store.foreignList('opencode', src(CLAUDE)), code('XS_EINVAL'));
   assert.throws(() => store.importSync('claude', ''), code('XS_EINVAL'));
   assert.throws(() => store.importSync('myagents', src(`${MYAGENTS}/sessions.json`)), code('XS_EINVAL'));
   assert.throws(() => store.importSync('claude', src('source/nowhere')), code('XS_ENOTFOUND'));

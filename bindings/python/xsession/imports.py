@@ -1,5 +1,5 @@
 """Typed import reports and foreign-store listings (docs/import.md, docs/import-claude.md,
-docs/import-hosts.md)."""
+docs/import-hosts.md, docs/import-codex.md)."""
 
 from __future__ import annotations
 
@@ -155,8 +155,41 @@ class MyAgentsListing(JsonResult):
     raw: str = raw_field()
 
 
-ForeignListing = Union[ClaudeListing, GatewayListing, MyAgentsListing]
-_LISTINGS: Dict[str, Any] = {"claude": ClaudeListing, "gateway": GatewayListing, "myagents": MyAgentsListing}
+@dataclass(frozen=True, kw_only=True)
+class CodexSession(JsonResult):
+    """One rollout file; the strings are "" where the rollout does not say."""
+
+    file: str
+    session_id: str
+    cwd: str
+    started: str
+    cli_version: str
+    originator: str
+    model: str
+    first_prompt: str
+    rows: int
+    bad_rows: int
+    size: int
+    mtime: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class CodexListing(JsonResult):
+    source: str
+    root: str
+    sessions: Tuple[CodexSession, ...]
+    problems: Tuple[SkippedRow, ...]
+    notes: Tuple[str, ...]
+    raw: str = raw_field()
+
+
+ForeignListing = Union[ClaudeListing, GatewayListing, MyAgentsListing, CodexListing]
+_LISTINGS: Dict[str, Any] = {
+    "claude": ClaudeListing,
+    "gateway": GatewayListing,
+    "myagents": MyAgentsListing,
+    "codex": CodexListing,
+}
 
 
 def decode_listing(obj: Any) -> ForeignListing:
@@ -181,6 +214,8 @@ __all__ = [
     "GatewayListing",
     "MyAgentsSession",
     "MyAgentsListing",
+    "CodexSession",
+    "CodexListing",
     "ForeignListing",
     "decode_listing",
 ]

@@ -41,6 +41,7 @@ class ImportKind(str, enum.Enum):
     CLAUDE = "claude"
     MYAGENTS = "myagents"
     GATEWAY = "gateway"
+    CODEX = "codex"
 
 
 def check(rc: int, message: str = "") -> None:

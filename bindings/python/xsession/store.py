@@ -275,7 +275,7 @@ class Store(Handle):
         now_ms: Optional[int] = None,
         progress: Optional[Callable[[int, int], None]] = None,
     ) -> ImportReport:
-        """Imports another agent's store ("claude", "myagents", "gateway"; docs/import.md).
+        """Imports another agent's store ("claude", "myagents", "gateway", "codex"; docs/import.md).
         progress(done, total) counts bytes of the source's transcripts (docs/import.md#progress):
         0 first, the total last, on the calling thread while the store is busy."""
         o, keep = self._import_options(dry_run, target_cwd, fallback_cwd, lock_wait_ms, now_ms, progress)

@@ -34,15 +34,19 @@ pub enum ImportKind {
     /// A gateway's state directory (`"gateway"`, docs/import-hosts.md), such as `~/.openclaw`: the
     /// directory holding `agents/`, `agents/` itself, or one `agents/<id>/sessions/` directory.
     Gateway,
+    /// Codex CLI (`"codex"`, docs/import-codex.md): a sessions directory such as
+    /// `~/.codex/sessions`, whose `rollout-*.jsonl` files are read at any depth.
+    Codex,
 }
 
 impl ImportKind {
-    /// The `kind` argument of the C API: `"claude"`, `"myagents"` or `"gateway"`.
+    /// The `kind` argument of the C API: `"claude"`, `"myagents"`, `"gateway"` or `"codex"`.
     pub fn as_str(self) -> &'static str {
         match self {
             ImportKind::Claude => "claude",
             ImportKind::MyAgents => "myagents",
             ImportKind::Gateway => "gateway",
+            ImportKind::Codex => "codex",
         }
     }
 }
@@ -63,9 +67,10 @@ impl FromStr for ImportKind {
             "claude" => Ok(ImportKind::Claude),
             "myagents" => Ok(ImportKind::MyAgents),
             "gateway" => Ok(ImportKind::Gateway),
+            "codex" => Ok(ImportKind::Codex),
             other => Err(Error::new(
                 ErrorCode::Invalid,
-                format!("unknown import kind {other:?} (claude, myagents or gateway)"),
+                format!("unknown import kind {other:?} (claude, myagents, gateway or codex)"),
             )),
         }
     }
@@ -296,13 +301,13 @@ mod tests {
 
     #[test]
     fn kind_names_round_trip_and_an_unknown_one_is_invalid() {
-        for kind in [ImportKind::Claude, ImportKind::MyAgents, ImportKind::Gateway] {
+        for kind in [ImportKind::Claude, ImportKind::MyAgents, ImportKind::Gateway, ImportKind::Codex] {
             assert_eq!(kind.to_string().parse::<ImportKind>().unwrap(), kind);
         }
-        let err = "codex".parse::<ImportKind>().unwrap_err();
+        let err = "opencode".parse::<ImportKind>().unwrap_err();
         assert_eq!(
             (err.code(), err.message()),
-            (ErrorCode::Invalid, "unknown import kind \"codex\" (claude, myagents or gateway)")
+            (ErrorCode::Invalid, "unknown import kind \"opencode\" (claude, myagents, gateway or codex)")
         );
         assert_eq!("Claude".parse::<ImportKind>().unwrap_err().code(), ErrorCode::Invalid);
     }

@@ -101,7 +101,7 @@ fn a_missing_source_is_not_found_for_every_kind() {
     let (root, store) = store_in(&dir);
     let nowhere = dir.path().join("nowhere");
     let nowhere = nowhere.to_str().unwrap();
-    for kind in [ImportKind::Claude, ImportKind::MyAgents, ImportKind::Gateway] {
+    for kind in [ImportKind::Claude, ImportKind::MyAgents, ImportKind::Gateway, ImportKind::Codex] {
         let imported = store.import_json(kind, nowhere, &ImportOptions::new()).unwrap_err();
         assert_eq!(imported.code(), ErrorCode::NotFound, "{kind}: {imported}");
         assert!(!imported.message().is_empty());
@@ -186,12 +186,13 @@ fn the_library_refuses_an_unknown_kind_with_the_status_the_enum_gives() {
     let source = claude_project(&dir);
     let store = RawStore::open(&dir.path().join("store"));
     for list in [false, true] {
-        assert_eq!(store.call(list, "codex", &source, None), sys::XS_EINVAL);
+        assert_eq!(store.call(list, "opencode", &source, None), sys::XS_EINVAL);
         assert_eq!(store.call(list, "Claude", &source, None), sys::XS_EINVAL);
         // The same source under a known kind, NULL options (the defaults): only the buffer is short.
         assert_eq!(store.call(list, "claude", &source, None), sys::XS_EBUFS);
     }
-    assert_eq!("codex".parse::<ImportKind>().unwrap_err().code().raw(), sys::XS_EINVAL);
+    assert_eq!("opencode".parse::<ImportKind>().unwrap_err().code().raw(), sys::XS_EINVAL);
+    assert_eq!("codex".parse::<ImportKind>().unwrap(), ImportKind::Codex);
 }
 
 #[test]

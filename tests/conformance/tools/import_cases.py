@@ -223,5 +223,5 @@ def add_cases(case):
              {"op": "open", "path": CLAUDE_SESSION_FILE, "flags": ["read_only"]},
              {"op": "check_file", "lines": CLAUDE_SESSION},
              import_step("claude", "source/nowhere", "", expect="XS_ENOTFOUND"),
-             import_step("codex", CLAUDE_DIR, "", expect="XS_EINVAL"),
+             import_step("opencode", CLAUDE_DIR, "", expect="XS_EINVAL"),
          ])

@@ -63,6 +63,8 @@ export async function store(root: string): Promise<void> {
   if (listing.source === 'myagents') exact<'free' | 'released' | 'stale' | 'held'>()(listing.indexLock);
   if (listing.source === 'gateway') exact<string[]>()(listing.agents[0].notes);
   if (listing.source === 'claude') exact<string>()(listing.projects[0].transcripts[0].sessionId);
+  if (listing.source === 'codex') exact<string>()(listing.sessions[0].firstPrompt);
+  exact<ImportReport>()(await st.import('codex', '/x', { fallbackCwd: '/w' }));
   exact<string>()(st.foreignListSync('claude', '/c', { raw: true }));
   st[Symbol.dispose]();
   exact<Promise<void>>()(st[Symbol.asyncDispose]());
@@ -130,7 +132,7 @@ export async function index(st: Store): Promise<void> {
   const sessions = exact<IndexedSession[]>()(await ix.list({ cwd: '/w', limit: 5 }));
   exact<number | null>()(sessions[0].created);
   exact<Dialect | null>()(sessions[0].dialect);
-  exact<'claude' | 'myagents' | null>()(sessions[0].sourceAgent);
+  exact<'claude' | 'myagents' | 'codex' | null>()(sessions[0].sourceAgent);
   exact<string>()(await ix.list({ raw: true }));
   exact<IndexedSession[]>()(ix.listSync());
   exact<string>()(ix.listSync({ cwd: null, raw: true }));

@@ -235,6 +235,37 @@ pub struct MyAgentsSession {
     pub stats: Option<MyAgentsStats>,
 }
 
+/// A rollout file of a Codex sessions directory (docs/import-codex.md#the-listing); the strings
+/// are empty where the rollout does not say.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CodexSession {
+    /// The file, relative to the directory read.
+    pub file: String,
+    /// Its session_meta's id.
+    pub session_id: String,
+    /// Its working directory.
+    pub cwd: String,
+    /// When it started (ISO 8601).
+    pub started: String,
+    /// The Codex version that wrote it.
+    pub cli_version: String,
+    /// The Codex client.
+    pub originator: String,
+    /// The first turn's model.
+    pub model: String,
+    /// What a person typed first, cut for a listing.
+    pub first_prompt: String,
+    /// Rows.
+    pub rows: u64,
+    /// Rows that are not JSON objects.
+    pub bad_rows: u64,
+    /// Bytes.
+    pub size: u64,
+    /// Modification time, ms since the epoch.
+    pub mtime: i64,
+}
+
 /// What a foreign store holds (`xs_foreign_list`), by `"source"`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "source", rename_all = "lowercase")]
@@ -266,6 +297,17 @@ pub enum ForeignListing {
         index_rows: u64,
         /// The sessions.
         sessions: Vec<MyAgentsSession>,
+        /// What could not be read.
+        problems: Vec<ForeignProblem>,
+        /// Notes.
+        notes: Vec<String>,
+    },
+    /// A Codex CLI sessions directory: its rollouts.
+    Codex {
+        /// The directory read.
+        root: String,
+        /// The rollouts, by relative path.
+        sessions: Vec<CodexSession>,
         /// What could not be read.
         problems: Vec<ForeignProblem>,
         /// Notes.

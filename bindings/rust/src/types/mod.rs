@@ -24,8 +24,8 @@ pub use context::{
 };
 pub use entry::{Entries, Entry, EntryKind, Header, KNOWN_TYPES};
 pub use foreign::{
-    ClaudeProject, ClaudeTranscript, ForeignListing, ForeignProblem, GatewayAgent, GatewayKey, GatewayTranscript,
-    ImportReport, ImportedSession, MyAgentsSession, MyAgentsStats,
+    ClaudeProject, ClaudeTranscript, CodexSession, ForeignListing, ForeignProblem, GatewayAgent, GatewayKey,
+    GatewayTranscript, ImportReport, ImportedSession, MyAgentsSession, MyAgentsStats,
 };
 pub use history::{DamagedHistory, HistoryHit, HistoryInfo, HistoryPrompt};
 pub use index::{IndexInfo, IndexReport, IndexVerifyReport, IndexedSession, Role, SearchHit};

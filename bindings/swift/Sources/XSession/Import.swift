@@ -14,6 +14,9 @@ public enum ImportKind: String, Sendable, Hashable, CaseIterable {
     /// A gateway state directory such as ~/.openclaw, its agents/ directory, or one
     /// agents/<id>/sessions/ directory (docs/import-hosts.md).
     case gateway
+    /// Codex CLI's sessions directory ($CODEX_HOME/sessions or ~/.codex/sessions), whose
+    /// rollout-*.jsonl files are read at any depth (docs/import-codex.md).
+    case codex
 }
 
 /// Options of Store.import (xs_import_options). `ImportOptions()` is the library's defaults.
@@ -23,8 +26,8 @@ public struct ImportOptions: Sendable, Hashable {
     /// `.claude` only: the cwd of every imported session; nil = each conversation's own (else
     /// the index's originalPath). Absolute, without "." or ".." components.
     public var targetCwd: String?
-    /// `.gateway` and `.myagents` only: the cwd of a session its source names none for; nil =
-    /// the source directory. Absolute, as targetCwd.
+    /// `.gateway`, `.myagents` and `.codex` only: the cwd of a session its source names none
+    /// for; nil = the source directory. Absolute, as targetCwd.
     public var fallbackCwd: String?
     /// How long to wait (ms, >= 0) for a host's index lock before reading the index anyway, with
     /// a note; nil = the library's default (2000). A lock older than 30 s is not waited for.
@@ -98,7 +101,8 @@ extension Store {
     /// this store included). `.claude`: {"source":"claude","root","projects":[{"dir","hasIndex",
     /// "originalPath","transcripts":[...],"skippedRows":[...],"notes":[...]}]}
     /// (docs/import-claude.md#the-listing); `.gateway` and `.myagents`: the listings of
-    /// docs/import-hosts.md#listing-json. `lockWaitMs` and `nowMs` as in ImportOptions. Throws
+    /// docs/import-hosts.md#listing-json; `.codex`: its rollouts (docs/import-codex.md#the-listing).
+    /// `lockWaitMs` and `nowMs` as in ImportOptions. Throws
     /// as `import` does for its arguments, and `.io`.
     public func foreignListJSON(_ kind: ImportKind, at sourcePath: String, lockWaitMs: Int64? = nil,
                                 nowMs: Int64? = nil) throws -> JSONText {

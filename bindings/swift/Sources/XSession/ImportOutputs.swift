@@ -204,11 +204,38 @@ public struct MyAgentsListing: Codable, Sendable, Hashable {
     public var notes: [String]
 }
 
+/// A rollout of a Codex sessions directory (docs/import-codex.md#the-listing); "" where the
+/// rollout does not say.
+public struct CodexSession: Codable, Sendable, Hashable {
+    public var file: String
+    public var sessionId: String
+    public var cwd: String
+    public var started: String
+    public var cliVersion: String
+    public var originator: String
+    public var model: String
+    public var firstPrompt: String
+    public var rows: Int64
+    public var badRows: Int64
+    public var size: Int64
+    public var mtime: Int64
+}
+
+/// Store.foreignList(.codex).
+public struct CodexListing: Codable, Sendable, Hashable {
+    public var source: String
+    public var root: String
+    public var sessions: [CodexSession]
+    public var problems: [SkippedRow]
+    public var notes: [String]
+}
+
 /// What Store.foreignList returns: the listing of the kind of store asked for.
 public enum ForeignListing: Codable, Sendable, Hashable {
     case claude(ClaudeListing)
     case gateway(GatewayListing)
     case myagents(MyAgentsListing)
+    case codex(CodexListing)
 
     private enum CodingKeys: String, CodingKey { case source }
 
@@ -218,6 +245,7 @@ public enum ForeignListing: Codable, Sendable, Hashable {
         case "claude": self = .claude(try ClaudeListing(from: decoder))
         case "gateway": self = .gateway(try GatewayListing(from: decoder))
         case "myagents": self = .myagents(try MyAgentsListing(from: decoder))
+        case "codex": self = .codex(try CodexListing(from: decoder))
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                    debugDescription: "unknown listing source \(source)"))
@@ -229,6 +257,7 @@ public enum ForeignListing: Codable, Sendable, Hashable {
         case .claude(let l): try l.encode(to: encoder)
         case .gateway(let l): try l.encode(to: encoder)
         case .myagents(let l): try l.encode(to: encoder)
+        case .codex(let l): try l.encode(to: encoder)
         }
     }
 }

@@ -63,6 +63,7 @@ public struct IndexedSession: Codable, Sendable, Hashable {
     public enum SourceAgent: String, Codable, Sendable, Hashable, CaseIterable {
         case claude
         case myagents
+        case codex
     }
 
     /// The session file.

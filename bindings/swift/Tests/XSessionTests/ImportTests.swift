@@ -105,8 +105,8 @@ func gatewayState(_ state: String) throws {
 
     /// The library's kind names; any other name is no ImportKind (the type refuses it).
     @Test func kindsAreTheLibrarysNames() {
-        #expect(ImportKind.allCases.map(\.rawValue) == ["claude", "myagents", "gateway"])
-        #expect(ImportKind(rawValue: "codex") == nil && ImportKind(rawValue: "Claude") == nil)
+        #expect(ImportKind.allCases.map(\.rawValue) == ["claude", "myagents", "gateway", "codex"])
+        #expect(ImportKind(rawValue: "opencode") == nil && ImportKind(rawValue: "Claude") == nil)
     }
 
     @Test func argumentErrorsHaveTheirExactStatuses() throws {
