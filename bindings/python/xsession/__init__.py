@@ -15,7 +15,8 @@ import ctypes
 
 from ._codec import ABSENT, Absent, DecodeError, JsonValue, Results
 from ._lib import LIB
-from . import aio, entries, errors, imports, index, outputs
+from . import aio, bundles, entries, errors, imports, index, outputs
+from .bundles import *  # noqa: F401,F403
 from .entries import *  # noqa: F401,F403
 from .errors import *  # noqa: F401,F403
 from .imports import *  # noqa: F401,F403
@@ -57,6 +58,7 @@ __all__ = [
     "version",
     "aio",
 ]
+__all__ += bundles.__all__
 __all__ += entries.__all__
 __all__ += errors.__all__
 __all__ += imports.__all__

@@ -212,6 +212,23 @@ class SearchOptionsC(Structure):
     ]
 
 
+class ExportOptionsC(Structure):
+    _fields_ = [("version", c_uint32), ("flags", c_uint32)]
+
+
+class ImportBundleOptionsC(Structure):
+    _fields_ = [
+        ("version", c_uint32),
+        ("flags", c_uint32),
+        ("cwd_map", POINTER(c_char_p)),  # pairs old0, new0, old1, new1...
+        ("cwd_map_len", c_size_t),  # strings, not pairs
+    ]
+
+
+class HtmlOptionsC(Structure):
+    _fields_ = [("version", c_uint32), ("flags", c_uint32)]
+
+
 # xs_keys_update_fn(void *user, const char *current, size_t len, const char **new_json, size_t *new_len)
 KEYS_UPDATE_FN = CFUNCTYPE(status, c_void_p, c_void_p, c_size_t, POINTER(c_void_p), POINTER(c_size_t))
 
@@ -338,6 +355,12 @@ _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
     "xs_index_info": (status, [P, BUF, Z, OUT]),
     "xs_search_options_init": (status, [POINTER(SearchOptionsC), c_uint32]),
     "xs_search": (status, [P, S, POINTER(SearchOptionsC), BUF, Z, OUT]),
+    "xs_export_options_init": (status, [POINTER(ExportOptionsC), c_uint32]),
+    "xs_export": (status, [P, POINTER(c_char_p), Z, S, POINTER(ExportOptionsC), BUF, Z, OUT]),
+    "xs_import_bundle_options_init": (status, [POINTER(ImportBundleOptionsC), c_uint32]),
+    "xs_import_bundle": (status, [P, S, POINTER(ImportBundleOptionsC), BUF, Z, OUT]),
+    "xs_html_options_init": (status, [POINTER(HtmlOptionsC), c_uint32]),
+    "xs_export_html": (status, [P, POINTER(c_char_p), Z, S, POINTER(HtmlOptionsC), BUF, Z, OUT]),
 }
 
 

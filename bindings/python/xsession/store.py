@@ -16,6 +16,17 @@ from .errors import XsError, error_for
 from .history import History, history_options
 from .index import Index, index_options
 from .imports import ForeignListing, ImportReport, decode_listing
+from .bundles import (
+    BundleExportReport,
+    BundleImportReport,
+    CwdMap,
+    HtmlReport,
+    ImportBundleOptions,
+    Names,
+    SessionNames,
+    export_options,
+    html_options,
+)
 from .options import (
     CompactionSettings,
     ImportKind,
@@ -293,6 +304,32 @@ class Store(Handle):
         listing = decode_listing(loads(text))
         object.__setattr__(listing, "raw", text.decode("utf-8"))
         return listing
+
+    # --- bundles and pages (docs/bundles.md, docs/html-view.md) ----------------------------------
+    def export(
+        self, session_ids: SessionNames, path: StrPath, *, lineage: bool = True, gzip: bool = False
+    ) -> BundleExportReport:
+        """Writes a bundle of the named sessions (ids, id prefixes or file paths) to path, with
+        the sessions they descend from unless lineage=False; zstd unless gzip=True."""
+        names, o = Names(session_ids), export_options(lineage, gzip)
+        text = self._read(LIB.xs_export, names.array, names.count, path_arg(path), ctypes.byref(o))
+        return parse(BundleExportReport, text)
+
+    def import_bundle(
+        self, path: StrPath, *, cwd_map: Optional[CwdMap] = None, rename: bool = False, dry_run: bool = False
+    ) -> BundleImportReport:
+        """Imports a bundle. cwd_map {old: new} (or (old, new) pairs, the first that applies
+        wins) moves sessions to another cwd; rename=True gives a session whose id the store holds
+        with other content a new id (else ExistsError); dry_run=True checks and writes nothing."""
+        o = ImportBundleOptions(cwd_map, rename, dry_run)
+        return parse(BundleImportReport, self._read(LIB.xs_import_bundle, path_arg(path), ctypes.byref(o.struct)))
+
+    def export_html(self, session_ids: SessionNames, path: StrPath) -> HtmlReport:
+        """Writes the sessions' pages: one session, path is the page; several, path is a
+        directory that gets "<id>.html" for each and an index.html."""
+        names, o = Names(session_ids), html_options()
+        text = self._read(LIB.xs_export_html, names.array, names.count, path_arg(path), ctypes.byref(o))
+        return parse(HtmlReport, text)
 
     # --- keyed store -----------------------------------------------------------------------
     def keys_get(self, key: str) -> KeyRecord:
