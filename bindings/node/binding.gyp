@@ -8,10 +8,10 @@
     {
       "target_name": "xsession",
       "sources": [
-        "src/addon.c", "src/args.c", "src/buffers.c", "src/classes.c", "src/dispatch.c", "src/errors.c",
-        "src/handles.c", "src/history.c", "src/import.c", "src/keys.c", "src/keys_update.c", "src/options.c",
-        "src/planning.c", "src/progress.c", "src/reset.c", "src/retention.c", "src/search.c", "src/session.c",
-        "src/session_read.c", "src/session_write.c", "src/store.c"
+        "src/addon.c", "src/args.c", "src/buffers.c", "src/bundle.c", "src/classes.c", "src/dispatch.c",
+        "src/errors.c", "src/handles.c", "src/history.c", "src/import.c", "src/keys.c", "src/keys_update.c",
+        "src/options.c", "src/planning.c", "src/progress.c", "src/reset.c", "src/retention.c", "src/search.c",
+        "src/session.c", "src/session_read.c", "src/session_write.c", "src/store.c"
       ],
       "defines": ["NAPI_VERSION=8", "_POSIX_C_SOURCE=200809L"],
       "cflags_c": ["-std=c11", "<!@(${PKG_CONFIG:-pkg-config} --cflags xsession)"],

@@ -39,6 +39,9 @@ import type {
 } from './outputs';
 import type { Entry } from './entries';
 export * from './outputs';
+// Portable bundles and the HTML view (bundles.d.ts): Store.export, importBundle and exportHtml.
+import type { BundleExportReport, BundleImportReport, ExportOptions, HtmlReport, ImportBundleOptions } from './bundles';
+export * from './bundles';
 // The prompt history (history.d.ts): Store.openHistory gives a History.
 import type { History, HistoryOptions } from './history';
 export * from './history';
@@ -383,6 +386,29 @@ export declare class Store {
   foreignList(kind: ImportKind, sourcePath: string, options?: ForeignListOptions): Promise<ForeignListing>;
   foreignListSync(kind: ImportKind, sourcePath: string, options: ForeignListOptions & { raw: true }): string;
   foreignListSync(kind: ImportKind, sourcePath: string, options?: ForeignListOptions): ForeignListing;
+  /** Writes a bundle of the sessions `ids` names (ids, unambiguous id prefixes or session files
+   *  of this store) to outPath, replacing a file there whole: the sessions byte for byte, the ones
+   *  they descend from (unless lineage: false), their blobs and key records (docs/bundles.md).
+   *  XS_ENOTFOUND: a session the store does not have; XS_EINVAL: no ids, an empty id or path. */
+  export(ids: string | readonly string[], outPath: string, options: ExportOptions & { raw: true }): Promise<string>;
+  export(ids: string | readonly string[], outPath: string, options?: ExportOptions): Promise<BundleExportReport>;
+  exportSync(ids: string | readonly string[], outPath: string, options: ExportOptions & { raw: true }): string;
+  exportSync(ids: string | readonly string[], outPath: string, options?: ExportOptions): BundleExportReport;
+  /** Imports the bundle at bundlePath, every member checked against its manifest before anything
+   *  is placed; importing it again changes nothing ("present"). XS_ECORRUPT: a damaged or hostile
+   *  bundle; XS_EEXISTS: a session id the store holds with other content, without rename; either
+   *  way nothing was written. XS_ENOTFOUND: no such file. */
+  importBundle(bundlePath: string, options: ImportBundleOptions & { raw: true }): Promise<string>;
+  importBundle(bundlePath: string, options?: ImportBundleOptions): Promise<BundleImportReport>;
+  importBundleSync(bundlePath: string, options: ImportBundleOptions & { raw: true }): string;
+  importBundleSync(bundlePath: string, options?: ImportBundleOptions): BundleImportReport;
+  /** Writes the sessions `ids` names as self-contained HTML pages (docs/html-view.md): one
+   *  session, outPath is the page; several, outPath is a directory (made when missing) with a page
+   *  per session and an index.html. The sessions are only read. */
+  exportHtml(ids: string | readonly string[], outPath: string, options: RawOption & { raw: true }): Promise<string>;
+  exportHtml(ids: string | readonly string[], outPath: string, options?: RawOption): Promise<HtmlReport>;
+  exportHtmlSync(ids: string | readonly string[], outPath: string, options: RawOption & { raw: true }): string;
+  exportHtmlSync(ids: string | readonly string[], outPath: string, options?: RawOption): HtmlReport;
   /** The store's prompt history (docs/history.md): <root>/history.db unless options.path names
    *  another file; an older file is migrated, a damaged one kept aside and a fresh one started
    *  (History.info's `damaged`). The handle is independent of the store afterwards. XS_EINVAL: an

@@ -5,6 +5,7 @@
  * value and the caller may change its objects while the work is in flight.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,26 @@ void xsn_str_free(xsn_str *s) {
   free(s->p);
   s->p = NULL;
   s->n = 0;
+}
+
+void xsn_strv_free(xsn_strv *v) {
+  for (size_t i = 0; i < v->n; i++) free(v->p[i]);
+  free(v->p);
+  v->p = NULL;
+  v->n = 0;
+}
+
+/* Room for one more and the NULL after it, so that even an empty list is an array to pass (the
+ * library, not the binding, says that no session was named). */
+static int strv_grow(xsn_args *a, xsn_strv *v) {
+  char **p = realloc(v->p, (v->n + 2) * sizeof *p);
+  if (!p) {
+    xsn_throw_status(a->env, XS_ENOMEM, "out of memory copying a list argument");
+    return 0;
+  }
+  p[v->n] = p[v->n + 1] = NULL;
+  v->p = p;
+  return 1;
 }
 
 static const char *type_name(napi_env env, napi_value v) {
@@ -115,6 +136,73 @@ int xsn_get_name(xsn_args *a, napi_value v, const char *what, int optional, xsn_
     xsn_str_free(out);
     xsn_throw_type(a->env, "%s.%s: %s must not contain NUL characters", a->cls, a->fn, what);
     return 0;
+  }
+  return 1;
+}
+
+int xsn_strv_push(xsn_args *a, napi_value v, const char *what, xsn_strv *out) {
+  xsn_str s = {0};
+  if (!xsn_get_name(a, v, what, XSN_REQUIRED, &s)) return 0;
+  if (!strv_grow(a, out)) {
+    xsn_str_free(&s);
+    return 0;
+  }
+  out->p[out->n++] = s.p;
+  return 1;
+}
+
+int xsn_get_names(xsn_args *a, napi_value v, const char *what, xsn_strv *out) {
+  bool is_array = false;
+  if (type_of(a->env, v) == napi_string) return xsn_strv_push(a, v, what, out);
+  if (type_of(a->env, v) != napi_object || napi_is_array(a->env, v, &is_array) != napi_ok || !is_array)
+    return wrong_type(a, v, what, "a string or an array of strings");
+  uint32_t n = 0;
+  XSN_CHECK(a->env, napi_get_array_length(a->env, v, &n), 0);
+  if (!strv_grow(a, out)) return 0;
+  for (uint32_t i = 0; i < n; i++) {
+    char name[80];
+    napi_value x;
+    snprintf(name, sizeof name, "%s[%u]", what, (unsigned)i);
+    XSN_CHECK(a->env, napi_get_element(a->env, v, i, &x), 0);
+    if (!xsn_strv_push(a, x, name, out)) return 0;
+  }
+  return 1;
+}
+
+/* Pairs come as Array.from gives an iterable's elements (a Map's entries, an array of pairs) or,
+ * for another object, as Object.entries gives its own enumerable string keys and values. */
+int xsn_get_pairs(xsn_args *a, napi_value v, const char *what, xsn_strv *out) {
+  napi_env env = a->env;
+  if (absent(env, v)) return 1;
+  if (type_of(env, v) != napi_object) return wrong_type(a, v, what, "a Map, an array of pairs or an object");
+  napi_value global, symbol, iterator, method, cls, from, list;
+  XSN_CHECK(env, napi_get_global(env, &global), 0);
+  XSN_CHECK(env, napi_get_named_property(env, global, "Symbol", &symbol), 0);
+  XSN_CHECK(env, napi_get_named_property(env, symbol, "iterator", &iterator), 0);
+  XSN_CHECK(env, napi_get_property(env, v, iterator, &method), 0);
+  int iterable = type_of(env, method) == napi_function;
+  XSN_CHECK(env, napi_get_named_property(env, global, iterable ? "Array" : "Object", &cls), 0);
+  XSN_CHECK(env, napi_get_named_property(env, cls, iterable ? "from" : "entries", &from), 0);
+  XSN_CHECK(env, napi_call_function(env, cls, from, 1, &v, &list), 0);
+  uint32_t n = 0;
+  XSN_CHECK(env, napi_get_array_length(env, list, &n), 0);
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value pair, x;
+    bool is_array = false;
+    uint32_t len = 0;
+    char name[80];
+    XSN_CHECK(env, napi_get_element(env, list, i, &pair), 0);
+    if (type_of(env, pair) == napi_object) XSN_CHECK(env, napi_is_array(env, pair, &is_array), 0);
+    if (is_array) XSN_CHECK(env, napi_get_array_length(env, pair, &len), 0);
+    if (len != 2) {
+      snprintf(name, sizeof name, "%s[%u]", what, (unsigned)i);
+      return wrong_type(a, pair, name, "a pair [from, to]");
+    }
+    for (uint32_t k = 0; k < 2; k++) {
+      snprintf(name, sizeof name, "%s[%u][%u]", what, (unsigned)i, (unsigned)k);
+      XSN_CHECK(env, napi_get_element(env, pair, k, &x), 0);
+      if (!xsn_strv_push(a, x, name, out)) return 0;
+    }
   }
   return 1;
 }

@@ -23,6 +23,7 @@ static void call_free(napi_env env, xsn_call *c) {
   xsn_update_free(env, c);
   xsn_progress_free(env, c);
   for (int i = 0; i < XSN_MAX_STRS; i++) xsn_str_free(&c->s[i]);
+  xsn_strv_free(&c->strv);
   for (int i = 0; i < XSN_SESSION_STRS; i++) xsn_str_free(&c->opt_s[i]);
   xsn_text_free(&c->out);
   free(c->errmsg);

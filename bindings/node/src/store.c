@@ -216,11 +216,12 @@ const xsn_method xsn_store_rows[] = {
 const size_t xsn_store_row_count = sizeof xsn_store_rows / sizeof xsn_store_rows[0];
 
 napi_value xsn_store_class(napi_env env) {
-  const xsn_method *tables[] = {xsn_store_rows, xsn_retention_rows, xsn_import_rows, xsn_reset_rows,
-                                xsn_history_store_rows, xsn_index_store_rows};
-  const size_t counts[] = {xsn_store_row_count, xsn_retention_row_count, xsn_import_row_count, xsn_reset_row_count,
-                           xsn_history_store_row_count, xsn_index_store_row_count};
-  napi_value cls = xsn_define_class(env, XSN_STORE, store_ctor, tables, counts, 6), proto;
+  const xsn_method *tables[] = {xsn_store_rows,         xsn_retention_rows,   xsn_import_rows, xsn_bundle_rows,
+                                xsn_reset_rows,         xsn_history_store_rows, xsn_index_store_rows};
+  const size_t counts[] = {xsn_store_row_count,         xsn_retention_row_count,   xsn_import_row_count,
+                           xsn_bundle_row_count,        xsn_reset_row_count,       xsn_history_store_row_count,
+                           xsn_index_store_row_count};
+  napi_value cls = xsn_define_class(env, XSN_STORE, store_ctor, tables, counts, sizeof counts / sizeof counts[0]), proto;
   if (!cls) return NULL;
   const napi_property_descriptor keys = {"keys", NULL, NULL, keys_getter, NULL, NULL, napi_configurable, NULL};
   XSN_CHECK(env, napi_get_named_property(env, cls, "prototype", &proto), NULL);

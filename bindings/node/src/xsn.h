@@ -111,6 +111,14 @@ typedef struct {
 
 void xsn_str_free(xsn_str *s);
 
+/* Owned strings for the C calls that take `const char *const *` (session ids, cwd-map pairs). */
+typedef struct {
+  char **p;
+  size_t n;
+} xsn_strv;
+
+void xsn_strv_free(xsn_strv *v);
+
 /* The arguments of one JS call, with the method's name for error messages. */
 typedef struct {
   napi_env env;
@@ -126,6 +134,13 @@ int xsn_get_name(xsn_args *a, napi_value v, const char *what, int optional, xsn_
 int xsn_get_text(xsn_args *a, napi_value v, const char *what, int optional, xsn_str *out);
 int xsn_get_json(xsn_args *a, napi_value v, const char *what, int optional, xsn_str *out);
 int xsn_get_bytes(xsn_args *a, napi_value v, const char *what, xsn_str *out);
+/* A string, or an array of strings (each as xsn_get_name takes it; `what`[i] in messages). */
+int xsn_get_names(xsn_args *a, napi_value v, const char *what, xsn_strv *out);
+/* [from, to] pairs: a Map, another iterable of pairs or a plain object {from: to}; undefined or
+ * null: none. Into *out as from0, to0, from1, to1, ... */
+int xsn_get_pairs(xsn_args *a, napi_value v, const char *what, xsn_strv *out);
+/* Appends one name to *out; 0 with an exception pending. */
+int xsn_strv_push(xsn_args *a, napi_value v, const char *what, xsn_strv *out);
 int xsn_get_bool(xsn_args *a, napi_value v, const char *what, int *out); /* undefined: *out kept */
 int xsn_get_tri(xsn_args *a, napi_value v, const char *what, int32_t *out); /* XS_UNSET, 0, 1 */
 int xsn_get_int(xsn_args *a, napi_value v, const char *what, int64_t min, int64_t max, int64_t *out);
@@ -206,6 +221,10 @@ struct xsn_call {
   xs_history_options hopts; /* its path points into s[0] */
   xs_index_options xopts;   /* its path points into s[0] */
   xs_search_options qopts;  /* its strings point into s[1..3] */
+  xsn_strv strv;            /* export's and exportHtml's ids; importBundle's cwd map, old, new, ... */
+  xs_export_options eopts;
+  xs_import_bundle_options bopts; /* its cwd_map is strv.p */
+  xs_html_options htopts;
   int has_policy;
   int64_t n[3]; /* further integer arguments (token counts, times) */
   /* results */
@@ -331,10 +350,11 @@ int xsn_define_import(napi_env env, napi_value exports);
 #define XSN_INDEX_PTR(c) ((xs_index *)(c)->h->ptr)
 
 extern const xsn_method xsn_store_rows[], xsn_session_life_rows[], xsn_session_write_rows[], xsn_session_read_rows[],
-    xsn_keys_rows[], xsn_retention_rows[], xsn_import_rows[], xsn_reset_rows[], xsn_planning_session_rows[], xsn_planning_keys_rows[];
+    xsn_keys_rows[], xsn_retention_rows[], xsn_import_rows[], xsn_reset_rows[], xsn_planning_session_rows[], xsn_planning_keys_rows[],
+    xsn_bundle_rows[];
 extern const size_t xsn_store_row_count, xsn_session_life_row_count, xsn_session_write_row_count,
     xsn_session_read_row_count, xsn_keys_row_count, xsn_retention_row_count, xsn_import_row_count, xsn_reset_row_count,
-    xsn_planning_session_row_count, xsn_planning_keys_row_count;
+    xsn_planning_session_row_count, xsn_planning_keys_row_count, xsn_bundle_row_count;
 /* history.c: Store.openHistory. */
 extern const xsn_method xsn_history_store_rows[];
 extern const size_t xsn_history_store_row_count;

@@ -15,8 +15,29 @@ const code = (c) => (err) => err.code === c && err.status === xs.status[c];
 const CLAUDE = 'source/claude/-tmp-demo';
 const MYAGENTS = 'source/myagents';
 const GATEWAY = 'source/gateway';
+const CODEX = 'source/codex';
+const CODEX_ID = '0199a000-0000-7000-8000-0000000000c1';
+const ROLLOUT = `${CODEX}/2026/03/01/rollout-2026-03-01T10-00-00-${CODEX_ID}.jsonl`;
 
-// The three sources of the dry-run case (its write_file steps) under a fresh directory.
+// A Codex rollout (docs/import-codex.md#rows): its meta, a turn's context, a prompt and its UI
+// event (the listing's firstPrompt), the answer and its usage (6 rows).
+const codexRow = (time, type, payload) =>
+  `${JSON.stringify({ timestamp: `2026-03-01T10:00:${time}Z`, type, payload })}\n`;
+const CODEX_ROWS = [
+  codexRow('00.000', 'session_meta', { id: CODEX_ID, timestamp: '2026-03-01T10:00:00.000Z', cwd: '/tmp/demo',
+                                       cli_version: '0.50.0', model_provider: 'openai' }),
+  codexRow('01.000', 'turn_context', { cwd: '/tmp/demo', model: 'gpt-5-codex', effort: 'low' }),
+  codexRow('01.000', 'response_item', { type: 'message', role: 'user',
+                                        content: [{ type: 'input_text', text: 'Show the date' }] }),
+  codexRow('01.000', 'event_msg', { type: 'user_message', message: 'Show the date' }),
+  codexRow('02.000', 'response_item', { type: 'message', role: 'assistant',
+                                        content: [{ type: 'output_text', text: 'It is Sunday.' }] }),
+  codexRow('02.000', 'event_msg', { type: 'token_count', info: { last_token_usage: {
+    input_tokens: 10, cached_input_tokens: 0, output_tokens: 5, total_tokens: 15 } } }),
+].join('');
+
+// The three sources of the dry-run case (its write_file steps) and a Codex rollout under a fresh
+// directory.
 function sources(t) {
   const dir = scratch(t, 'xsn-import-src-');
   const doc = JSON.parse(fs.readFileSync(path.join(CASES, '109_import_dry_run_writes_nothing.json'), 'utf8'));
@@ -24,6 +45,8 @@ function sources(t) {
     fs.mkdirSync(path.dirname(path.join(dir, s.path)), { recursive: true });
     fs.writeFileSync(path.join(dir, s.path), s.raw);
   }
+  fs.mkdirSync(path.dirname(path.join(dir, ROLLOUT)), { recursive: true });
+  fs.writeFileSync(path.join(dir, ROLLOUT), CODEX_ROWS);
   return (rel) => path.join(dir, rel);
 }
 
@@ -120,6 +143,23 @@ test('foreignList: parsed and raw, both forms, and nothing written anywhere', as
   assert.deepEqual(picture(src('source')), before);
 });
 
+test('codex: a rollout listed, imported (its meta and UI event kept as custom), then found imported', async (t) => {
+  const src = sources(t);
+  const { root, store } = scratchStore(t);
+  const listing = await store.foreignList('codex', src(CODEX));
+  assert.equal(listing.source, 'codex');
+  assert.deepEqual(listing.sessions.map((x) => [x.file, x.sessionId, x.cwd, x.model, x.firstPrompt, x.rows, x.size]),
+                   [[path.relative(CODEX, ROLLOUT), CODEX_ID, '/tmp/demo', 'gpt-5-codex', 'Show the date', 6,
+                     Buffer.byteLength(CODEX_ROWS)]]);
+  const report = store.importSync('codex', src(CODEX));
+  assert.deepEqual([report.rowsRead, report.imported, report.keptAsCustom, report.alreadyImported, report.skipped],
+                   [6, 4, 2, 0, 0]);
+  assert.deepEqual(report.sessions.map((x) => [x.sessionId, x.created]), [[CODEX_ID, true]]);
+  assert.ok(report.sessions[0].sessionFile.startsWith(`${root}/sessions/--tmp-demo--/`));
+  const again = await store.import('codex', src(CODEX));
+  assert.deepEqual([again.rowsRead, again.imported, again.alreadyImported], [6, 0, 6]);
+});
+
 test('argument errors: the library statuses, and TypeErrors for the wrong types', async (t) => {
   const src = sources(t);
   const { root, store } = scratchStore(t);
@@ -162,8 +202,9 @@ for (const [form, run] of [['sync', (st, ...a) => st.importSync(...a)], ['async'
     const src = sources(t);
     const transcripts = { claude: [`${CLAUDE}/11111111-2222-4333-8444-555555555555.jsonl`],
                           myagents: [`${MYAGENTS}/sessions/3f1c2a4e-8b7d-4e21-9a35-0c6f1d2b7e90.jsonl`],
-                          gateway: [`${GATEWAY}/agents/main/sessions/4ab09157-4770-4cc8-a762-6e86a25cfa13.jsonl`] };
-    for (const [kind, dir] of [['claude', CLAUDE], ['myagents', MYAGENTS], ['gateway', GATEWAY]]) {
+                          gateway: [`${GATEWAY}/agents/main/sessions/4ab09157-4770-4cc8-a762-6e86a25cfa13.jsonl`],
+                          codex: [ROLLOUT] };
+    for (const [kind, dir] of [['claude', CLAUDE], ['myagents', MYAGENTS], ['gateway', GATEWAY], ['codex', CODEX]]) {
       const { store } = scratchStore(t);
       const total = transcripts[kind].reduce((n, f) => n + fs.statSync(src(f)).size, 0);
       const calls = [];

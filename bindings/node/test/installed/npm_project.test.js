@@ -40,5 +40,5 @@ test('the tarball holds every declaration file the types import', () => {
     for (const m of fs.readFileSync(path.join(pkg, file), 'utf8').matchAll(/from '\.\/(\w+)'/g)) visit(`${m[1]}.d.ts`);
   };
   visit(types);
-  assert.deepEqual([...seen].sort(), ['entries.d.ts', 'history.d.ts', 'index.d.ts', 'library.d.ts', 'outputs.d.ts', 'search.d.ts']);
+  assert.deepEqual([...seen].sort(), ['bundles.d.ts', 'entries.d.ts', 'history.d.ts', 'index.d.ts', 'library.d.ts', 'outputs.d.ts', 'search.d.ts']);
 });

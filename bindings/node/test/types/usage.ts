@@ -10,7 +10,8 @@ import type {
   VerifyReport, RepairReport, SessionStats, ResumeCheck, CompactionPlan, KeyRecord, KeyEntry, FixStatsReport,
   KeySession, ArchiveReport, PruneReport, ImportReport, ForeignListing, Version, Dialect, StatusName, XsErrorCode,
   MessageEntry, AgentMessage, JsonValue, ResetReason, HistoryHit, HistoryItem, HistoryInfo, HistoryDamaged,
-  IndexReport, IndexVerifyReport, IndexedSession, IndexInfo, IndexDamaged, SearchHit, SearchRole,
+  IndexReport, IndexVerifyReport, IndexedSession, IndexInfo, IndexDamaged, SearchHit, SearchRole, BundleExportReport,
+  BundleImportReport, HtmlReport, CwdMap,
 } from 'xsession';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -73,6 +74,33 @@ export async function store(root: string): Promise<void> {
   new Store(42);
   // @ts-expect-error: an unknown import kind
   await st.import('other', '/x');
+}
+
+export async function bundles(st: Store): Promise<void> {
+  const exported = exact<BundleExportReport>()(await st.export(['a', 'b'], '/o.xsb', { lineage: false, gzip: true }));
+  exact<'zstd' | 'gzip'>()(exported.compression);
+  exact<string | null>()(exported.sessions[0].parentSession);
+  exact<string>()(await st.export('a', '/o.xsb', { raw: true }));
+  exact<BundleExportReport>()(st.exportSync('a', '/o.xsb'));
+  exact<string>()(st.exportSync(['a'], '/o.xsb', { raw: true }));
+  const map: CwdMap = new Map([['/a', '/b']]);
+  const imported = exact<BundleImportReport>()(await st.importBundle('/o.xsb', { cwdMap: map, rename: true }));
+  exact<'imported' | 'renamed' | 'present'>()(imported.sessions[0].action);
+  exact<string | null>()(imported.sessions[0].oldCwd);
+  exact<BundleImportReport>()(st.importBundleSync('/o.xsb', { cwdMap: [['/a', '/b']], dryRun: true }));
+  exact<BundleImportReport>()(st.importBundleSync('/o.xsb', { cwdMap: { '/a': '/b' } }));
+  exact<string>()(await st.importBundle('/o.xsb', { raw: true, cwdMap: null }));
+  const html = exact<HtmlReport>()(await st.exportHtml('a', '/a.html'));
+  exact<{ path: string; bytes: number } | null>()(html.index);
+  exact<string>()(await st.exportHtml(['a'], '/a.html', { raw: true }));
+  exact<HtmlReport>()(st.exportHtmlSync(['a', 'b'], '/pages'));
+  exact<string>()(st.exportHtmlSync(['a', 'b'], '/pages', { raw: true }));
+  // @ts-expect-error: gzip is a boolean
+  st.exportSync('a', '/o.xsb', { gzip: 'yes' });
+  // @ts-expect-error: the paths of a cwd map are strings
+  st.importBundleSync('/o.xsb', { cwdMap: [['/a', 1]] });
+  // @ts-expect-error: exportHtml has no lineage
+  st.exportHtmlSync('a', '/a.html', { lineage: false });
 }
 
 export async function history(st: Store): Promise<void> {
