@@ -27,21 +27,26 @@ func thrownCode(_ call: () throws -> Any) -> XSessionError.Code? {
     (#expect(throws: XSessionError.self) { _ = try call() })?.code
 }
 
-/// A source store holding a parent session (cwd /w/app, a user and an assistant message), its fork
-/// (one more message) and a key record naming the fork.
+/// A source store holding a parent session (cwd /w/app, a user message referencing a blob and an
+/// assistant message), its fork (one more message, referencing a blob the store does not have)
+/// and a key record naming the fork.
 struct Lineage {
     let dir: ScratchDirectory
     let store: Store
     let parent: SessionInfo
     let child: SessionInfo
+    let blob: String
+    static let grammar = Data("lexer grammar".utf8)
+    static let missingBlob = String(repeating: "ab", count: 32)
 
     init() throws {
         (dir, store) = try scratchStore()
+        blob = try store.putBlob(Lineage.grammar)
         let p = try store.createSession(cwd: "/w/app", options: SessionOptions(flags: .noDefer))
-        try p.appendMessage(Message(role: "user", content: "Parse the lexer"))
+        try p.appendMessage(Message(role: "user", content: .string("Parse the lexer: blob:sha256:\(blob)")))
         try p.appendMessage(Message(role: "assistant", content: "Done"))
         let c = try p.fork(options: SessionOptions(flags: .noDefer))
-        try c.appendMessage(Message(role: "user", content: "Now the parser"))
+        try c.appendMessage(Message(role: "user", content: .string("Now blob:sha256:\(Lineage.missingBlob)")))
         (parent, child) = (try p.info(), try c.info())
         try p.close()
         try c.close()
@@ -106,7 +111,8 @@ struct Lineage {
         #expect(report.sessions.map { Int($0.bytes) } == [child.path, parent.path].map { Files.read($0)!.count })
         #expect(child.parentSession != nil && report.sessions[0].parentSession == child.parentSession)
         #expect(report.sessions[0].parentInBundle && report.sessions[1].parentSession == nil)
-        #expect(report.blobs.isEmpty && report.missingBlobs.isEmpty && report.keys == ["agent:main"])
+        #expect(report.blobs == [ExportedBlob(hash: source.blob, bytes: Int64(Lineage.grammar.count))])
+        #expect(report.missingBlobs == [Lineage.missingBlob] && report.keys == ["agent:main"])
 
         // Both named: neither is lineage, the parent still travels with its child.
         let both = try store.export([child.id, parent.id, child.id], to: bundle)
@@ -134,13 +140,16 @@ struct Lineage {
             #expect(placed.path == target.path + carried.path.dropFirst(source.dir.path.count))
             #expect(Files.read(placed.path) == Files.read(carried.path))
         }
-        #expect(report.blobs.isEmpty && report.keys == [BundleImportedKey(key: "agent:main", action: .imported)])
+        #expect(report.blobs == [BundleImportedBlob(hash: source.blob, action: .imported)])
+        #expect(try into.blob(source.blob) == Lineage.grammar)
+        #expect(report.keys == [BundleImportedKey(key: "agent:main", action: .imported)])
         #expect(try into.keys.get("agent:main")?.sessionID == source.child.id)
         #expect(try into.openSession(source.child.id).info().parentSession == source.child.parentSession)
 
         let before = snapshot(target.path)
         let again = try into.importBundle(from: bundle)
         #expect(again.sessions.map(\.action) == [.present, .present] && again.keys.map(\.action) == [.present])
+        #expect(again.blobs.map(\.action) == [.present])
         #expect(again.sessions.map(\.path) == report.sessions.map(\.path))
         #expect(snapshot(target.path) == before)
     }
