@@ -89,4 +89,21 @@ extension Store {
         -> ImportReport {
         try await perform { try $0.import(kind, from: sourcePath, options: options, progress: progress) }
     }
+
+    @discardableResult
+    public func export(_ sessions: [String], to path: String, options: ExportOptions = ExportOptions()) async throws
+        -> BundleExportReport {
+        try await perform { try $0.export(sessions, to: path, options: options) }
+    }
+
+    @discardableResult
+    public func importBundle(from bundlePath: String, options: ImportBundleOptions = ImportBundleOptions())
+        async throws -> BundleImportReport {
+        try await perform { try $0.importBundle(from: bundlePath, options: options) }
+    }
+
+    @discardableResult
+    public func exportHTML(_ sessions: [String], to path: String) async throws -> HTMLReport {
+        try await perform { try $0.exportHTML(sessions, to: path) }
+    }
 }

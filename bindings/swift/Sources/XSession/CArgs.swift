@@ -51,6 +51,16 @@ final class CArgs {
         return try cString(s) as UnsafePointer<CChar>
     }
 
+    /// An array of NUL-terminated copies (`const char *const *`), as long as the arena. Never
+    /// NULL, even for no strings: the library then answers for the count of 0, not for a NULL.
+    func cStrings(_ list: [String]) throws -> UnsafePointer<UnsafePointer<CChar>?> {
+        let p = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: max(list.count, 1))
+        p.initialize(repeating: nil, count: max(list.count, 1))
+        structs.append(UnsafeMutableRawPointer(p))
+        for (i, s) in list.enumerated() { p[i] = try cString(s) as UnsafePointer<CChar> }
+        return UnsafePointer(p)
+    }
+
     /// A (pointer, length) copy of UTF-8 text; (nil, 0) for nil.
     func text(_ s: String?) -> (UnsafePointer<CChar>?, Int) {
         guard var s else { return (nil, 0) }
