@@ -185,6 +185,11 @@ fn without_lineage_only_the_named_session_travels_and_gzip_is_gzip() {
     assert_eq!(carried, [(src.child.0.as_str(), false, false)]);
     assert_eq!(report.sessions[0].parent_session.as_deref(), Some(src.parent.0.as_str()));
     assert_eq!(&std::fs::read(&bundle).unwrap()[..2], b"\x1f\x8b");
+    // Both named: neither travels as lineage, and the child's parent is in the bundle.
+    let both = src.store.export([&src.child.0, &src.parent.0], &bundle, &ExportOptions::new().lineage(false)).unwrap();
+    let carried: Vec<_> = both.sessions.iter().map(|s| (s.id.as_str(), s.lineage, s.parent_in_bundle)).collect();
+    assert_eq!(carried, [(src.child.0.as_str(), false, true), (src.parent.0.as_str(), false, false)]);
+    assert_eq!(both.compression, Compression::Zstd);
     // A session named twice (by id and by path) travels once.
     let twice = src.store.export([Path::new(&src.parent.0), &src.parent.1], &bundle, &ExportOptions::new()).unwrap();
     assert_eq!(twice.sessions.len(), 1);
