@@ -108,6 +108,37 @@ pub(crate) fn opt_ptr(text: &Option<CString>) -> *const c_char {
     text.as_ref().map_or(std::ptr::null(), |t| t.as_ptr())
 }
 
+/// An array of C strings (`const char *const *` with its length) and the strings it points into.
+pub(crate) struct CStrings {
+    _owned: Vec<CString>,
+    ptrs: Vec<*const c_char>,
+}
+
+impl CStrings {
+    /// NUL-terminated copies of `paths` (ids, names or paths), each checked as [`path_c_string`]
+    /// checks one, naming `what` in the error.
+    pub(crate) fn from_paths<I>(paths: I, what: &str) -> Result<CStrings>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<Path>,
+    {
+        let owned = paths.into_iter().map(|p| path_c_string(p.as_ref(), what)).collect::<Result<Vec<_>>>()?;
+        // A CString's bytes live on the heap: moving `owned` into the struct keeps these valid.
+        let ptrs = owned.iter().map(|s| s.as_ptr()).collect();
+        Ok(CStrings { _owned: owned, ptrs })
+    }
+
+    /// The array's first pointer (not NULL, even when empty: the length says there are none).
+    pub(crate) fn as_ptr(&self) -> *const *const c_char {
+        self.ptrs.as_ptr()
+    }
+
+    /// How many strings.
+    pub(crate) fn len(&self) -> usize {
+        self.ptrs.len()
+    }
+}
+
 /// A `(pointer, length)` pair for JSON or long text; `None` gives `(NULL, 0)` ("absent").
 pub(crate) fn opt_bytes(bytes: Option<&[u8]>) -> (*const c_char, usize) {
     bytes.map_or((std::ptr::null(), 0), |b| (b.as_ptr().cast(), b.len()))
@@ -194,6 +225,20 @@ mod tests {
         buf[..8].copy_from_slice(b"1a2b3c4d");
         assert_eq!(fixed_to_string(&buf, "id").unwrap(), "1a2b3c4d");
         assert_eq!(fixed_to_string(&[b'a'; 4], "id").unwrap_err().code(), ErrorCode::Internal);
+    }
+
+    #[test]
+    fn string_arrays_point_at_their_copies_in_order() {
+        let strings = CStrings::from_paths(["a1", "/b/2"], "session id").unwrap();
+        assert_eq!(strings.len(), 2);
+        // SAFETY: two pointers into the NUL-terminated copies `strings` holds.
+        let got: Vec<&str> =
+            (0..2).map(|i| unsafe { CStr::from_ptr(*strings.as_ptr().add(i)) }.to_str().unwrap()).collect();
+        assert_eq!(got, ["a1", "/b/2"]);
+        let none = CStrings::from_paths(Vec::<&str>::new(), "session id").unwrap();
+        assert!(none.len() == 0 && !none.as_ptr().is_null());
+        let err = CStrings::from_paths(["ok", "a\0b"], "session id").err().unwrap();
+        assert_eq!((err.code(), err.message()), (ErrorCode::Invalid, "session id contains a NUL byte"));
     }
 
     #[test]

@@ -19,6 +19,9 @@
 //!   ([`Store::session_for_key`]) and retention ([`Store::archive`], [`Store::prune`]);
 //! - import ([`Store::import`], [`Store::foreign_list`]): another agent's store ([`ImportKind`])
 //!   read into native sessions and keys of this one;
+//! - bundles ([`Store::export`], [`Store::import_bundle`]): sessions with their lineage, blobs
+//!   and key records carried to another store in one file, placed there byte for byte; and the
+//!   HTML view ([`Store::export_html`]): sessions as self-contained pages that open offline;
 //! - [`History`] ([`Store::history`]): the prompts a user typed, in one SQLite database per
 //!   store with a full-text index: [`History::add`] returns at once, [`History::search`] and
 //!   [`History::recent`] read them back typed;
@@ -83,6 +86,7 @@
 
 mod buffer;
 mod builtin_storage;
+mod bundle;
 mod dialect;
 mod error;
 mod handle;
@@ -108,6 +112,7 @@ mod upkeep;
 mod write;
 
 pub use builtin_storage::{BuiltinFile, BuiltinLock, BuiltinStorage};
+pub use bundle::{ExportOptions, ImportBundleOptions};
 pub use dialect::Dialect;
 pub use error::{status_str, Error, ErrorCode, Result};
 pub use history::{History, HistoryOptions, SearchOptions};

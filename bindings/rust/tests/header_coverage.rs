@@ -26,7 +26,7 @@ fn header() -> String {
 fn sys_source() -> String {
     // The -sys crate's declarations, all of its files.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("xsession-sys/src");
-    let text: String = ["lib.rs", "options.rs", "functions.rs", "history.rs", "index.rs", "storage.rs"]
+    let text: String = ["lib.rs", "options.rs", "functions.rs", "history.rs", "index.rs", "bundle.rs", "storage.rs"]
         .iter()
         .map(|name| std::fs::read_to_string(dir.join(name)).unwrap() + "\n")
         .collect();
@@ -55,17 +55,30 @@ fn squash(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// A C type as the Rust type that mirrors it (`const char *` -> `*const c_char`).
+/// A C type as the Rust type that mirrors it (`const char *` -> `*const c_char`,
+/// `const char *const *` -> `*const *const c_char`).
 fn rust_type(c: &str) -> String {
     let c = c.replace('*', " * ");
-    let mut words: Vec<&str> = c.split_whitespace().collect();
-    let stars = words.iter().filter(|w| **w == "*").count();
-    words.retain(|w| *w != "*");
-    let is_const = words.first() == Some(&"const");
-    // `const struct xs_reset_policy *` names the same type as `const xs_reset_policy *`.
-    words.retain(|w| *w != "const" && *w != "struct");
-    assert_eq!(words.len(), 1, "unexpected C type {c:?}");
-    let base = match words[0] {
+    let words: Vec<&str> = c.split_whitespace().collect();
+    // Read left to right: a `const` qualifies what came before it (or, first, the base type), and
+    // each `*` points to that, so its Rust pointer is `*const` when the pointee was qualified.
+    let mut pointees_const = Vec::new();
+    let mut qualified = false;
+    let mut base_words = Vec::new();
+    for word in &words {
+        match *word {
+            "const" => qualified = true,
+            "*" => {
+                pointees_const.push(qualified);
+                qualified = false;
+            }
+            // `const struct xs_reset_policy *` names the same type as `const xs_reset_policy *`.
+            "struct" => {}
+            other => base_words.push(other),
+        }
+    }
+    assert_eq!(base_words.len(), 1, "unexpected C type {c:?}");
+    let base = match base_words[0] {
         "int" => "c_int",
         "char" => "c_char",
         "void" => "c_void",
@@ -78,12 +91,26 @@ fn rust_type(c: &str) -> String {
         other => panic!("no Rust mirror known for C type {other}"),
     };
     let mut rust = base.to_string();
-    for level in 0..stars {
-        // Only the innermost pointer can point to const in this header.
-        let qualifier = if level == 0 && is_const { "*const " } else { "*mut " };
+    for pointee_const in pointees_const {
+        let qualifier = if pointee_const { "*const " } else { "*mut " };
         rust = format!("{qualifier}{rust}");
     }
     rust
+}
+
+#[test]
+fn c_types_map_to_their_rust_mirrors() {
+    let cases = [
+        ("const char *", "*const c_char"),
+        ("char *", "*mut c_char"),
+        ("const char *const *", "*const *const c_char"),
+        ("xs_history **", "*mut *mut xs_history"),
+        ("const struct xs_reset_policy *", "*const xs_reset_policy"),
+        ("uint32_t", "u32"),
+    ];
+    for (c, rust) in cases {
+        assert_eq!(rust_type(c), rust, "{c}");
+    }
 }
 
 /// Splits `type name` into (Rust type, name); the name is the last identifier.
@@ -427,6 +454,9 @@ fn struct_layouts_match_the_c_compiler() {
         xs_history_options { version, flags, path, busy_timeout_ms, max_prompt_bytes }
         xs_index_options { version, flags, path, busy_timeout_ms }
         xs_search_options { version, flags, cwd, role, since_ms, session_id, limit }
+        xs_export_options { version, flags }
+        xs_import_bundle_options { version, flags, cwd_map, cwd_map_len }
+        xs_html_options { version, flags }
         xs_storage_info { size, mtime_ms, dev, ino, links, kind }
         xs_storage_buffer { alloc, opaque }
         xs_storage { version, user, read, stat, open, write, sync, fstat, close, rename, remove, make_dirs,

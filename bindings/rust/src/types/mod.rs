@@ -12,6 +12,7 @@
 //!   the crate's conformance replay re-encodes every decoded value and compares it with the
 //!   library's JSON, so this crate's tests fail when the library's output changes shape.
 
+mod bundle;
 mod context;
 mod entry;
 mod foreign;
@@ -19,6 +20,10 @@ mod history;
 mod index;
 mod reports;
 
+pub use bundle::{
+    BundleAction, BundleExportReport, BundleImportReport, BundleImportedBlob, BundleImportedKey, BundleImportedSession,
+    Compression, ExportedBlob, ExportedSession, HtmlIndex, HtmlPage, HtmlReport,
+};
 pub use context::{
     CompactionPlan, Context, Diagnostic, Label, Message, Orphan, PendingToolCall, PiModel, ResumeCheck, TreeNode,
 };

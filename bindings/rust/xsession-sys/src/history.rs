@@ -1,4 +1,4 @@
-//! The prompt history of `xsession.h` (its last section): the handle, its options, the search
+//! The prompt history of `xsession.h` (its own section): the handle, its options, the search
 //! flag and the functions, in the header's order.
 
 use std::marker::{PhantomData, PhantomPinned};

@@ -1,4 +1,4 @@
-//! The session index and search of `xsession.h` (its last section): the handle, its options,
+//! The session index and search of `xsession.h` (its own section): the handle, its options,
 //! the search options and flag, and the functions, in the header's order.
 
 use std::marker::{PhantomData, PhantomPinned};

@@ -11,12 +11,14 @@
 #![allow(non_camel_case_types)]
 #![deny(missing_docs)]
 
+mod bundle;
 mod functions;
 mod history;
 mod index;
 mod options;
 mod storage;
 
+pub use bundle::*;
 pub use functions::*;
 pub use history::*;
 pub use index::*;
