@@ -7,6 +7,7 @@ package xsession
 import "C"
 
 import (
+	"strconv"
 	"strings"
 	"unsafe"
 )
@@ -45,6 +46,21 @@ func (a *cargs) str(name, s string) *C.char {
 		return nil
 	}
 	return a.keep(C.CString(s))
+}
+
+// strs is a C array (in C memory) of NUL-terminated copies of ss, and its length. It is never
+// NULL, not even for an empty ss: the library then refuses the count with its own message
+// rather than a NULL pointer the caller never passed. Each string is checked as str checks it.
+func (a *cargs) strs(name string, ss []string) (**C.char, C.size_t) {
+	// C.malloc never returns NULL (cgo aborts instead); one slot more keeps an empty array valid.
+	arr := (**C.char)(C.malloc(C.size_t(len(ss)+1) * C.size_t(unsafe.Sizeof((*C.char)(nil)))))
+	a.ptrs = append(a.ptrs, unsafe.Pointer(arr))
+	items := unsafe.Slice(arr, len(ss)+1)
+	for i, s := range ss {
+		items[i] = a.str(name+"["+strconv.Itoa(i)+"]", s)
+	}
+	items[len(ss)] = nil
+	return arr, C.size_t(len(ss))
 }
 
 // opt is an optional NUL-terminated argument: "" is NULL (absent, or "the current one").

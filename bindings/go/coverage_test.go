@@ -144,6 +144,7 @@ func TestReadmeShowsTheTestedExample(t *testing.T) {
 		"example_history_test.go": "// The prompt history",
 		"example_index_test.go":   "// The session index",
 		"example_storage_test.go": "// Storage of your own",
+		"example_bundle_test.go":  "// Bundles and HTML pages",
 	} {
 		example, err := os.ReadFile(file)
 		if err != nil {

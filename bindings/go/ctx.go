@@ -85,6 +85,24 @@ func (st *Store) ForeignListContext(ctx context.Context, kind ImportKind, source
 	return withContext(ctx, func() (*ForeignListing, error) { return st.ForeignList(kind, sourcePath, opts) }, nil)
 }
 
+// ExportContext is Export with a context. An export that goes on after ctx is done writes its
+// bundle.
+func (st *Store) ExportContext(ctx context.Context, sessionIDs []string, outPath string, opts *ExportOptions) (*BundleExportReport, error) {
+	return withContext(ctx, func() (*BundleExportReport, error) { return st.Export(sessionIDs, outPath, opts) }, nil)
+}
+
+// ImportBundleContext is ImportBundle with a context. An import that goes on after ctx is done
+// places what it imports; importing the bundle again later finds it present.
+func (st *Store) ImportBundleContext(ctx context.Context, bundlePath string, opts *ImportBundleOptions) (*BundleImportReport, error) {
+	return withContext(ctx, func() (*BundleImportReport, error) { return st.ImportBundle(bundlePath, opts) }, nil)
+}
+
+// ExportHTMLContext is ExportHTML with a context. An export that goes on after ctx is done writes
+// its pages.
+func (st *Store) ExportHTMLContext(ctx context.Context, sessionIDs []string, outPath string) (*HTMLReport, error) {
+	return withContext(ctx, func() (*HTMLReport, error) { return st.ExportHTML(sessionIDs, outPath) }, nil)
+}
+
 // BuildContextContext is BuildContext with a context.
 func (s *Session) BuildContextContext(ctx context.Context, leafID string) (*ModelContext, error) {
 	return withContext(ctx, func() (*ModelContext, error) { return s.BuildContext(leafID) }, nil)

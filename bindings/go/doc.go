@@ -11,7 +11,9 @@
 // [History] ([Store.OpenHistory]) is the store's prompt history: the prompts a user typed, with
 // full-text search. An [Index] ([Store.OpenIndex]) is the store's session index: every
 // transcript's entries in one database, searched by words ([Index.Search]) and listed
-// ([Index.List]) without reading every file.
+// ([Index.List]) without reading every file. Sessions leave a store as a portable bundle that
+// another store imports ([Store.Export], [Store.ImportBundle]) or as HTML pages
+// ([Store.ExportHTML]).
 //
 //	store, err := xsession.OpenStore(root, nil)
 //	s, err := store.Create(cwd, nil)
@@ -39,6 +41,7 @@
 // The calls that can take long or wait have context.Context variants, named as database/sql names
 // its own: the method's name plus "Context", the context first ([Store.OpenContext],
 // [Store.ListContext], [Store.BlobGCContext], [Store.ImportContext], [Store.ForeignListContext],
+// [Store.ExportContext], [Store.ImportBundleContext], [Store.ExportHTMLContext],
 // [Store.OpenHistoryContext], [Session.BuildContextContext], [Session.VerifyContext],
 // [History.FlushContext], [History.SearchContext], [History.RecentContext],
 // [Store.OpenIndexContext], [Index.RebuildContext], [Index.RefreshContext],

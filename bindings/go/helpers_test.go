@@ -150,6 +150,18 @@ func readJSON(t *testing.T, raw []byte, v any) {
 	}
 }
 
+// typedRoundTrip fails unless the typed value encodes back to its Raw, as JSON values.
+func typedRoundTrip(t *testing.T, typed any) {
+	t.Helper()
+	enc, err := json.Marshal(typed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw := rawOf(typed); unordered(t, enc) != unordered(t, raw) {
+		t.Errorf("the typed value differs from the library's JSON\ntyped   %s\nlibrary %s", enc, raw)
+	}
+}
+
 // writeFile writes bytes, creating the directory.
 func writeFile(t *testing.T, path string, data []byte) {
 	t.Helper()

@@ -175,6 +175,34 @@ func TestForeignListWritesNothing(t *testing.T) {
 	assertNothingIn(t, dir)
 }
 
+// A listing's problems are rows of capi/schema/foreign-list.schema.json ({file, line, reason}),
+// in MyAgents' and a gateway's listings as in Codex's: an index row that cannot be used is in
+// the typed listing, and the listing still encodes back to the library's JSON.
+func TestForeignListProblemsAreTypedRows(t *testing.T) {
+	st, _ := openTestStore(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "myagents")
+	index := filepath.Join(src, "sessions.json")
+	writeFile(t, index, []byte("[{\"id\":\""+myAgentsID+"\"},\n 7]\n"))
+	writeFile(t, filepath.Join(src, "sessions", myAgentsID+".jsonl"), []byte(myAgentsMessages))
+	listing := must(st.ForeignList(ImportMyAgents, src, nil))(t)
+	typedRoundTrip(t, listing)
+	want := []SkippedRow{{File: index, Line: 2, Reason: "sessions.json entry 2: not a JSON object"}}
+	if listing.MyAgents == nil || !reflect.DeepEqual(listing.MyAgents.Problems, want) {
+		t.Errorf("MyAgents' problems: %s", listing.Raw)
+	}
+
+	gateway := filepath.Join(dir, "gateway")
+	gwIndex := filepath.Join(gateway, "agents", "main", "sessions", "sessions.json")
+	writeFile(t, gwIndex, []byte("[]\n"))
+	listing = must(st.ForeignList(ImportGateway, gateway, nil))(t)
+	typedRoundTrip(t, listing)
+	want = []SkippedRow{{File: gwIndex, Line: 0, Reason: "index is not a JSON object (sessionKey -> entry)"}}
+	if listing.Gateway == nil || len(listing.Gateway.Agents) != 1 || !reflect.DeepEqual(listing.Gateway.Agents[0].Problems, want) {
+		t.Errorf("the gateway agent's problems: %s", listing.Raw)
+	}
+}
+
 // LockWait and Now reach the library: MyAgents' sessions.lock/ directory, just made, is waited
 // for LockWait and then reported held, or stale when Now is more than 30 s after it.
 func TestForeignListWaitsLockWaitForAHeldIndexLockAndNowAgesIt(t *testing.T) {

@@ -145,7 +145,7 @@ type GatewayAgent struct {
 	IndexRows   int64               `json:"indexRows"`   // rows of the index
 	Keys        []GatewayKey        `json:"keys"`        // keys
 	Transcripts []GatewayTranscript `json:"transcripts"` // transcript files
-	Problems    []string            `json:"problems"`    // what is wrong, as text
+	Problems    []SkippedRow        `json:"problems"`    // index rows not used (line 0: the whole index)
 	Notes       []string            `json:"notes"`       // findings about the source, not rows
 }
 
@@ -181,7 +181,7 @@ type MyAgentsListing struct {
 	IndexLock string            `json:"indexLock"` // free, released, stale or held
 	IndexRows int64             `json:"indexRows"` // rows of the index
 	Sessions  []MyAgentsSession `json:"sessions"`  // sessions
-	Problems  []string          `json:"problems"`  // what is wrong, as text
+	Problems  []SkippedRow      `json:"problems"`  // index rows not used (line 0: the whole index)
 	Notes     []string          `json:"notes"`     // findings about the source, not rows
 }
 
