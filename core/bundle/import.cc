@@ -234,8 +234,8 @@ Result<std::vector<store::KeyRecord>> plan_keys(const std::string& keys_json, co
     if (!key || !record || record->kind != json::Kind::kObject) {
       return Status::Corrupt("keys.json holds an item that is not {\"key\",\"record\"}");
     }
-    std::string rec(record->value);
-    std::vector<json::Member> fields = json::members_of(rec);
+    std::string rec(record->value);  // edited below; `fields` view the bundle's unedited bytes
+    std::vector<json::Member> fields = json::members_of(record->value);
     auto sid = json::string_value(json::find_member(fields, "sessionId"));
     for (const PlacedSession& p : placed) {
       if (!sid || p.id != *sid) continue;

@@ -107,7 +107,8 @@ class SpanHandler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, SpanH
 Status scan_members(std::string_view text, const Limits& limits, std::vector<Member>* out, bool* is_object) {
   if (out) out->clear();
   // A NUL would end RapidJSON's input early and hide whatever follows it.
-  if (std::memchr(text.data(), 0, text.size())) return Status::Invalid("NUL byte in JSON text");
+  // (Not for an empty view: its data() may be null, which memchr must not get.)
+  if (!text.empty() && std::memchr(text.data(), 0, text.size())) return Status::Invalid("NUL byte in JSON text");
   std::optional<std::string> copy = rapidjson_compatible_copy(text);
   std::string_view input = copy ? std::string_view(*copy) : text;
   rapidjson::MemoryStream stream(input.data(), input.size());

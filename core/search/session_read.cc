@@ -25,7 +25,8 @@ using format::EntryType;
 // files, docs/import-codex.md), myagents' kept rows a customType of its own.
 std::optional<std::string> source_agent_of(const model::Entry& e) {
   if (e.line.find("\"sourceRows\"") != std::string_view::npos) {
-    const json::Member* rows = json::find_member(json::members_of(e.line), "sourceRows");
+    auto members = json::members_of(e.line);  // `rows` points into it
+    const json::Member* rows = json::find_member(members, "sourceRows");
     if (!rows) return std::nullopt;
     std::vector<json::Member> items;  // the array's elements
     bool is_object = true;
