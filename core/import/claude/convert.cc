@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include "format/clock.h"
+#include "import/parsed_row.h"
 #include "json/json_string.h"
 #include "json/limits.h"
 
@@ -13,46 +14,8 @@ using simdjson::dom::array;
 using simdjson::dom::element;
 using simdjson::dom::object;
 
-// A row parsed again for its content (rows keep views, not trees). The row parsed once already,
-// so a failure here cannot happen; it yields an empty object.
-class Parsed {
- public:
-  explicit Parsed(std::string_view text) : padded_(text) {
-    padded_.append(json::kPadding, '\0');
-    if (parser_.parse(padded_.data(), text.size(), false).get(root_) != simdjson::SUCCESS) root_ = {};
-  }
-  object root() const {
-    object o;
-    if (root_.get(o) != simdjson::SUCCESS) return {};
-    return o;
-  }
-  object message() const {
-    object o;
-    if (root()["message"].get(o) != simdjson::SUCCESS) return {};
-    return o;
-  }
-
- private:
-  std::string padded_;
-  simdjson::dom::parser parser_;
-  element root_;
-};
-
 void quoted(std::string& out, std::string_view s) { json::append_quoted(out, s); }
 void raw(std::string& out, const element& e) { out += simdjson::to_string(e); }
-
-int64_t int_member(const object& o, std::string_view key) {
-  int64_t i = 0;
-  double d = 0;
-  if (o[key].get(i) == simdjson::SUCCESS) return i;
-  if (o[key].get(d) == simdjson::SUCCESS) return static_cast<int64_t>(d);
-  return 0;
-}
-
-std::string str_member(const object& o, std::string_view key) {
-  std::string_view v;
-  return o[key].get(v) == simdjson::SUCCESS ? std::string(v) : std::string();
-}
 
 std::string timestamp_ms(const Row& row) {
   auto ms = format::parse_iso_ms(row.timestamp);
@@ -151,8 +114,8 @@ std::string assistant_message(const std::vector<const Row*>& rows) {
   std::string content, model, stop, usage, response_id;
   bool has_tool_call = false;
   for (const Row* r : rows) {
-    Parsed p(r->text);
-    object msg = p.message();
+    ParsedRow p(r->text);
+    object msg = p.object_member("message");
     array blocks;
     element c;
     if (msg["content"].get(c) == simdjson::SUCCESS) {
@@ -201,8 +164,8 @@ std::string assistant_message(const std::vector<const Row*>& rows) {
 }
 
 std::vector<std::string> user_messages(const Row& row, const std::unordered_map<std::string, std::string>& tool_names) {
-  Parsed p(row.text);
-  object msg = p.message();
+  ParsedRow p(row.text);
+  object msg = p.object_member("message");
   std::vector<std::string> out;
   std::string ts = timestamp_ms(row);
   element c;
@@ -254,9 +217,9 @@ std::vector<std::string> user_messages(const Row& row, const std::unordered_map<
 }
 
 std::string summary_text(const Row& row) {
-  Parsed p(row.text);
+  ParsedRow p(row.text);
   element c;
-  if (p.message()["content"].get(c) != simdjson::SUCCESS) return "";
+  if (p.object_member("message")["content"].get(c) != simdjson::SUCCESS) return "";
   std::string_view s;
   if (c.get(s) == simdjson::SUCCESS) return std::string(s);
   std::string out;
@@ -273,14 +236,14 @@ std::string summary_text(const Row& row) {
 }
 
 int64_t pre_tokens(const Row& row) {
-  Parsed p(row.text);
+  ParsedRow p(row.text);
   object meta;
   if (p.root()["compactMetadata"].get(meta) != simdjson::SUCCESS) return 0;
   return int_member(meta, "preTokens");
 }
 
 std::string preserved_head(const Row& row) {
-  Parsed p(row.text);
+  ParsedRow p(row.text);
   object seg;
   if (p.root()["compactMetadata"]["preservedSegment"].get(seg) != simdjson::SUCCESS) return "";
   return str_member(seg, "headUuid");

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include "format/clock.h"
+#include "import/parsed_row.h"
 #include "json/json_string.h"
 #include "json/limits.h"
 #include "json/member_scanner.h"
@@ -15,41 +16,8 @@ using simdjson::dom::array;
 using simdjson::dom::element;
 using simdjson::dom::object;
 
-// A payload parsed for its nested members. The row was validated as JSON.parse reads it; simdjson
-// refuses a few texts JSON.parse takes (a lone surrogate escape): such a payload reads as empty.
-class Parsed {
- public:
-  explicit Parsed(std::string_view text) : padded_(text) {
-    padded_.append(json::kPadding, '\0');
-    if (parser_.parse(padded_.data(), text.size(), false).get(root_) != simdjson::SUCCESS) root_ = {};
-  }
-  object root() const {
-    object o;
-    if (root_.get(o) != simdjson::SUCCESS) return {};
-    return o;
-  }
-
- private:
-  std::string padded_;
-  simdjson::dom::parser parser_;
-  element root_;
-};
-
 // Text from the source may hold a lone surrogate escape JSON.parse accepts: U+FFFD in its place.
 void quoted(std::string& out, std::string_view s) { json::append_quoted_lossy(out, s); }
-
-std::string str_member(const object& o, std::string_view key) {
-  std::string_view v;
-  return o[key].get(v) == simdjson::SUCCESS ? std::string(v) : std::string();
-}
-
-int64_t int_member(const object& o, std::string_view key) {
-  int64_t i = 0;
-  double d = 0;
-  if (o[key].get(i) == simdjson::SUCCESS) return i;
-  if (o[key].get(d) == simdjson::SUCCESS) return static_cast<int64_t>(d);
-  return 0;
-}
 
 std::string timestamp_ms(const Row& row) {
   auto ms = format::parse_iso_ms(row.timestamp);
@@ -163,7 +131,7 @@ void tool_call(const Row& row, const object& p, std::string& out) {
 }
 
 void usage(std::string& out, const Row& row) {
-  Parsed p(row.payload);
+  ParsedRow p(row.payload);
   object u;
   if (p.root()["info"]["last_token_usage"].get(u) != simdjson::SUCCESS &&
       p.root()["info"]["total_token_usage"].get(u) != simdjson::SUCCESS) {
@@ -180,7 +148,7 @@ void usage(std::string& out, const Row& row) {
 }  // namespace
 
 std::string message_members(const Row& row) {
-  Parsed p(row.payload);
+  ParsedRow p(row.payload);
   std::string out = "\"message\":{\"role\":";
   quoted(out, row.role);
   out += ",\"content\":";
@@ -198,7 +166,7 @@ std::string assistant_members(const std::vector<const Row*>& items, const Row* u
   std::string content;
   bool calls = false;
   for (const Row* r : items) {
-    Parsed p(r->payload);
+    ParsedRow p(r->payload);
     object o = p.root();
     if (r->item == "message") {
       element c;
@@ -233,7 +201,7 @@ std::string assistant_members(const std::vector<const Row*>& items, const Row* u
 }
 
 std::string tool_result_members(const Row& row, const std::unordered_map<std::string, std::string>& tool_names) {
-  Parsed p(row.payload);
+  ParsedRow p(row.payload);
   object o = p.root();
   std::string id = str_member(o, "call_id");
   auto name = tool_names.find(id);
@@ -265,7 +233,7 @@ std::string tool_result_members(const Row& row, const std::unordered_map<std::st
 }
 
 std::string compaction_members(const Row& row, int64_t tokens_before, const std::string& provider) {
-  Parsed p(row.payload);
+  ParsedRow p(row.payload);
   std::string out = "\"summary\":";
   quoted(out, str_member(p.root(), "message"));
   // Codex resumes from the compaction alone: nothing before it is kept.
