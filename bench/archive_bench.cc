@@ -43,17 +43,6 @@ const ArchiveDir& archive_dir() {
   return d;
 }
 
-void write_whole(const std::string& path, const std::string& bytes) {
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) abort();
-  for (size_t done = 0; done < bytes.size();) {
-    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n <= 0) abort();
-    done += static_cast<size_t>(n);
-  }
-  close(fd);
-}
-
 void BM_Archive100MB(benchmark::State& state) {
   const ArchiveDir& d = archive_dir();
   auto fs = storage::make_posix_fs();

@@ -30,17 +30,6 @@ struct HtmlStore {
   uint64_t session_bytes = 0;
 };
 
-void write_whole(const std::string& path, const std::string& bytes) {
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) abort();
-  for (size_t done = 0; done < bytes.size();) {
-    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n <= 0) abort();
-    done += static_cast<size_t>(n);
-  }
-  close(fd);
-}
-
 // The stores made here are removed when the program ends (the 100k one holds about 500 MB).
 struct Removed {
   std::vector<std::string> dirs;

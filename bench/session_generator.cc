@@ -1,6 +1,10 @@
 #include "session_generator.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -132,6 +136,17 @@ std::string generate_session(size_t entries, uint64_t seed) {
     parent = id;
   }
   return out;
+}
+
+void write_whole(const std::string& path, const std::string& bytes) {
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) abort();
+  for (size_t done = 0; done < bytes.size();) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n <= 0) abort();
+    done += static_cast<size_t>(n);
+  }
+  close(fd);
 }
 
 }  // namespace xs::bench

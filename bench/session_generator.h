@@ -14,4 +14,8 @@ std::string generate_session(size_t entries, uint64_t seed);
 // One realistic assistant message (JSON object text) of about `bytes` bytes.
 std::string realistic_message(size_t bytes, uint64_t seed);
 
+// Writes `bytes` to `path` (created or truncated, mode 0600) with plain write(2), not through the
+// engine's seam, so a benchmark's setup costs none of what it measures; aborts on failure.
+void write_whole(const std::string& path, const std::string& bytes);
+
 }  // namespace xs::bench
