@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -17,12 +17,14 @@ namespace xs::bench {
 
 namespace {
 
-const char* kWords[] = {"the", "function", "returns", "error", "when", "file", "is", "missing", "we", "should",
-                        "refactor", "this", "module", "test", "passes", "now", "let", "me", "check", "config",
-                        "build", "failed", "because", "of", "a", "type", "mismatch", "in", "parser", "session",
-                        "index", "lock", "append", "write", "read", "buffer", "offset", "line", "JSON", "header",
-                        "migration", "rename", "fsync", "naïve", "café", "déjà", "→", "✓", "I'll", "look"};
-const char* kCode[] = {"#include <stdio.h>", "int main(int argc, char** argv) {",
+const char* kWords[] = {
+    "the",       "function", "returns", "error", "when",   "file",   "is",       "missing", "we",     "should",
+    "refactor",  "this",     "module",  "test",  "passes", "now",    "let",      "me",      "check",  "config",
+    "build",     "failed",   "because", "of",    "a",      "type",   "mismatch", "in",      "parser", "session",
+    "index",     "lock",     "append",  "write", "read",   "buffer", "offset",   "line",    "JSON",   "header",
+    "migration", "rename",   "fsync",   "naïve", "café",   "déjà",   "→",        "✓",       "I'll",   "look"};
+const char* kCode[] = {"#include <stdio.h>",
+                       "int main(int argc, char** argv) {",
                        "    if (argc < 2) { fprintf(stderr, \"usage: %s FILE\\n\", argv[0]); return 1; }",
                        "    std::string path = \"C:\\\\Users\\\\dev\\\\project\";",
                        "\tfor (size_t i = 0; i < n; ++i) sum += v[i];",
@@ -75,14 +77,16 @@ std::string id_of(uint64_t i) {
 
 std::string usage(Gen& g) {
   return "{\"input\":" + std::to_string(g.range(500, 90000)) + ",\"output\":" + std::to_string(g.range(20, 4000)) +
-         ",\"cacheRead\":" + std::to_string(g.range(0, 80000)) + ",\"cacheWrite\":0,\"cost\":{\"input\":0.0123,"
+         ",\"cacheRead\":" + std::to_string(g.range(0, 80000)) +
+         ",\"cacheWrite\":0,\"cost\":{\"input\":0.0123,"
          "\"output\":0.0045,\"cacheRead\":0.0011,\"cacheWrite\":0,\"total\":0.0179}}";
 }
 
 std::string assistant(Gen& g, size_t bytes, uint64_t i) {
   return "{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":" + q(g.prose(bytes / 2)) +
-         "},{\"type\":\"toolCall\",\"id\":\"call_" + std::to_string(i) + "\",\"name\":\"bash\",\"arguments\":{\"command\":" +
-         q(g.code(bytes / 2)) + "}}],\"provider\":\"anthropic\",\"model\":\"claude-sonnet-4-5\",\"usage\":" + usage(g) +
+         "},{\"type\":\"toolCall\",\"id\":\"call_" + std::to_string(i) +
+         "\",\"name\":\"bash\",\"arguments\":{\"command\":" + q(g.code(bytes / 2)) +
+         "}}],\"provider\":\"anthropic\",\"model\":\"claude-sonnet-4-5\",\"usage\":" + usage(g) +
          ",\"stopReason\":\"toolUse\",\"timestamp\":" + std::to_string(1772442000000 + i) + "}";
 }
 
@@ -95,8 +99,9 @@ std::string realistic_message(size_t bytes, uint64_t seed) {
 
 std::string generate_session(size_t entries, uint64_t seed) {
   Gen g(seed);
-  std::string out = "{\"type\":\"session\",\"version\":3,\"id\":\"bench00000000001\",\"timestamp\":\"2026-03-01T00:00:00.000Z\","
-                    "\"cwd\":\"/home/dev/project\"}\n";
+  std::string out =
+      "{\"type\":\"session\",\"version\":3,\"id\":\"bench00000000001\",\"timestamp\":\"2026-03-01T00:00:00.000Z\","
+      "\"cwd\":\"/home/dev/project\"}\n";
   std::vector<std::string> ids;
   ids.reserve(entries);
   std::string parent;  // empty: null
@@ -104,20 +109,22 @@ std::string generate_session(size_t entries, uint64_t seed) {
   for (size_t i = 0; i < entries; ++i) {
     std::string id = id_of(i + 1);
     std::string pid = parent.empty() ? "null" : q(parent);
-    std::string head = "{\"type\":\"message\",\"id\":" + q(id) + ",\"parentId\":" + pid + ",\"timestamp\":" +
-                       q(iso(i * 1000)) + ",\"message\":";
+    std::string head = "{\"type\":\"message\",\"id\":" + q(id) + ",\"parentId\":" + pid +
+                       ",\"timestamp\":" + q(iso(i * 1000)) + ",\"message\":";
     std::string line;
     size_t kind = g.range(0, 99);
     if (i > 10 && i % 997 == 0) {
       // A branch: go back a little and leave a summary of the abandoned path.
       std::string from = ids[i - 5];
-      line = "{\"type\":\"branch_summary\",\"id\":" + q(id) + ",\"parentId\":" + q(from) + ",\"timestamp\":" +
-             q(iso(i * 1000)) + ",\"fromId\":" + q(from) + ",\"summary\":" + q(g.prose(400)) + "}";
+      line = "{\"type\":\"branch_summary\",\"id\":" + q(id) + ",\"parentId\":" + q(from) +
+             ",\"timestamp\":" + q(iso(i * 1000)) + ",\"fromId\":" + q(from) + ",\"summary\":" + q(g.prose(400)) + "}";
     } else if (i == compaction_at) {
-      line = "{\"type\":\"compaction\",\"id\":" + q(id) + ",\"parentId\":" + pid + ",\"timestamp\":" + q(iso(i * 1000)) +
-             ",\"summary\":" + q(g.prose(2000)) + ",\"firstKeptEntryId\":" + q(ids[i >= 20 ? i - 20 : 0]) + ",\"tokensBefore\":123456}";
+      line = "{\"type\":\"compaction\",\"id\":" + q(id) + ",\"parentId\":" + pid +
+             ",\"timestamp\":" + q(iso(i * 1000)) + ",\"summary\":" + q(g.prose(2000)) +
+             ",\"firstKeptEntryId\":" + q(ids[i >= 20 ? i - 20 : 0]) + ",\"tokensBefore\":123456}";
     } else if (kind < 15) {
-      line = head + "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":" + q(g.prose(g.log_uniform(200, 4000))) +
+      line = head +
+             "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":" + q(g.prose(g.log_uniform(200, 4000))) +
              "}],\"timestamp\":" + std::to_string(1772442000000 + i) + "}}";
     } else if (kind < 55) {
       line = head + assistant(g, g.log_uniform(300, 3000), i) + "}";
@@ -127,8 +134,8 @@ std::string generate_session(size_t entries, uint64_t seed) {
              "\",\"toolName\":\"bash\",\"content\":[{\"type\":\"text\",\"text\":" + q(g.code(n)) +
              "}],\"isError\":false,\"timestamp\":" + std::to_string(1772442000000 + i) + "}}";
     } else {
-      line = "{\"type\":\"thinking_level_change\",\"id\":" + q(id) + ",\"parentId\":" + pid + ",\"timestamp\":" +
-             q(iso(i * 1000)) + ",\"thinkingLevel\":\"high\"}";
+      line = "{\"type\":\"thinking_level_change\",\"id\":" + q(id) + ",\"parentId\":" + pid +
+             ",\"timestamp\":" + q(iso(i * 1000)) + ",\"thinkingLevel\":\"high\"}";
     }
     out += line;
     out += '\n';
