@@ -12,6 +12,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -19,19 +20,16 @@
 #include <vector>
 
 #include "archive_steps.h"
-#include "search_steps.h"
-#include "c_storage.h"
+#include "bundle_steps.h"
 #include "case_json.h"
 #include "import_steps.h"
 #include "keys_steps.h"
 #include "library_steps.h"
 #include "output_dump.h"
 #include "reset_steps.h"
+#include "search_steps.h"
 #include "stats_steps.h"
 #include "xsession.h"
-#ifdef XS_CONFORMANCE_POSTGRES
-#include "xsession_postgres.h"
-#endif
 
 namespace {
 
@@ -53,57 +51,22 @@ std::vector<std::string> case_files() {
 class CaseRunner {
  public:
   CaseRunner(const std::string& name, element doc) : name_(name), doc_(doc) {
-    char tmpl[] = "/tmp/xs-conformance-XXXXXX";
-    root_ = mkdtemp(tmpl);
-    store_ = xs_store_new();
     xs_store_options so;
     xs_store_options_init(&so, XS_STORE_OPTIONS_VERSION);
     if (has(doc_, "store_dialect")) {
       if (dialect_named(view(doc_, "store_dialect")) == XS_DIALECT_PI) so.flags |= XS_STORE_DIALECT_PI;
     }
-    xs_reset_policy policy;
     if (has(doc_, "store_reset_policy")) {
-      reset_policy_of(at(doc_, "store_reset_policy"), &policy);
-      so.reset_policy = &policy;
+      reset_policy_of(at(doc_, "store_reset_policy"), &policy_);
+      so.reset_policy = &policy_;
     }
-    // XS_CONFORMANCE_STORAGE: the store's storage table, to hold a host's table to the same
-    // bytes: "c" (c_storage.c, plain C), "posix_table" and "memory_table" (the built-in backends
-    // through their tables).
-    storage_ = getenv("XS_CONFORMANCE_STORAGE") ? getenv("XS_CONFORMANCE_STORAGE") : "";
-    if (storage_ == "c") {
-      c_storage_fill(&table_, &counts_);
-      so.storage = &table_;
-    } else if (storage_ == "posix_table") {
-      EXPECT_EQ(xs_storage_posix(&table_), XS_OK);
-      so.storage = &table_;
-    } else if (storage_ == "memory_table") {  // nothing of the store on the disk: every file the
-      EXPECT_EQ(xs_storage_memory(&table_), XS_OK);  // case reads or writes goes through the table
-      so.storage = &table_;
-#ifdef XS_CONFORMANCE_POSTGRES
-    } else if (storage_ == "postgres") {  // the database of the tests' server (tests/postgres.cmake)
-      const char* conninfo_file = getenv("XS_TEST_POSTGRES_CONNINFO_FILE");
-      std::string conninfo = conninfo_file ? read_file(conninfo_file) : "";
-      while (!conninfo.empty() && (conninfo.back() == '\n' || conninfo.back() == ' ')) conninfo.pop_back();
-      char err[512] = "";
-      EXPECT_EQ(xs_postgres_storage(conninfo.c_str(), "xs_conformance", &table_, err, sizeof err), XS_OK) << err;
-      so.storage = &table_;
-#endif
-    } else if (!storage_.empty()) {
-      ADD_FAILURE() << "unknown XS_CONFORMANCE_STORAGE " << storage_;
-    }
-    EXPECT_EQ(xs_store_open(store_, root_.c_str(), &so), XS_OK);
-    if (so.storage) case_storage() = {&table_, root_};
+    stores_ = std::make_unique<CaseStores>(so);  // its storage: XS_CONFORMANCE_STORAGE (bundle_steps.h)
+    use_store("main");
   }
   ~CaseRunner() {
     case_storage() = {};
     xs_session_close(session_);
-    xs_store_free(store_);
-    if (storage_ == "c") {  // the table was really used, and let go of once
-      EXPECT_GT(counts_.calls, 0u);
-      EXPECT_EQ(counts_.released, 1);
-    }
-    std::string cmd = "rm -rf '" + root_ + "'";
-    if (std::system(cmd.c_str()) != 0) ADD_FAILURE() << "could not remove " << root_;
+    stores_.reset();
   }
 
   void run() {
@@ -182,6 +145,16 @@ class CaseRunner {
     xs_session_close(session_);
     session_ = fresh;
     path_ = session_path();
+  }
+  // The store `name` becomes the current one (a use_store step; "main" is the case's own).
+  void use_store(const std::string& name) {
+    xs_session_close(session_);
+    session_ = nullptr;
+    path_.clear();
+    current_ = &stores_->get(name);
+    store_ = current_->store;
+    root_ = current_->root;
+    case_storage() = current_->on_table ? CaseStorage{&current_->table, root_} : CaseStorage{};
   }
   std::string relative(const std::string& path) const {
     return path.compare(0, root_.size() + 1, root_ + "/") == 0 ? path.substr(root_.size() + 1) : path;
@@ -510,6 +483,8 @@ class CaseRunner {
           }
         }
       }
+    } else if (op == "use_store") {
+      use_store(c_str(s, "store"));
     } else if (op == "session_for_key") {
       xs_session_close(session_);  // the key's session may be the one held: let go of it first
       session_ = nullptr;
@@ -518,7 +493,7 @@ class CaseRunner {
                !run_keys_step(store_, root_, op, s, expect) &&
                !run_library_step(store_, session_, op, s, expect) &&
                !run_stats_step(store_, session_, root_, op, s, expect) && !run_reset_step(root_, op, s) &&
-               !run_import_step(store_, root_, op, s, expect)) {
+               !run_import_step(store_, root_, op, s, expect) && !run_bundle_step(*stores_, *current_, op, s, expect)) {
       FAIL() << "unknown op " << op;
     }
 
@@ -532,13 +507,13 @@ class CaseRunner {
 
   std::string name_;
   element doc_;  // held by the test's parser
-  std::string root_;
-  std::string path_;
+  xs_reset_policy policy_{};  // the case's store_reset_policy, for every store of the case
+  std::unique_ptr<CaseStores> stores_;
+  CaseStore* current_ = nullptr;  // the store the steps act on
+  std::string root_;              // its root and its store
   xs_store* store_ = nullptr;
+  std::string path_;
   xs_session* session_ = nullptr;
-  std::string storage_;  // XS_CONFORMANCE_STORAGE
-  xs_storage table_{};
-  c_storage_counts counts_{};
 };
 
 class Conformance : public ::testing::TestWithParam<std::string> {};

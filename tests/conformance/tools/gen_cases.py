@@ -17,6 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 import archive_cases  # noqa: E402
+import bundle_cases  # noqa: E402
 import compaction_cases  # noqa: E402
 import import_cases  # noqa: E402
 import keys_cases  # noqa: E402
@@ -2285,6 +2286,7 @@ archive_cases.add_cases(case)
 reset_cases.add_cases(case)
 import_cases.add_cases(case)
 search_cases.add_cases(case)
+bundle_cases.add_cases(case)
 
 
 def main():
