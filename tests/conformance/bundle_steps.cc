@@ -80,11 +80,16 @@ void CaseStores::open(CaseStore& s) {
 namespace {
 
 // An expected value's JSON text with its placeholders replaced: "{bundles}" by the bundle
-// directory, "{root:NAME}" by the root of the store NAME, "{root}" by the current store's root.
+// directory, "{root:NAME}" by the root of the store NAME (opened by then: a case names a store
+// before it reads its root), "{root}" by the current store's root.
 std::string placed(CaseStores& stores, const CaseStore& current, std::string text) {
   for (size_t p; (p = text.find("{bundles}")) != std::string::npos;) text.replace(p, 9, stores.bundles());
   for (size_t p; (p = text.find("{root:")) != std::string::npos;) {
     size_t end = text.find('}', p);
+    if (end == std::string::npos) {
+      ADD_FAILURE() << "unclosed {root: in " << text;
+      break;
+    }
     std::string name = text.substr(p + 6, end - p - 6);
     text.replace(p, end + 1 - p, stores.get(name).root);
   }
