@@ -90,6 +90,10 @@ def main():
           "BM_Baseline_LibpqSelectLines100k/real_time")
     ratio("pg open 100k / file open 100k", "BM_PgOpen100k/real_time", "BM_FileOpen100k/real_time")
 
+    ratio("append rate with the index following / without an index", "BM_Append_IndexFollowing/real_time",
+          "BM_Baseline_AppendNoIndex/real_time", (">=", 0.95), invert=True)
+    ratio("append+index rate (flush timed) / without an index", "BM_Append_IndexFollowingFlushed/real_time",
+          "BM_Baseline_AppendNoIndex/real_time", invert=True)
     ratio("stats of 1,000 sessions: prefix-read listing / keyed store read (new handle)", "BM_StatsFromKeyStore",
           "BM_Baseline_ListByPrefixReads", (">=", 20.0), invert=True)
     ratio("stats of 1,000 sessions: prefix-read listing / keyed store read (open handle)",

@@ -1,7 +1,8 @@
 // The session index (docs/search.md): a full rebuild against a plain read of every session file
 // (goal <= 3x), listing from the index (its own list, and the store's listing it serves) against
 // the Finder's file scan (goal >= 50x faster), and
-// search latency p50/p99 over the whole store (goal p99 < 20 ms). The store is generated once
+// search latency p50/p99 over the whole store (goal p99 < 20 ms), and appends with the index
+// following them against appends without it (goal >= 0.95x). The store is generated once
 // (bench/session_generator.h): XS_BENCH_SEARCH_SESSIONS sessions (default 200) of
 // XS_BENCH_SEARCH_ENTRIES entries (default 100, about 2.9 KB each), so the default store is about
 // 60 MB; the 10,000 sessions / 3 GB is XS_BENCH_SEARCH_SESSIONS=10000
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -152,12 +154,62 @@ void BM_SearchIndex_Search(benchmark::State& state) {
   search_latency(state, queries, false);
 }
 
+// Appends to a session of a store whose index follows its writes (docs/search.md#kept-current)
+// against the same appends with no index open (goal >= 0.95x the rate). One iteration is
+// kBatchAppends appends of a realistic 2.9 KB message, then the index's flush: untimed in
+// BM_Append_IndexFollowing (what the appending caller sees: the index works on the other core),
+// timed in BM_Append_IndexFollowingFlushed (appended *and* indexed: the indexing's own rate).
+constexpr int kBatchAppends = 1000;
+enum class IndexMode { kNone, kFollowing, kFollowingFlushed };
+
+void append_batches(benchmark::State& state, IndexMode mode) {
+  char tmpl[] = "/tmp/xs-bench-index-append-XXXXXX";
+  std::string root = mkdtemp(tmpl);
+  auto st = store::Store::open(root);
+  if (!st.ok()) return state.SkipWithError(st.status().message().c_str());
+  std::unique_ptr<search::SessionIndex> x;
+  if (mode != IndexMode::kNone) {
+    search::IndexOptions o;
+    o.follow_writes = true;
+    auto opened = search::SessionIndex::open(*st, o);
+    if (!opened.ok()) return state.SkipWithError(opened.status().message().c_str());
+    x = std::move(*opened);
+  }
+  std::string msg = realistic_message(2900, 7);
+  session::SessionOptions so;
+  so.defer_until_assistant = false;
+  for (auto _ : state) {
+    // A new session per batch keeps every file at the same size.
+    state.PauseTiming();
+    auto s = (*st)->create_session("/bench/append", so);
+    if (!s.ok()) return state.SkipWithError(s.status().message().c_str());
+    state.ResumeTiming();
+    for (int i = 0; i < kBatchAppends; ++i) {
+      if (!(*s)->append_message(msg, nullptr).ok()) return state.SkipWithError("append");
+    }
+    if (mode == IndexMode::kFollowing) state.PauseTiming();
+    if (x && !x->flush().ok()) return state.SkipWithError("flush");
+    if (mode == IndexMode::kFollowing) state.ResumeTiming();
+  }
+  state.SetItemsProcessed(state.iterations() * kBatchAppends);
+  x.reset();
+  std::error_code ec;
+  std::filesystem::remove_all(root, ec);
+}
+
+void BM_Append_IndexFollowing(benchmark::State& state) { append_batches(state, IndexMode::kFollowing); }
+void BM_Append_IndexFollowingFlushed(benchmark::State& state) { append_batches(state, IndexMode::kFollowingFlushed); }
+void BM_Baseline_AppendNoIndex(benchmark::State& state) { append_batches(state, IndexMode::kNone); }
+
 BENCHMARK(BM_SearchIndex_Rebuild)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_Baseline_ReadEverySession)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_SearchIndex_List)->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_StoreList_WithIndex)->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_Baseline_FinderList)->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_SearchIndex_Search)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_Append_IndexFollowing)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Append_IndexFollowingFlushed)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Baseline_AppendNoIndex)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace xs::bench

@@ -106,6 +106,10 @@ xs_status xs_index_refresh(xs_index* ix, char* buf, size_t cap, size_t* out_len)
   });
 }
 
+xs_status xs_index_flush(xs_index* ix) {
+  return guarded(ix, [&]() -> Status { return ix->impl->flush(); });
+}
+
 xs_status xs_index_verify(xs_index* ix, char* buf, size_t cap, size_t* out_len) {
   return guarded(ix, [&]() -> Status {
     return report(ix, OutputId::kIndexVerify, buf, cap, out_len, [&] { return ix->impl->verify(); });

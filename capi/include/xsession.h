@@ -1296,6 +1296,16 @@ XS_API xs_status xs_index_rebuild(xs_index *ix, char *buf, size_t cap, size_t *o
  *  @return as xs_index_rebuild.  @thread serialised per handle. */
 XS_API xs_status xs_index_refresh(xs_index *ix, char *buf, size_t cap, size_t *out_len);
 
+/** Waits until what the sessions of the index's store handle wrote before this call is in the
+ *  index (with XS_INDEX_FOLLOW_WRITES; without it there is nothing to wait for): a host that
+ *  needs its own last append found by xs_search calls this first. A write whose indexing failed
+ *  is left for the next xs_index_refresh, and the first such failure since the last flush is
+ *  returned here (then cleared).
+ *  @return XS_OK; the failed update's status (XS_EIO, XS_ELOCKED, XS_ENOSPC, ...) with its
+ *          message in xs_index_errmsg(ix).
+ *  @thread serialised per handle; the store's sessions keep appending meanwhile. */
+XS_API xs_status xs_index_flush(xs_index *ix);
+
 /** Every difference between the index and the files, changing nothing, as a JSON object
  *  (capi/schema/index-verify.schema.json): "ok", "files", "indexed", and the paths "missing"
  *  (files without a row), "extra" (rows without a file), "stale" (files changed since indexed).

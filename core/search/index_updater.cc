@@ -10,10 +10,13 @@ namespace xs::search {
 void IndexUpdater::written(const std::string& path) {
   std::lock_guard<std::mutex> lock(mu_);
   if (stopping_) return;
+  bool first = pending_.empty();
   pending_.insert(path);
   ++queued_;
   if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
-  wake_.notify_one();
+  // Only the first write of a batch wakes the thread: during its batch window it waits for stop
+  // alone, and a wake per append would cost every append a futex call and the thread a spin.
+  if (first) wake_.notify_one();
 }
 
 Status IndexUpdater::flush() {

@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include <string>
 
 #include "capi_test_util.h"
@@ -176,13 +178,39 @@ TEST_F(SearchApi, WithFollowWritesWhatSessionsOfTheStoreWriteIsIndexedWithoutARe
   ASSERT_EQ(xs_index_open(st_, &o, &ix_), XS_OK) << xs_store_errmsg(st_);
   ASSERT_EQ(rebuild().find("\"files\":0"), 1u);
   ASSERT_NO_FATAL_FAILURE(session(1, "/w/app", "launch the zeppelin", "zeppelin launched"));
-  // The index's own thread indexes it shortly after (no flush in the C API): poll for it.
-  std::string hits;
-  for (int i = 0; i < 500 && xstest::Count(hits, "\"sessionId\":\"s1\"") < 2; ++i) {
-    if (i) usleep(10 * 1000);
-    hits = search("zeppelin");
-  }
-  EXPECT_EQ(xstest::Count(hits, "\"sessionId\":\"s1\""), 2u) << hits;
+  // The index's own thread indexes it shortly after; flush waits for it.
+  ASSERT_EQ(xs_index_flush(ix_), XS_OK) << xs_index_errmsg(ix_);
+  EXPECT_STREQ(xs_index_errmsg(ix_), "");
+  EXPECT_EQ(xstest::Count(search("zeppelin"), "\"sessionId\":\"s1\""), 2u);
+  // Nothing left for a refresh to do.
+  EXPECT_NE(refresh().find("\"files\":1,\"unchanged\":1,"), std::string::npos);
+}
+
+// A flush reports the update the index's thread could not make (another connection held the
+// write lock past the busy timeout) once, with its status and message; the next refresh makes it.
+TEST_F(SearchApi, FlushReportsAFailedUpdateOnceAndARefreshMakesIt) {
+  xs_index_close(ix_);
+  xs_index_options o;
+  ASSERT_EQ(xs_index_options_init(&o, XS_INDEX_OPTIONS_VERSION), XS_OK);
+  o.flags = XS_INDEX_FOLLOW_WRITES;
+  o.busy_timeout_ms = 50;
+  ASSERT_EQ(xs_index_open(st_, &o, &ix_), XS_OK) << xs_store_errmsg(st_);
+  ASSERT_EQ(rebuild().find("\"files\":0"), 1u);
+  // Another connection holds the write lock longer than the index waits for it.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir_ / "root/index.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_NO_FATAL_FAILURE(session(1, "/w/app", "launch the zeppelin", "zeppelin launched"));
+  EXPECT_EQ(xs_index_flush(ix_), XS_ELOCKED);
+  EXPECT_EQ(std::string(xs_index_errmsg(ix_)).rfind("indexing what sessions wrote: ", 0), 0u) << xs_index_errmsg(ix_);
+  EXPECT_EQ(xs_index_errcode(ix_), XS_ELOCKED);
+  EXPECT_EQ(xs_index_flush(ix_), XS_OK);  // reported once
+  ASSERT_EQ(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  EXPECT_EQ(search("zeppelin"), "[]");
+  EXPECT_NE(refresh().find("\"added\":1,"), std::string::npos);
+  EXPECT_EQ(xstest::Count(search("zeppelin"), "\"sessionId\":\"s1\""), 2u);
+  EXPECT_EQ(xs_index_flush(nullptr), XS_EMISUSE);
 }
 
 TEST_F(SearchApi, RefusalsHaveTheirStatusAndMessage) {
