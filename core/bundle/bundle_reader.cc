@@ -1,6 +1,8 @@
 #include "bundle/bundle_reader.h"
 
 #include <algorithm>
+#include <chrono>
+#include <map>
 
 #include "bundle/archive_io.h"
 #include "json/json_string.h"
@@ -126,20 +128,98 @@ Result<Manifest> take_manifest(ArchiveReader& r) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::string_view kStagingPrefix = ".xs-bundle-";
+constexpr std::string_view kLockSuffix = ".lock";
+// A lock file younger than this may belong to an import between creating it and locking it.
+constexpr int64_t kLockGraceMs = 60 * 1000;
+// How long an import waits for its own new lock file (a sweep may hold it for a moment).
+constexpr std::chrono::milliseconds kOwnLockWait{2000};
+
+// The <random> of a staging file or lock name, or empty.
+std::string_view staging_token(std::string_view name) {
+  if (name.compare(0, kStagingPrefix.size(), kStagingPrefix) != 0) return {};
+  name.remove_prefix(kStagingPrefix.size());
+  size_t end = name.find_first_of("-.");
+  if (end == 0 || end == std::string_view::npos) return {};
+  std::string_view rest = name.substr(end);
+  bool lock = rest == kLockSuffix;
+  bool file = rest.size() > 1 && rest[0] == '-' && rest.find_first_not_of("0123456789", 1) == std::string_view::npos;
+  return lock || file ? name.substr(0, end) : std::string_view();
+}
+
+int64_t wall_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+std::string lock_name(std::string_view token) {
+  return std::string(kStagingPrefix) + std::string(token) + std::string(kLockSuffix);
+}
+
+}  // namespace
+
+size_t sweep_staging(storage::Fs& fs, const std::string& root) {
+  auto names = fs.list_dir(root);
+  if (!names.ok()) return 0;
+  std::map<std::string, std::vector<std::string>> by_token;  // token -> its staging files
+  for (const std::string& n : *names) {
+    std::string_view token = staging_token(n);
+    if (token.empty()) continue;
+    auto& files = by_token[std::string(token)];
+    if (n != lock_name(token)) files.push_back(n);
+  }
+  size_t removed = 0;
+  for (const auto& [token, files] : by_token) {
+    std::string lock_path = storage::join_path(root, lock_name(token));
+    // An import makes its lock file before its first staging file and removes it after its last,
+    // so files without a lock file are a finished import's leftovers: nothing to lock (locking
+    // would create the file).
+    std::unique_ptr<storage::FileLock> held;
+    if (fs.stat(lock_path).ok()) {
+      auto taken = fs.try_lock(lock_path);
+      if (!taken.ok()) continue;  // a running import's (or a lock we cannot take: left alone)
+      held = std::move(*taken);
+    }
+    for (const std::string& f : files) {
+      if (fs.unlink(storage::join_path(root, f)).ok()) ++removed;
+    }
+    if (!held) continue;
+    auto info = fs.stat(lock_path);
+    if (info.ok() && info->mtime_ms + kLockGraceMs < wall_ms()) fs.unlink(lock_path);
+  }
+  return removed;
+}
+
 Staging::Staging(std::shared_ptr<storage::Fs> fs, std::string root)
-    : fs_(std::move(fs)), prefix_(storage::join_path(root, ".xs-bundle-" + random_suffix() + "-")) {}
+    : fs_(std::move(fs)), root_(std::move(root)), token_(random_suffix()) {
+  sweep_staging(*fs_, root_);
+}
 
 Staging::~Staging() {
   for (const std::string& p : paths_) {
     try {
       fs_->unlink(p);
-    } catch (...) {  // out of memory: a leftover staging file, documented (docs/bundles.md#import)
+    } catch (...) {  // out of memory: a leftover staging file, swept by the next import
     }
+  }
+  if (!lock_) return;
+  // The lock file goes while it is still held, so no sweep takes it for a crashed import's.
+  try {
+    fs_->unlink(storage::join_path(root_, lock_name(token_)));
+  } catch (...) {  // out of memory: an unlocked lock file, swept by the next import
   }
 }
 
-std::string Staging::next_path() {
-  paths_.push_back(prefix_ + std::to_string(n_++));
+Result<std::string> Staging::next_path() {
+  if (!lock_) {
+    XS_RETURN_IF_ERROR(fs_->make_dirs(root_));
+    auto lock = fs_->lock(storage::join_path(root_, lock_name(token_)), kOwnLockWait);
+    if (!lock.ok()) return lock.status().With("cannot lock the import's staging files");
+    lock_ = std::move(*lock);
+  }
+  paths_.push_back(storage::join_path(root_, std::string(kStagingPrefix) + token_ + "-" + std::to_string(n_++)));
   return paths_.back();
 }
 
@@ -178,8 +258,9 @@ Result<Received> read_bundle(const std::shared_ptr<storage::Fs>& bundle_fs, cons
     if (declared.path.compare(0, 6, "blobs/") == 0) {
       StagedBlob blob{declared.sha256, declared.size, {}};
       if (staging) {
-        blob.staged = staging->next_path();
-        if (got.blobs.empty()) XS_RETURN_IF_ERROR(store_fs->make_dirs(storage::dir_name(blob.staged)));
+        auto staged = staging->next_path();
+        if (!staged.ok()) return staged.status();
+        blob.staged = std::move(*staged);
         auto f = store_fs->create_new(blob.staged);
         if (!f.ok()) return f.status().With("cannot stage blob " + declared.sha256);
         sink = std::make_unique<FileSink>(std::move(*f));

@@ -15,22 +15,34 @@
 namespace xs::bundle {
 
 // Staging files ".xs-bundle-<random>-<n>" in the store root, removed when this dies unless
-// release()d (a placed file is no longer staged).
+// release()d (a placed file is no longer staged). While it lives, the import holds the lock
+// ".xs-bundle-<random>.lock" beside them, so that the next import can tell a crashed one's
+// leftovers from a running one's (docs/bundles.md#staging-files).
 class Staging {
  public:
+  // Sweeps what crashed imports left in `root` (sweep_staging). Nothing is created before the
+  // first next_path().
   Staging(std::shared_ptr<storage::Fs> fs, std::string root);
   ~Staging();
   Staging(const Staging&) = delete;
   Staging& operator=(const Staging&) = delete;
-  std::string next_path();
+  // A new staging file's path; the first call makes the root and takes the lock.
+  Result<std::string> next_path();
   void release(const std::string& path);
 
  private:
   std::shared_ptr<storage::Fs> fs_;
-  std::string prefix_;
+  std::string root_, token_;
+  std::unique_ptr<storage::FileLock> lock_;
   size_t n_ = 0;
   std::vector<std::string> paths_;
 };
+
+// Removes the staging files of imports that died in `root`: those whose lock nobody holds. A lock
+// file is removed with them once it is a minute old (a younger one may be one an import has just
+// created and not yet locked). Best effort: what cannot be listed, locked or removed stays for the
+// next import. Returns how many staging files it removed.
+size_t sweep_staging(storage::Fs& fs, const std::string& root);
 
 struct StagedBlob {
   std::string hash;
