@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Callable, Dict, Optional
+import shutil
+import tempfile
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import xsession
 from xsession import Dialect, ResetPolicy, XsError
@@ -32,21 +34,61 @@ def text_of(v: Any) -> str:
 DIALECTS = {"auto": Dialect.AUTO, "omp": Dialect.OMP, "pi": Dialect.PI}
 FLAGS = ("read_only", "create", "no_defer", "sync")
 MTIMES = re.compile(r'("mtime(?:Ms)?":)-?[0-9]+')
+# A store's root by name (README "Bundles": placeholders).
+ROOT_OF = re.compile(r"\{root:([^}]*)\}")
 
 
 class Runner:
     def __init__(self, doc: Dict[str, Any], root: str) -> None:
-        self.doc, self.root = doc, root
+        self.doc = doc
         self.opts: Step = doc.get("options", {})
-        policy = doc.get("store_reset_policy")
-        self.store = xsession.Store(
-            root,
-            dialect=Dialect.PI if doc.get("store_dialect") == "pi" else Dialect.AUTO,
-            reset_policy=self.policy(policy) if policy is not None else None,
-        )
+        # The case's stores by name ("main": the case's own, at root) and the current one: a case
+        # that carries a bundle between stores names more (use_store; README "Bundles").
+        self.stores: Dict[str, Tuple[xsession.Store, str]] = {}
+        self.made_dirs: List[str] = []  # the other stores' directories and the bundle directory
+        self._bundles: Optional[str] = None
+        self.store, self.root = self.store_named("main", root)
         self.s: Optional[xsession.Session] = None
         self.closed: Optional[xsession.Session] = None
         self.path = ""
+
+    # --- the case's stores and its bundle directory ----------------------------------------
+    def store_named(self, name: str, root: Optional[str] = None) -> Tuple[xsession.Store, str]:
+        """The store `name`, opened with the case's store options on first use: at root, or in a
+        fresh empty directory of its own."""
+        if name not in self.stores:
+            if root is None:
+                root = tempfile.mkdtemp(prefix="xs-conformance-")
+                self.made_dirs.append(root)
+            policy = self.doc.get("store_reset_policy")
+            store = xsession.Store(
+                root,
+                dialect=Dialect.PI if self.doc.get("store_dialect") == "pi" else Dialect.AUTO,
+                reset_policy=self.policy(policy) if policy is not None else None,
+            )
+            self.stores[name] = (store, root)
+        return self.stores[name]
+
+    def use_store(self, name: str) -> None:
+        self.close_current()
+        self.store, self.root = self.store_named(name)
+
+    @property
+    def bundles(self) -> str:
+        """The case's bundle directory: on the local disk, outside every store root."""
+        if self._bundles is None:
+            self._bundles = tempfile.mkdtemp(prefix="xs-conformance-bundles-")
+            self.made_dirs.append(self._bundles)
+        return self._bundles
+
+    def placed(self, text: str) -> str:
+        """text with {bundles}, {root:NAME} and {root} replaced (README "Bundles": placeholders)."""
+        if "{bundles}" in text:
+            text = text.replace("{bundles}", self.bundles)
+        text = ROOT_OF.sub(lambda m: self.store_named(m.group(1))[1], text)
+        if "{root:" in text:
+            raise Mismatch(f"unclosed {{root: in {text}")
+        return text.replace("{root}", self.root)
 
     # --- plumbing ----------------------------------------------------------------------
     def policy(self, p: Step) -> ResetPolicy:
@@ -132,7 +174,10 @@ class Runner:
         finally:
             if self.s is not None:
                 self.s.close()
-            self.store.close()
+            for store, _ in self.stores.values():
+                store.close()
+            for d in self.made_dirs:
+                shutil.rmtree(d)
 
     def step(self, op: str, st: Step, expect: int) -> None:
         if op in ("create", "open"):
@@ -145,8 +190,9 @@ class Runner:
         except XsError as e:
             if e.code != expect:
                 raise Mismatch(f"status {e.code} ({e}), want {expect}") from None
-            if not e.message.startswith(st.get("message_prefix", "")):
-                raise Mismatch(f"message {e.message!r}, want it to start {st['message_prefix']!r}")
+            prefix = self.placed(st.get("message_prefix", ""))
+            if not e.message.startswith(prefix):
+                raise Mismatch(f"message {e.message!r}, want it to start {prefix!r}")
             if op == "session_for_key":
                 pass  # nothing is returned on an error
             return
@@ -217,4 +263,5 @@ def register_appends() -> None:
 register_appends()
 import steps  # noqa: E402,F401  (registers the other operations)
 import steps_index  # noqa: E402,F401  (the session index's and search's operations)
+import steps_bundles  # noqa: E402,F401  (the bundles' operations and use_store)
 

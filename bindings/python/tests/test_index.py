@@ -1,11 +1,13 @@
 """The session index and search: rebuild, refresh, verify, list, info, search and its filters,
-refusals, lifetime, threads and asyncio, over sessions written through the binding."""
+refusals, lifetime, threads and asyncio, following the store's writes and flush, over sessions
+written through the binding."""
 
 from __future__ import annotations
 
 import asyncio
 import ctypes
 import pathlib
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from typing import Iterator
 
@@ -287,3 +289,63 @@ def test_asyncio(tmp_path: pathlib.Path) -> None:
             return [h.snippet for h in hits] + [s.id for s in listed]
 
     assert asyncio.run(main()) == ["\u0002refactor\u0003 the \u0002parser\u0003", "s1"]
+
+
+# --- following the store's writes (docs/search.md "Kept current") -------------------------------
+def test_with_follow_writes_a_flush_makes_a_new_session_searchable(store: xsession.Store) -> None:
+    with store.open_index(follow_writes=True) as ix:
+        assert ix.rebuild().raw == report()
+        write_session(store, 1, "/w/app", "launch the zeppelin", "zeppelin launched")
+        # The index's own thread indexes it shortly after; flush waits for it.
+        assert ix.flush() is None and ix.last_status == 0
+        found = sorted((h.session_id, h.role.value) for h in ix.search("zeppelin") if h.role)
+        assert found == [("s1", "assistant"), ("s1", "user")]
+        # Nothing left for a refresh to do.
+        assert ix.refresh().raw == report(files=1, unchanged=1)
+
+
+def test_without_follow_writes_only_a_refresh_brings_a_new_session(store: xsession.Store, index: xsession.Index) -> None:
+    assert index.rebuild().raw == report()
+    write_session(store, 1, "/w/app", "launch the zeppelin", "zeppelin launched")
+    index.flush()  # nothing to wait for
+    assert index.last_status == 0
+    assert index.search("zeppelin") == () and index.search("zeppelin").raw == "[]"
+    assert index.refresh().raw == report(files=1, added=1, entries=2)
+    assert [h.session_id for h in index.search("zeppelin")] == ["s1", "s1"]
+
+
+def test_flush_raises_a_failed_update_once_and_a_refresh_makes_it(tmp_path: pathlib.Path, store: xsession.Store) -> None:
+    with store.open_index(follow_writes=True, busy_timeout_ms=50) as ix:
+        assert ix.rebuild().raw == report()
+        # Another connection holds the write lock longer than the index waits for it.
+        db = sqlite3.connect(tmp_path / "store" / "index.db", isolation_level=None)
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            write_session(store, 1, "/w/app", "launch the zeppelin", "zeppelin launched")
+            with pytest.raises(xsession.LockedError) as e:
+                ix.flush()
+            assert e.value.code == -10 and e.value.message.startswith("indexing what sessions wrote: "), e.value
+            assert ix.last_status == -10
+            ix.flush()  # reported once
+            assert ix.last_status == 0
+        finally:
+            db.execute("COMMIT")
+            db.close()
+        # The failed update is left for the next refresh.
+        assert ix.search("zeppelin") == ()
+        assert ix.refresh().added == 1
+        assert [h.session_id for h in ix.search("zeppelin")] == ["s1", "s1"]
+    with pytest.raises(xsession.MisuseError) as closed:
+        ix.flush()
+    assert closed.value.message == "the index is closed"
+
+
+def test_asyncio_flush(tmp_path: pathlib.Path) -> None:
+    async def main() -> list[str]:
+        async with aio.AsyncStore(tmp_path / "st") as st:
+            async with await st.open_index(follow_writes=True) as ix:
+                write_session(st.sync, 1, "/p", "refactor the parser", "done")
+                assert await ix.flush() is None
+                return [h.session_id for h in await ix.search("parser")]
+
+    assert asyncio.run(main()) == ["s1"]

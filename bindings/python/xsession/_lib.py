@@ -350,6 +350,7 @@ _PROTOTYPES: dict[str, tuple[Any, list[Any]]] = {
     "xs_index_errmsg": (c_char_p, [P]),
     "xs_index_rebuild": (status, [P, BUF, Z, OUT]),
     "xs_index_refresh": (status, [P, BUF, Z, OUT]),
+    "xs_index_flush": (status, [P]),
     "xs_index_verify": (status, [P, BUF, Z, OUT]),
     "xs_index_list": (status, [P, S, c_uint32, BUF, Z, OUT]),
     "xs_index_info": (status, [P, BUF, Z, OUT]),

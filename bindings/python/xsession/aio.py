@@ -134,11 +134,12 @@ class AsyncHistory(_Closing[History]):
 
 class AsyncIndex(_Closing[Index]):
     """An Index whose calls are coroutines (rebuild, refresh, verify, search and list read the
-    disk and may wait for another writer's lock)."""
+    disk and may wait for another writer's lock; flush waits for the index's thread)."""
 
     close = _index(Index.close)
     rebuild = _index(Index.rebuild)
     refresh = _index(Index.refresh)
+    flush = _index(Index.flush)
     verify = _index(Index.verify)
     list = _index(Index.list)
     info = _index(Index.info)

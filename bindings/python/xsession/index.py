@@ -1,9 +1,10 @@
 """Index: a store's session index and its full-text search (xs_index; docs/search.md), opened by
 Store.open_index.
 
-The index is derived data: it is empty until rebuild() or refresh(), and appends do not update it
-yet, so refresh() before searching to see them. Times are ms since the epoch, as elsewhere in the
-package.
+The index is derived data: it is empty until rebuild() or refresh(). Opened with
+follow_writes=True it indexes what the store's own sessions write, on a thread of its own shortly
+after each write (flush() waits for it); otherwise, and for other processes' writes, refresh()
+before searching to see them. Times are ms since the epoch, as elsewhere in the package.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .outputs import DamagedFile
 INDEX_OPTIONS_VERSION = 1
 SEARCH_OPTIONS_VERSION = 1
 _LITERAL = 0x1  # XS_SEARCH_LITERAL
+_FOLLOW_WRITES = 0x1  # XS_INDEX_FOLLOW_WRITES
 
 
 def _raw() -> str:
@@ -130,10 +132,13 @@ class SearchHit(JsonResult):
     HIT_END: ClassVar[str] = "\u0003"
 
 
-def index_options(*, path: Optional[StrPath] = None, busy_timeout_ms: Optional[int] = None) -> _lib.IndexOptionsC:
+def index_options(
+    *, path: Optional[StrPath] = None, busy_timeout_ms: Optional[int] = None, follow_writes: bool = False
+) -> _lib.IndexOptionsC:
     """xs_index_options from keywords; None keeps the library's default (xs_index_options_init)."""
     o = _lib.IndexOptionsC()
     check(LIB.xs_index_options_init(ctypes.byref(o), INDEX_OPTIONS_VERSION))
+    o.flags = _FOLLOW_WRITES if follow_writes else 0
     o.path = path_arg(path)
     if busy_timeout_ms is not None:
         o.busy_timeout_ms = busy_timeout_ms
@@ -165,6 +170,14 @@ class Index(Handle):
         """Brings the index up to date: unchanged files are not read, files grown in place only
         from their last indexed byte, others whole; rows of files gone are removed."""
         return parse(IndexReport, self._read(LIB.xs_index_refresh))
+
+    def flush(self) -> None:
+        """Waits until what the store's sessions wrote before this call is indexed (opened with
+        follow_writes; without it there is nothing to wait for), so a search finds it. An update
+        the index's thread could not make is left for the next refresh(); the first such failure
+        since the last flush is raised here, once (LockedError, IOFailureError, ...; its message
+        starts "indexing what sessions wrote: ")."""
+        self._call(LIB.xs_index_flush)
 
     def verify(self) -> IndexVerifyReport:
         """Every difference between the index and the files, changing nothing (read ``ok``)."""

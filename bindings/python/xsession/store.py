@@ -168,12 +168,15 @@ class Store(Handle):
         return History(int(out.value or 0))
 
     # --- session index and search ------------------------------------------------------------
-    def open_index(self, *, path: Optional[StrPath] = None, busy_timeout_ms: Optional[int] = None) -> Index:
+    def open_index(
+        self, *, path: Optional[StrPath] = None, busy_timeout_ms: Optional[int] = None, follow_writes: bool = False
+    ) -> Index:
         """The store's session index (docs/search.md), created if missing: <root>/index.db unless
         path names another file (required for an in-memory store). busy_timeout_ms None keeps the
-        library's 5000 ms. A new index is empty until Index.rebuild or Index.refresh. The Index is
-        independent of the store once open."""
-        o = index_options(path=path, busy_timeout_ms=busy_timeout_ms)
+        library's 5000 ms. A new index is empty until Index.rebuild or Index.refresh. follow_writes:
+        while the Index is open, what this store's sessions write is indexed shortly after, without
+        a refresh (Index.flush waits for it). The Index is independent of the store once open."""
+        o = index_options(path=path, busy_timeout_ms=busy_timeout_ms, follow_writes=follow_writes)
         out = c_void_p()
         self._call(LIB.xs_index_open, ctypes.byref(o), ctypes.byref(out))
         return Index(int(out.value or 0))
