@@ -90,6 +90,12 @@ def main():
           "BM_Baseline_LibpqSelectLines100k/real_time")
     ratio("pg open 100k / file open 100k", "BM_PgOpen100k/real_time", "BM_FileOpen100k/real_time")
 
+    ratio("index rebuild / read every session file", "BM_SearchIndex_Rebuild/iterations:1",
+          "BM_Baseline_ReadEverySession/iterations:3", ("<=", 3.0))
+    ratio("index rebuild / bare FTS5 insert loop of its rows", "BM_SearchIndex_Rebuild/iterations:1",
+          "BM_Baseline_Fts5InsertLoop/iterations:1")
+    ratio("store listing with the index / without (Finder scan)", "BM_StoreList_WithIndex/iterations:5",
+          "BM_Baseline_FinderList/iterations:5", (">=", 50.0), invert=True)
     ratio("append rate with the index following / without an index", "BM_Append_IndexFollowing/real_time",
           "BM_Baseline_AppendNoIndex/real_time", (">=", 0.95), invert=True)
     ratio("append+index rate (flush timed) / without an index", "BM_Append_IndexFollowingFlushed/real_time",

@@ -9,16 +9,20 @@
 // XS_BENCH_SEARCH_ENTRIES=100 (hours on the 2-core VM). bench/README.md has figures.
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "format/session_paths.h"
+#include "search/index_schema.h"
 #include "search/session_index.h"
 #include "session_generator.h"
+#include "sqlite/sqlite_db.h"
 #include "storage/fs.h"
 #include "store/store.h"
 
@@ -92,6 +96,85 @@ void BM_Baseline_ReadEverySession(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(total);
   }
+}
+
+// Where the rebuild's time goes: the rows it made, read back from its database, inserted by one
+// prepared statement in one transaction into a fresh database of the same schema (tables, FTS5
+// index with its prefix indexes, triggers) and pragmas. No file is read and no JSON parsed: what
+// SQLite and FTS5 alone cost for this text (bench/README.md compares the rebuild with it).
+struct EntryValues {
+  int64_t session = 0, on_path = 0;
+  std::string id, text;
+  std::optional<std::string> parent, role, kind;
+  std::optional<int64_t> ts;
+};
+
+std::vector<EntryValues> indexed_entries() {
+  auto x = open_index();
+  if (!x || !x->refresh().ok()) abort();
+  x.reset();
+  sqlite::Db db;
+  if (!db.open(search_store().root + "/index.db", false, std::chrono::milliseconds(5000)).ok()) abort();
+  auto q = db.prepare("SELECT session_rowid, entry_id, parent_id, role, kind, ts, on_path, text FROM entries");
+  if (!q.ok()) abort();
+  std::vector<EntryValues> out;
+  auto opt = [&](int col) { return q->is_null(col) ? std::nullopt : std::optional<std::string>(q->text(col)); };
+  while (q->step() == SQLITE_ROW) {
+    EntryValues& e = out.emplace_back();
+    e.session = q->int64(0);
+    e.id = std::string(q->text(1));
+    e.parent = opt(2);
+    e.role = opt(3);
+    e.kind = opt(4);
+    if (!q->is_null(5)) e.ts = q->int64(5);
+    e.on_path = q->int64(6);
+    e.text = std::string(q->text(7));
+  }
+  return out;
+}
+
+void BM_Baseline_Fts5InsertLoop(benchmark::State& state) {
+  std::vector<EntryValues> rows = indexed_entries();
+  std::string path = search_store().root + "/baseline.db";
+  for (auto _ : state) {
+    state.PauseTiming();
+    for (const char* suffix : {"", "-wal", "-shm"}) unlink((path + suffix).c_str());
+    sqlite::Db db;
+    if (!db.open(path, true, std::chrono::milliseconds(5000)).ok()) abort();
+    if (!db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL").ok()) abort();
+    if (!db.exec(search::kCreateTables).ok()) abort();
+    auto insert = db.prepare(
+        "INSERT INTO entries(session_rowid, entry_id, parent_id, role, kind, ts, on_path, text) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    if (!insert.ok()) abort();
+    state.ResumeTiming();
+    if (!db.exec("BEGIN IMMEDIATE").ok()) abort();
+    for (const EntryValues& e : rows) {
+      auto text = [&](int i, const std::optional<std::string>& v) {
+        if (v) {
+          insert->bind(i, std::string_view(*v));
+        } else {
+          insert->bind_null(i);
+        }
+      };
+      insert->bind(1, e.session);
+      insert->bind(2, std::string_view(e.id));
+      text(3, e.parent);
+      text(4, e.role);
+      text(5, e.kind);
+      if (e.ts) {
+        insert->bind(6, *e.ts);
+      } else {
+        insert->bind_null(6);
+      }
+      insert->bind(7, e.on_path);
+      insert->bind(8, std::string_view(e.text));
+      if (insert->step() != SQLITE_DONE) abort();
+      insert->reset();
+    }
+    if (!db.exec("COMMIT").ok()) abort();
+  }
+  state.counters["entries"] = static_cast<double>(rows.size());
 }
 
 void BM_SearchIndex_List(benchmark::State& state) {
@@ -203,6 +286,7 @@ void BM_Baseline_AppendNoIndex(benchmark::State& state) { append_batches(state, 
 
 BENCHMARK(BM_SearchIndex_Rebuild)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_Baseline_ReadEverySession)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_Baseline_Fts5InsertLoop)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_SearchIndex_List)->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_StoreList_WithIndex)->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_Baseline_FinderList)->Unit(benchmark::kMillisecond)->Iterations(5);
