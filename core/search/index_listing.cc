@@ -13,10 +13,14 @@ std::optional<std::string> listing_summary(const std::shared_ptr<storage::Fs>& f
   return discovery::summary_json(*s);
 }
 
-bool tail_keeps_summary(const SessionRead& read, const SessionRow* old) {
-  if (read.whole || !old || !old->summary) return false;
+std::optional<std::string> summary_after_tail(const SessionRead& read, const SessionRow* old,
+                                              const storage::FileInfo& stat) {
+  if (read.whole || !old || !old->summary) return std::nullopt;
   auto s = discovery::parse_summary_json(*old->summary);
-  return s.ok() && s->first_prompt.has_value();
+  if (!s.ok() || !s->first_prompt) return std::nullopt;
+  s->size = stat.size;
+  s->modified_ms = stat.mtime_ms;
+  return discovery::summary_json(*s);
 }
 
 Result<std::unordered_map<std::string, discovery::KeptSummary>> KeptSummaries::kept_summaries() {

@@ -20,10 +20,13 @@ class SessionIndex;
 std::optional<std::string> listing_summary(const std::shared_ptr<storage::Fs>& fs, const std::string& path,
                                            const storage::FileInfo& stat);
 
-// Whether lines appended after the row `old` leave its summary as it was: its fields come from the
-// file's first lines up to the first prompt (read_tail refuses new headers and session_info), so
-// once that prompt is in the summary, what follows cannot change it.
-bool tail_keeps_summary(const SessionRead& read, const SessionRow* old);
+// The summary of the row `old` after lines appended to its file, when they leave it as it was but
+// for the file's size and mtime (taken from `stat`, so that the row says what listing_summary
+// would read now): its fields come from the file's first lines up to the first prompt (read_tail
+// refuses new headers and session_info), so once that prompt is in the summary, what follows
+// cannot change them. nullopt: the summary must be read again.
+std::optional<std::string> summary_after_tail(const SessionRead& read, const SessionRow* old,
+                                              const storage::FileInfo& stat);
 
 // The index as its store's summary source. The store holds it weakly and a listing may hold it
 // while the index closes: detach() (the index's destructor) waits for a listing in progress, and

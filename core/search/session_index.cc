@@ -289,8 +289,8 @@ Result<RefreshReport> SessionIndex::update(bool from_nothing, const std::set<std
       if (w.old) gone.push_back(w.old->rowid);
       continue;
     }
-    read->row.summary =
-        tail_keeps_summary(*read, w.old) ? w.old->summary : listing_summary(store_->fs(), w.path, w.stat);
+    read->row.summary = summary_after_tail(*read, w.old, w.stat);
+    if (!read->row.summary) read->row.summary = listing_summary(store_->fs(), w.path, w.stat);
     batch_bytes += read->text_bytes;
     batch.push_back(std::move(*read));
     if (batch.size() >= kMaxBatchSessions || batch_bytes >= kMaxBatchTextBytes) {
