@@ -9,7 +9,6 @@ package xsession
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -87,7 +86,9 @@ func (r *caseRunner) bundlePath(name string) string {
 // directory, {root:NAME} by the root of the store NAME (opened if the case has not named it
 // yet), {root} by the current store's root.
 func (r *caseRunner) placed(text string) string {
-	text = strings.ReplaceAll(text, "{bundles}", r.bundlePath(""))
+	if strings.Contains(text, "{bundles}") {
+		text = strings.ReplaceAll(text, "{bundles}", r.bundlePath(""))
+	}
 	for {
 		p := strings.Index(text, "{root:")
 		if p < 0 {
@@ -106,34 +107,10 @@ func (r *caseRunner) placed(text string) string {
 // bundleReport checks an export's or import's outcome: the status; for an expected error the
 // start of its message (the step's message_prefix); else each member the step's report lists.
 func (r *caseRunner) bundleReport(s step, expect Code, got any, err error) bool {
-	if !r.status(err, expect) {
-		return false
+	if ok, done := r.stepStatus(s, expect, err); done {
+		return ok
 	}
-	if err != nil {
-		var xe *Error
-		if prefix := r.placed(s.str(r.t, "message_prefix")); errors.As(err, &xe) && !strings.HasPrefix(xe.Message, prefix) {
-			r.t.Errorf("message %q, want it to start with %q", xe.Message, prefix)
-			return false
-		}
-		return true
-	}
-	raw := rawOf(got)
-	sameJSONValues(r.t, fmt.Sprintf("%T", got), got, raw)
-	var report, want map[string]json.RawMessage
-	readJSON(r.t, raw, &report)
-	s.decode(r.t, "report", &want)
-	for member, w := range want {
-		g, ok := report[member]
-		if !ok {
-			r.t.Errorf("the report has no %q: %s", member, raw)
-			return false
-		}
-		if !r.sameReportValue(member, g, w) {
-			r.t.Errorf("in the report %s", raw)
-			return false
-		}
-	}
-	return !r.t.Failed()
+	return r.reportMembers(s, got, r.sameReportValue)
 }
 
 // sameReportValue compares a report member with the step's: a scalar or object as a value; a

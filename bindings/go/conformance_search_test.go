@@ -51,9 +51,9 @@ func (r *caseRunner) openCaseIndex() *Index {
 	return ix
 }
 
-// indexStatus compares a call's outcome with the step's status and, for an expected error, its
-// message with the step's "message_prefix". done: nothing more to check.
-func (r *caseRunner) indexStatus(s step, expect Code, err error) (ok, done bool) {
+// stepStatus compares a call's outcome with the step's status and, for an expected error, its
+// message with the step's "message_prefix" (placeholders replaced). done: nothing more to check.
+func (r *caseRunner) stepStatus(s step, expect Code, err error) (ok, done bool) {
 	if !r.status(err, expect) {
 		return false, true
 	}
@@ -61,7 +61,7 @@ func (r *caseRunner) indexStatus(s step, expect Code, err error) (ok, done bool)
 		return true, false
 	}
 	var xe *Error
-	if prefix := s.str(r.t, "message_prefix"); errors.As(err, &xe) && !strings.HasPrefix(xe.Message, prefix) {
+	if prefix := r.placed(s.str(r.t, "message_prefix")); errors.As(err, &xe) && !strings.HasPrefix(xe.Message, prefix) {
 		r.t.Errorf("message %q, want it to start with %q", xe.Message, prefix)
 		return false, true
 	}
@@ -75,31 +75,42 @@ func indexReportStep[T any](call func(*Index) (*T, error)) caseOp {
 		ix := r.openCaseIndex()
 		defer ix.Close()
 		got, err := call(ix)
-		if ok, done := r.indexStatus(s, expect, err); done {
+		if ok, done := r.stepStatus(s, expect, err); done {
 			return ok
 		}
-		raw := rawOf(got)
-		sameJSONValues(r.t, fmt.Sprintf("%T", got), got, raw)
-		var report, want map[string]json.RawMessage
-		readJSON(r.t, raw, &report)
-		s.decode(r.t, "report", &want)
-		for member, w := range want {
-			g, ok := report[member]
-			switch {
-			case !ok:
-				r.t.Errorf("the report has no %q: %s", member, raw)
-				return false
-			case strings.HasPrefix(string(g), "["):
-				if !r.sameItems(member, g, w) {
-					return false
-				}
-			case canonical(r.t, g) != canonical(r.t, w):
-				r.t.Errorf("%s is %s, want %s: %s", member, g, w, raw)
+		return r.reportMembers(s, got, func(member string, g, w json.RawMessage) bool {
+			if strings.HasPrefix(string(g), "[") {
+				return r.sameItems(member, g, w)
+			}
+			if canonical(r.t, g) != canonical(r.t, w) {
+				r.t.Errorf("%s is %s, want %s", member, g, w)
 				return false
 			}
-		}
-		return !r.t.Failed()
+			return true
+		})
 	}
+}
+
+// reportMembers checks a typed report (with Raw): it encodes back to the library's JSON as a
+// value, and each member the step's "report" lists is in it and passes same.
+func (r *caseRunner) reportMembers(s step, got any, same func(member string, got, want json.RawMessage) bool) bool {
+	raw := rawOf(got)
+	sameJSONValues(r.t, fmt.Sprintf("%T", got), got, raw)
+	var report, want map[string]json.RawMessage
+	readJSON(r.t, raw, &report)
+	s.decode(r.t, "report", &want)
+	for member, w := range want {
+		g, ok := report[member]
+		if !ok {
+			r.t.Errorf("the report has no %q: %s", member, raw)
+			return false
+		}
+		if !same(member, g, w) {
+			r.t.Errorf("in the report %s", raw)
+			return false
+		}
+	}
+	return !r.t.Failed()
 }
 
 // indexItemsStep is a list or search step: the output array against the step's items (key), and
@@ -109,7 +120,7 @@ func indexItemsStep[T any](r *caseRunner, s step, expect Code, key string, call 
 	ix := r.openCaseIndex()
 	defer ix.Close()
 	raw, err := call(ix)
-	if ok, done := r.indexStatus(s, expect, err); done {
+	if ok, done := r.stepStatus(s, expect, err); done {
 		return ok
 	}
 	typed, err := decode("conformance", raw, nil)

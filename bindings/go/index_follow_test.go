@@ -17,9 +17,7 @@ func TestIndexFollowWritesFlushMakesWritesSearchable(t *testing.T) {
 	st, _ := openTestStore(t)
 	ix := must(st.OpenIndex(&IndexOptions{FollowWrites: true}))(t)
 	defer ix.Close()
-	if r := must(ix.Rebuild())(t); string(r.Raw) != reportJSON(0, 0, 0, 0, 0) {
-		t.Fatalf("rebuild of an empty store %s", r.Raw)
-	}
+	rebuildEmpty(t, ix)
 	// Written after the index opened, through the binding.
 	writeIndexedSession(t, st, 1, "/w/app", "launch the zeppelin", "zeppelin launched")
 	noErrs(t, ix.Flush(), ix.LastError())
@@ -35,20 +33,10 @@ func TestIndexFollowWritesFlushMakesWritesSearchable(t *testing.T) {
 
 func TestIndexFlushWithoutFollowWritesWaitsForNothing(t *testing.T) {
 	ix, st, _ := openTestIndex(t)
-	if r := must(ix.Rebuild())(t); string(r.Raw) != reportJSON(0, 0, 0, 0, 0) {
-		t.Fatalf("rebuild of an empty store %s", r.Raw)
-	}
+	rebuildEmpty(t, ix)
 	writeIndexedSession(t, st, 1, "/w/app", "launch the zeppelin", "zeppelin launched")
 	noErrs(t, ix.Flush())
-	if got := must(ix.SearchJSON("zeppelin", nil))(t); string(got) != "[]" {
-		t.Errorf("search before a refresh: %s", got)
-	}
-	if r := must(ix.Refresh())(t); string(r.Raw) != reportJSON(1, 0, 0, 1, 2) {
-		t.Errorf("refresh %s", r.Raw)
-	}
-	if got := must(ix.Search("zeppelin", nil))(t); hitSessions(got) != "s1,s1" {
-		t.Errorf("search after the refresh: %+v", got)
-	}
+	foundOnlyAfterRefresh(t, ix)
 }
 
 // Another connection holds the write lock longer than the index waits for it (50 ms): Flush
@@ -57,9 +45,7 @@ func TestIndexFlushReportsAFailedUpdateOnce(t *testing.T) {
 	st, root := openTestStore(t)
 	ix := must(st.OpenIndex(&IndexOptions{FollowWrites: true, BusyTimeout: 50 * time.Millisecond}))(t)
 	defer ix.Close()
-	if r := must(ix.Rebuild())(t); string(r.Raw) != reportJSON(0, 0, 0, 0, 0) {
-		t.Fatalf("rebuild of an empty store %s", r.Raw)
-	}
+	rebuildEmpty(t, ix)
 	lock := must(sqlitelock.Hold(root + "/index.db"))(t)
 	writeIndexedSession(t, st, 1, "/w/app", "launch the zeppelin", "zeppelin launched")
 	e := wantErr(t, ix.Flush(), ErrLocked)
@@ -71,11 +57,25 @@ func TestIndexFlushReportsAFailedUpdateOnce(t *testing.T) {
 	}
 	noErrs(t, ix.Flush()) // reported once
 	noErrs(t, lock.Release())
+	foundOnlyAfterRefresh(t, ix)
+}
+
+// rebuildEmpty rebuilds the index of a store without sessions.
+func rebuildEmpty(t *testing.T, ix *Index) {
+	t.Helper()
+	if r := must(ix.Rebuild())(t); string(r.Raw) != reportJSON(0, 0, 0, 0, 0) {
+		t.Fatalf("rebuild of an empty store %s", r.Raw)
+	}
+}
+
+// foundOnlyAfterRefresh: session s1 (the zeppelin's) is not in the index until a refresh adds it.
+func foundOnlyAfterRefresh(t *testing.T, ix *Index) {
+	t.Helper()
 	if got := must(ix.SearchJSON("zeppelin", nil))(t); string(got) != "[]" {
 		t.Errorf("search before the refresh: %s", got)
 	}
 	if r := must(ix.Refresh())(t); string(r.Raw) != reportJSON(1, 0, 0, 1, 2) {
-		t.Errorf("the refresh that makes the update %s", r.Raw)
+		t.Errorf("refresh %s", r.Raw)
 	}
 	if got := must(ix.Search("zeppelin", nil))(t); hitSessions(got) != "s1,s1" {
 		t.Errorf("search after the refresh: %+v", got)
