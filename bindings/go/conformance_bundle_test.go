@@ -9,7 +9,6 @@ package xsession
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,43 +112,20 @@ func (r *caseRunner) bundleReport(s step, expect Code, got any, err error) bool 
 	return r.reportMembers(s, got, r.sameReportValue)
 }
 
-// sameReportValue compares a report member with the step's: a scalar or object as a value; a
-// list item by item, as many in the same order, a string item whole, an object item by the
-// members the step lists (an absent one is "(none)", equal to nothing).
+// sameReportValue compares a report member with the step's as bundle_steps.cc does: a list item
+// by item (sameItems), anything else as a value, after the step's placeholders are replaced.
 func (r *caseRunner) sameReportValue(member string, got, want json.RawMessage) bool {
-	same := func(what string, g, w json.RawMessage) bool {
-		if g == nil || canonical(r.t, g) != canonical(r.t, []byte(r.placed(string(w)))) {
-			r.t.Errorf("%s is %s, want %s", what, g, w)
-			return false
-		}
-		return true
+	if strings.HasPrefix(strings.TrimSpace(string(want)), "[") {
+		return r.sameItems(member, got, want, r.samePlaced)
 	}
-	if !strings.HasPrefix(strings.TrimSpace(string(want)), "[") {
-		return same(member, got, want)
-	}
-	var items, wanted []json.RawMessage
-	readJSON(r.t, got, &items)
-	readJSON(r.t, want, &wanted)
-	if len(items) != len(wanted) {
-		r.t.Errorf("%s has %d items, want %d", member, len(items), len(wanted))
+	return r.samePlaced(member, got, want)
+}
+
+// samePlaced compares a report value with the step's, its placeholders replaced, as values.
+func (r *caseRunner) samePlaced(what string, got, want json.RawMessage) bool {
+	if got == nil || canonical(r.t, got) != canonical(r.t, []byte(r.placed(string(want)))) {
+		r.t.Errorf("%s is %s, want %s", what, got, want)
 		return false
-	}
-	for i, w := range wanted {
-		what := fmt.Sprintf("%s item %d", member, i)
-		if !strings.HasPrefix(strings.TrimSpace(string(w)), "{") {
-			if !same(what, items[i], w) {
-				return false
-			}
-			continue
-		}
-		var item, members map[string]json.RawMessage
-		readJSON(r.t, items[i], &item)
-		readJSON(r.t, w, &members)
-		for k, v := range members {
-			if !same(what+" "+k, item[k], v) {
-				return false
-			}
-		}
 	}
 	return true
 }
