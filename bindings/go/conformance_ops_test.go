@@ -48,6 +48,9 @@ func (r *caseRunner) step(op string, s step, expect Code) bool {
 	if f, ok := searchOps[op]; ok {
 		return f(r, s, expect)
 	}
+	if f, ok := bundleOps[op]; ok {
+		return f(r, s, expect)
+	}
 	r.t.Errorf("unknown op %q", op)
 	return false
 }

@@ -51,9 +51,9 @@ func (r *caseRunner) openCaseIndex() *Index {
 	return ix
 }
 
-// indexStatus compares a call's outcome with the step's status and, for an expected error, its
-// message with the step's "message_prefix". done: nothing more to check.
-func (r *caseRunner) indexStatus(s step, expect Code, err error) (ok, done bool) {
+// stepStatus compares a call's outcome with the step's status and, for an expected error, its
+// message with the step's "message_prefix" (placeholders replaced). done: nothing more to check.
+func (r *caseRunner) stepStatus(s step, expect Code, err error) (ok, done bool) {
 	if !r.status(err, expect) {
 		return false, true
 	}
@@ -61,7 +61,7 @@ func (r *caseRunner) indexStatus(s step, expect Code, err error) (ok, done bool)
 		return true, false
 	}
 	var xe *Error
-	if prefix := s.str(r.t, "message_prefix"); errors.As(err, &xe) && !strings.HasPrefix(xe.Message, prefix) {
+	if prefix := r.placed(s.str(r.t, "message_prefix")); errors.As(err, &xe) && !strings.HasPrefix(xe.Message, prefix) {
 		r.t.Errorf("message %q, want it to start with %q", xe.Message, prefix)
 		return false, true
 	}
@@ -75,31 +75,42 @@ func indexReportStep[T any](call func(*Index) (*T, error)) caseOp {
 		ix := r.openCaseIndex()
 		defer ix.Close()
 		got, err := call(ix)
-		if ok, done := r.indexStatus(s, expect, err); done {
+		if ok, done := r.stepStatus(s, expect, err); done {
 			return ok
 		}
-		raw := rawOf(got)
-		sameJSONValues(r.t, fmt.Sprintf("%T", got), got, raw)
-		var report, want map[string]json.RawMessage
-		readJSON(r.t, raw, &report)
-		s.decode(r.t, "report", &want)
-		for member, w := range want {
-			g, ok := report[member]
-			switch {
-			case !ok:
-				r.t.Errorf("the report has no %q: %s", member, raw)
-				return false
-			case strings.HasPrefix(string(g), "["):
-				if !r.sameItems(member, g, w) {
-					return false
-				}
-			case canonical(r.t, g) != canonical(r.t, w):
-				r.t.Errorf("%s is %s, want %s: %s", member, g, w, raw)
+		return r.reportMembers(s, got, func(member string, g, w json.RawMessage) bool {
+			if strings.HasPrefix(string(g), "[") {
+				return r.sameItems(member, g, w, r.sameRootRelative)
+			}
+			if canonical(r.t, g) != canonical(r.t, w) {
+				r.t.Errorf("%s is %s, want %s", member, g, w)
 				return false
 			}
-		}
-		return !r.t.Failed()
+			return true
+		})
 	}
+}
+
+// reportMembers checks a typed report (with Raw): it encodes back to the library's JSON as a
+// value, and each member the step's "report" lists is in it and passes same.
+func (r *caseRunner) reportMembers(s step, got any, same func(member string, got, want json.RawMessage) bool) bool {
+	raw := rawOf(got)
+	sameJSONValues(r.t, fmt.Sprintf("%T", got), got, raw)
+	var report, want map[string]json.RawMessage
+	readJSON(r.t, raw, &report)
+	s.decode(r.t, "report", &want)
+	for member, w := range want {
+		g, ok := report[member]
+		if !ok {
+			r.t.Errorf("the report has no %q: %s", member, raw)
+			return false
+		}
+		if !same(member, g, w) {
+			r.t.Errorf("in the report %s", raw)
+			return false
+		}
+	}
+	return !r.t.Failed()
 }
 
 // indexItemsStep is a list or search step: the output array against the step's items (key), and
@@ -109,7 +120,7 @@ func indexItemsStep[T any](r *caseRunner, s step, expect Code, key string, call 
 	ix := r.openCaseIndex()
 	defer ix.Close()
 	raw, err := call(ix)
-	if ok, done := r.indexStatus(s, expect, err); done {
+	if ok, done := r.stepStatus(s, expect, err); done {
 		return ok
 	}
 	typed, err := decode("conformance", raw, nil)
@@ -118,13 +129,13 @@ func indexItemsStep[T any](r *caseRunner, s step, expect Code, key string, call 
 		return false
 	}
 	sameJSONValues(r.t, key, typed, raw)
-	return r.sameItems(key, raw, s[key]) && !r.t.Failed()
+	return r.sameItems(key, raw, s[key], r.sameRootRelative) && !r.t.Failed()
 }
 
-// sameItems compares an output array with a step's items as search_steps.cc does: as many, in
-// order; a string item equals the output's, an object's members each equal the output item's,
-// strings naming paths under the store root taken relative to it.
-func (r *caseRunner) sameItems(what string, got, want json.RawMessage) bool {
+// sameItems compares an output array with a step's items as search_steps.cc and bundle_steps.cc
+// do: as many, in order; an object item by each member the step lists, any other item whole,
+// each value by same (got nil: the item has no such member).
+func (r *caseRunner) sameItems(what string, got, want json.RawMessage, same func(what string, got, want json.RawMessage) bool) bool {
 	var items, wanted []json.RawMessage
 	readJSON(r.t, got, &items)
 	readJSON(r.t, want, &wanted)
@@ -133,9 +144,9 @@ func (r *caseRunner) sameItems(what string, got, want json.RawMessage) bool {
 		return false
 	}
 	for i, w := range wanted {
-		if strings.HasPrefix(string(w), `"`) {
-			if g := r.rootRelative(items[i]); canonical(r.t, g) != canonical(r.t, w) {
-				r.t.Errorf("%s item %d is %s, want %s", what, i, g, w)
+		itemWhat := fmt.Sprintf("%s item %d", what, i)
+		if !strings.HasPrefix(strings.TrimSpace(string(w)), "{") {
+			if !same(itemWhat, items[i], w) {
 				return false
 			}
 			continue
@@ -143,12 +154,25 @@ func (r *caseRunner) sameItems(what string, got, want json.RawMessage) bool {
 		var item, members map[string]json.RawMessage
 		readJSON(r.t, items[i], &item)
 		readJSON(r.t, w, &members)
-		for k, v := range item {
-			item[k] = r.rootRelative(v)
+		for k, v := range members {
+			if !same(itemWhat+" "+k, item[k], v) {
+				return false
+			}
 		}
-		if !r.sameFields(fmt.Sprintf("%s item %d", what, i), item, members, string(got)) {
-			return false
-		}
+	}
+	return true
+}
+
+// sameRootRelative compares an output value with a step's as search_steps.cc does: a string
+// naming a path under the store root taken relative to it.
+func (r *caseRunner) sameRootRelative(what string, got, want json.RawMessage) bool {
+	if got == nil {
+		r.t.Errorf("%s is missing, want %s", what, want)
+		return false
+	}
+	if g := r.rootRelative(got); canonical(r.t, g) != canonical(r.t, want) {
+		r.t.Errorf("%s is %s, want %s", what, g, want)
+		return false
 	}
 	return true
 }

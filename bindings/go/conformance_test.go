@@ -59,11 +59,7 @@ func replayCases(t *testing.T, goStorage bool) {
 			if doc.Description == "" || doc.Steps == nil {
 				t.Fatalf("%s lacks description or steps", file)
 			}
-			var storage *osStorage
-			if goStorage {
-				storage = &osStorage{}
-			}
-			newCaseRunner(t, &doc, storage).run()
+			newCaseRunner(t, &doc, goStorage).run()
 		})
 	}
 }
@@ -168,43 +164,79 @@ func (s step) tri(t *testing.T, key string) *bool {
 type caseRunner struct {
 	t     *testing.T
 	doc   *caseDoc
-	root  string
-	store *Store
+	root  string   // the current store's root
+	store *Store   // the current store (use_store changes it)
 	s     *Session // the current session; may be closed ("close" op)
 	path  string   // the current session's file
+
+	so        StoreOptions          // the case's store options, without a storage
+	goStorage bool                  // each store on an osStorage of its own
+	stores    map[string]*caseStore // "main" and each store a use_store step names
+	bundleDir string                // the case's bundle directory, made on first use
 }
 
-// newCaseRunner opens the case's store, over storage unless it is nil.
-func newCaseRunner(t *testing.T, doc *caseDoc, storage *osStorage) *caseRunner {
-	r := &caseRunner{t: t, doc: doc, root: t.TempDir(), s: &Session{}}
-	var so StoreOptions
+// caseStore is one store of a case, in a directory of its own.
+type caseStore struct {
+	root    string
+	store   *Store
+	storage *osStorage // nil: the store is on the local disk
+}
+
+// newCaseRunner opens the case's store ("main"), on an osStorage when goStorage.
+func newCaseRunner(t *testing.T, doc *caseDoc, goStorage bool) *caseRunner {
+	r := &caseRunner{t: t, doc: doc, s: &Session{}, goStorage: goStorage, stores: map[string]*caseStore{}}
 	if doc.StoreDialect != "" && dialectNamed(t, doc.StoreDialect) == DialectPi {
-		so.Flags |= StoreDialectPi
+		r.so.Flags |= StoreDialectPi
 	}
 	if doc.StoreResetPolicy != nil {
-		so.ResetPolicy = resetPolicyOf(r, doc.StoreResetPolicy)
+		r.so.ResetPolicy = resetPolicyOf(r, doc.StoreResetPolicy)
 	}
-	if storage != nil {
-		so.Storage = storage
+	r.useStore("main")
+	return r
+}
+
+// caseStore is the store name, opened on first use in a fresh empty directory with the case's
+// store options, on an osStorage of its own when the case replays over one.
+func (r *caseRunner) caseStore(name string) *caseStore {
+	if cs, ok := r.stores[name]; ok {
+		return cs
 	}
-	st, err := OpenStore(r.root, &so)
+	cs := &caseStore{root: r.t.TempDir()}
+	so := r.so
+	if r.goStorage {
+		cs.storage = &osStorage{}
+		so.Storage = cs.storage
+	}
+	st, err := OpenStore(cs.root, &so)
 	if err != nil {
-		t.Fatalf("OpenStore: %v", err)
+		r.t.Fatalf("OpenStore %s: %v", name, err)
 	}
-	r.store = st
-	t.Cleanup(func() {
-		r.s.Close()
+	cs.store = st
+	r.stores[name] = cs
+	// Runs before its directory's removal (cleanups run last registered first).
+	r.t.Cleanup(func() {
+		r.s.Close() // the session may be this store's
 		st.Close()
-		if storage != nil { // the storage was really used, and let go of once
-			if storage.calls.Load() == 0 {
-				t.Error("the store never called its Storage")
-			}
-			if n := storage.released.Load(); n != 1 {
-				t.Errorf("Release ran %d times, want 1", n)
-			}
+		if cs.storage == nil {
+			return
+		}
+		// The storage was really used, and let go of once.
+		if cs.storage.calls.Load() == 0 {
+			r.t.Errorf("store %s never called its Storage", name)
+		}
+		if n := cs.storage.released.Load(); n != 1 {
+			r.t.Errorf("store %s: Release ran %d times, want 1", name, n)
 		}
 	})
-	return r
+	return cs
+}
+
+// useStore closes the current session and makes the store name the current one.
+func (r *caseRunner) useStore(name string) {
+	r.s.Close()
+	r.path = ""
+	cs := r.caseStore(name)
+	r.root, r.store = cs.root, cs.store
 }
 
 func (r *caseRunner) run() {

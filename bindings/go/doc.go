@@ -11,7 +11,8 @@
 // [History] ([Store.OpenHistory]) is the store's prompt history: the prompts a user typed, with
 // full-text search. An [Index] ([Store.OpenIndex]) is the store's session index: every
 // transcript's entries in one database, searched by words ([Index.Search]) and listed
-// ([Index.List]) without reading every file. Sessions leave a store as a portable bundle that
+// ([Index.List]) without reading every file; with [IndexOptions].FollowWrites it indexes what the
+// store's sessions write as they write it ([Index.Flush] waits for it). Sessions leave a store as a portable bundle that
 // another store imports ([Store.Export], [Store.ImportBundle]) or as HTML pages
 // ([Store.ExportHTML]).
 //
@@ -45,9 +46,9 @@
 // [Store.OpenHistoryContext], [Session.BuildContextContext], [Session.VerifyContext],
 // [History.FlushContext], [History.SearchContext], [History.RecentContext],
 // [Store.OpenIndexContext], [Index.RebuildContext], [Index.RefreshContext],
-// [Index.VerifyContext], [Index.SearchContext], [Index.ListContext]). The C library cannot
-// be interrupted: a variant runs the call on its own goroutine and returns ctx.Err() as soon as ctx
-// is done, while the call goes on to its end. What it then does stays done (a collection deletes
+// [Index.VerifyContext], [Index.SearchContext], [Index.ListContext], [Index.FlushContext]). The C
+// library cannot be interrupted: a variant runs the call on its own goroutine and returns
+// ctx.Err() as soon as ctx is done, while the call goes on to its end. What it then does stays done (a collection deletes
 // what it deletes, an import writes what it imports) and its result is dropped; a session,
 // history or index opened after the caller gave up is closed at once, releasing its writer lock,
 // thread or database.

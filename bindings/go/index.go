@@ -16,7 +16,9 @@ import (
 // SQLite database per store, with a full-text index over what each entry says, so that listing
 // sessions and searching every transcript read one database instead of every file. Derived data
 // only: Rebuild makes it again from the session files, Refresh brings it up to date with them.
-// Appends do not update it yet: refresh before searching to see them. Safe for concurrent use
+// With IndexOptions.FollowWrites it indexes what the Store's sessions write as they write it
+// (Flush waits for that); otherwise, and for other processes' writes, refresh before searching
+// to see them. Safe for concurrent use
 // (calls on one Index are serialised, as on a Session); independent of its Store once opened.
 type Index struct {
 	h handle[C.xs_index]
@@ -31,6 +33,10 @@ type IndexOptions struct {
 	// BusyTimeout is how long a call waits for another writer; 0 = the library's 5 s.
 	// Millisecond precision, rounded up; negative or over 2^32-1 ms is ErrInvalid.
 	BusyTimeout time.Duration
+	// FollowWrites indexes, while the Index is open, what sessions of the same Store write: a
+	// thread of the library does it shortly after each write, which never waits for it
+	// (XS_INDEX_FOLLOW_WRITES). Flush waits for it. Other processes' writes still need Refresh.
+	FollowWrites bool
 }
 
 // busyTimeoutArg is a busy timeout as the C options' milliseconds, rounded up: a positive
@@ -55,6 +61,9 @@ func (o *IndexOptions) toC(a *cargs) (C.xs_index_options, error) {
 	}
 	c.path = a.opt("Path", o.Path) // copied by xs_index_open
 	c.busy_timeout_ms = busyTimeoutArg(a, "IndexOptions.BusyTimeout", o.BusyTimeout)
+	if o.FollowWrites {
+		c.flags |= C.XS_INDEX_FOLLOW_WRITES
+	}
 	return c, a.err
 }
 
@@ -136,6 +145,22 @@ func (ix *Index) RebuildContext(ctx context.Context) (*IndexReport, error) {
 // RefreshContext is Refresh with a context. A refresh that goes on after ctx is done completes.
 func (ix *Index) RefreshContext(ctx context.Context) (*IndexReport, error) {
 	return withContext(ctx, ix.Refresh, nil)
+}
+
+// Flush waits until what the Store's sessions wrote before the call is in the index
+// (xs_index_flush), so that a search finds a host's own last append; without
+// IndexOptions.FollowWrites there is nothing to wait for. A write the library's thread could not
+// index is left for the next Refresh, and the first such failure since the last Flush is returned
+// here, once, with its status (ErrLocked, ErrIO, ...) and a message starting "indexing what
+// sessions wrote: ".
+func (ix *Index) Flush() error {
+	return ix.h.do("Index.Flush", func(p *C.xs_index) C.xs_status { return C.xs_index_flush(p) })
+}
+
+// FlushContext is Flush with a context. A flush that goes on after ctx is done completes.
+func (ix *Index) FlushContext(ctx context.Context) error {
+	_, err := withContext(ctx, func() (struct{}, error) { return struct{}{}, ix.Flush() }, nil)
+	return err
 }
 
 // Verify is every difference between the index and the files, changing nothing

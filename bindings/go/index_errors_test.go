@@ -149,7 +149,8 @@ func TestIndexOutlivesItsStoreAndClosesOnce(t *testing.T) {
 	for name, err := range map[string]error{"Rebuild": must2(ix.Rebuild()), "Refresh": must2(ix.Refresh()),
 		"Verify": must2(ix.Verify()), "Info": must2(ix.Info()), "List": must2(ix.List(nil)),
 		"ListJSON": must2(ix.ListJSON(nil)), "SearchJSON": must2(ix.SearchJSON("x", nil)), "LastError": ix.LastError(),
-		"RefreshContext": must2(ix.RefreshContext(bg)), "SearchContext": must2(ix.SearchContext(bg, "x", nil))} {
+		"RefreshContext": must2(ix.RefreshContext(bg)), "SearchContext": must2(ix.SearchContext(bg, "x", nil)),
+		"Flush": ix.Flush(), "FlushContext": ix.FlushContext(bg)} {
 		if !errors.Is(err, ErrClosed) {
 			t.Errorf("%s after Close: %v", name, err)
 		}
@@ -205,6 +206,7 @@ func TestIndexContextVariants(t *testing.T) {
 	if got := must(ix.ListContext(bg, nil))(t); len(got) != 1 {
 		t.Errorf("list %+v", got)
 	}
+	noErrs(t, ix.FlushContext(bg))
 
 	ix.h.mu.Lock() // another goroutine's call in progress
 	ctx, cancel := context.WithTimeout(bg, 50*time.Millisecond)
@@ -214,6 +216,7 @@ func TestIndexContextVariants(t *testing.T) {
 	prompt(t, "VerifyContext", context.DeadlineExceeded, func() error { return must2(ix.VerifyContext(ctx)) })
 	prompt(t, "SearchContext", context.DeadlineExceeded, func() error { return must2(ix.SearchContext(ctx, "x", nil)) })
 	prompt(t, "ListContext", context.DeadlineExceeded, func() error { return must2(ix.ListContext(ctx, nil)) })
+	prompt(t, "FlushContext", context.DeadlineExceeded, func() error { return ix.FlushContext(ctx) })
 	ix.h.mu.Unlock()
 	if info := must(ix.Info())(t); info.Sessions != 1 || info.Entries != 2 {
 		t.Errorf("info after the abandoned calls %s", info.Raw)
