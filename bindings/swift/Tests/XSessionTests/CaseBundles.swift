@@ -15,8 +15,8 @@ extension CaseRunner {
             let ids = (s["sessions"]?.array ?? []).map { text(of: $0) }
             let options = ExportOptions(lineage: !(s["no_lineage"]?.bool ?? false), gzip: s["gzip"]?.bool ?? false)
             let to = try bundlePath(try text(s, "bundle"))
-            guard let got = try expectingMessage(s, placed: placed, { try store.exportJSON(ids, to: to, options: options) })
-            else { return true }
+            let export = { try self.store.exportJSON(ids, to: to, options: options) }
+            guard let got = try expectingMessage(s, placed: placed, export) else { return true }
             try roundTrip(got, as: BundleExportReport.self)
             try requireReport(try CaseJSON.parse(got.string), s["report"], got)
         case "import_bundle":
@@ -28,8 +28,8 @@ extension CaseRunner {
             let options = ImportBundleOptions(cwdMap: cwdMap, rename: s["rename"]?.bool ?? false,
                                               dryRun: s["dry_run"]?.bool ?? false)
             let from = try bundlePath(try text(s, "bundle"))
-            guard let got = try expectingMessage(s, placed: placed, { try store.importBundleJSON(from: from, options: options) })
-            else { return true }
+            let importBundle = { try self.store.importBundleJSON(from: from, options: options) }
+            guard let got = try expectingMessage(s, placed: placed, importBundle) else { return true }
             try roundTrip(got, as: BundleImportReport.self)
             try requireReport(try CaseJSON.parse(got.string), s["report"], got)
         default:
@@ -70,7 +70,9 @@ extension CaseRunner {
     private func placed(_ given: String) throws -> String {
         var text = given.replacingOccurrences(of: "{bundles}", with: try bundles())
         while let start = text.range(of: "{root:") {
-            guard let end = text[start.upperBound...].firstIndex(of: "}") else { throw fail("unclosed {root: in \(given)") }
+            guard let end = text[start.upperBound...].firstIndex(of: "}") else {
+                throw fail("unclosed {root: in \(given)")
+            }
             let root = try namedStore(String(text[start.upperBound..<end])).scratch.path
             text.replaceSubrange(start.lowerBound...end, with: root)
         }
@@ -100,7 +102,8 @@ extension CaseRunner {
                 continue
             }
             let items = have.array ?? []
-            try require(items.count == wanted.count, "\(member) has \(items.count) items, expected \(wanted.count): \(text)")
+            try require(items.count == wanted.count,
+                        "\(member) has \(items.count) items, expected \(wanted.count): \(text)")
             for (i, (item, w)) in zip(items, wanted).enumerated() {
                 guard let fields = w.members else {
                     let expected = try placed(w)
@@ -109,8 +112,9 @@ extension CaseRunner {
                 }
                 for (key, field) in fields {
                     let expected = try placed(field)
-                    try require(item[key] == expected, "\(member) \(i) \(key) is \(item[key]?.description ?? "(none)"), "
-                                + "expected \(expected): \(text)")
+                    let have = item[key]?.description ?? "(none)"
+                    try require(item[key] == expected,
+                                "\(member) \(i) \(key) is \(have), expected \(expected): \(text)")
                 }
             }
         }
@@ -126,7 +130,8 @@ extension CaseRunner {
             bytes.removeSubrange(Int(cut)...)
         }
         if let at = s["flip"]?.uint64 {
-            try require(at < bytes.count, "the bundle (\(bytes.count) bytes) is shorter than the flipped byte's offset \(at)")
+            try require(at < bytes.count,
+                        "the bundle (\(bytes.count) bytes) is shorter than the flipped byte's offset \(at)")
             bytes[Int(at)] = ~bytes[Int(at)]
         }
         try Files.write(try s["to"].map { try bundlePath(text(of: $0)) } ?? from, bytes)
