@@ -2,7 +2,8 @@
 // store with a row per session and per entry and a full-text index over what each entry says:
 // listing sessions and searching every transcript read it instead of every file. Derived data
 // only: rebuild() makes it again from the session files, refresh() brings it up to date with what
-// changed on the disk. Appends do not update it yet: refresh before searching to see them.
+// changed on the disk. Opened with followWrites, what the store's sessions append is indexed by a
+// thread of the index shortly after (flush() waits for it); otherwise refresh before searching.
 internal import CXSession
 import Foundation
 
@@ -14,10 +15,15 @@ public struct IndexOptions: Sendable, Hashable {
     public var path: String?
     /// How long a call waits for another writer; nil = 5000 ms.
     public var busyTimeoutMs: UInt32?
+    /// While the index is open, what sessions of this Store write is indexed by a thread of the
+    /// index shortly after each write (an append never waits for it; SessionIndex.flush() does).
+    /// Writes of other Store handles and processes still need refresh().
+    public var followWrites: Bool
 
-    public init(path: String? = nil, busyTimeoutMs: UInt32? = nil) {
+    public init(path: String? = nil, busyTimeoutMs: UInt32? = nil, followWrites: Bool = false) {
         self.path = path
         self.busyTimeoutMs = busyTimeoutMs
+        self.followWrites = followWrites
     }
 
     /// The C struct; its path lives in `args`.
@@ -26,6 +32,7 @@ public struct IndexOptions: Sendable, Hashable {
         try initialised(xs_index_options_init(&o, UInt32(XS_INDEX_OPTIONS_VERSION)))
         o.path = try args.cString(path)
         if let busyTimeoutMs { o.busy_timeout_ms = busyTimeoutMs }
+        if followWrites { o.flags |= UInt32(XS_INDEX_FOLLOW_WRITES) }
         return o
     }
 }
@@ -129,6 +136,14 @@ public final class SessionIndex: Sendable {
         JSONText(try handle.readString { xs_index_refresh($0, $1, $2, $3) })
     }
 
+    /// Waits until what the sessions of the index's Store wrote before this call is indexed
+    /// (with IndexOptions.followWrites; without it there is nothing to wait for): call it before
+    /// a search that must find the session's own last append. A write the index's thread could
+    /// not index is left for the next refresh(), and the first such failure since the last flush
+    /// is thrown here, once, with its status (`.locked`, `.io`, `.noSpace`...) and message
+    /// ("indexing what sessions wrote: ..."). The sessions keep appending meanwhile.
+    public func flush() throws { try handle.call { xs_index_flush($0) } }
+
     /// Every difference between the index and the files, changing nothing. Differences are not
     /// errors: read `ok`.
     public func verify() throws -> IndexVerifyReport { try verifyJSON().decode() }
@@ -222,6 +237,8 @@ extension SessionIndex {
 
     @discardableResult
     public func refresh() async throws -> IndexReport { try await perform { try $0.refresh() } }
+
+    public func flush() async throws { try await perform { try $0.flush() } }
 
     public func verify() async throws -> IndexVerifyReport { try await perform { try $0.verify() } }
 

@@ -25,8 +25,16 @@ let statusNames: [String: Int32] = [
 final class CaseRunner {
     let name: String
     let doc: CaseJSON
-    let scratch: ScratchDirectory
-    let store: Store
+    /// The options every store of the case is opened with (store_dialect, store_reset_policy).
+    let storeOptions: StoreOptions
+    /// The case's stores by name: "main", its own, and those use_store steps opened
+    /// (tests/conformance/README.md, "Bundles"); each lives, with its directory, until the case ends.
+    var stores: [String: (scratch: ScratchDirectory, store: Store)] = [:]
+    /// The current store, which the steps act on, and its directory.
+    var scratch: ScratchDirectory
+    var store: Store
+    /// The case's bundle directory (CaseBundles.swift), made on first use.
+    var bundleDirectory: ScratchDirectory?
     var session: Session?
     /// The current session's file ("path_" of the C++ runner).
     var path = ""
@@ -48,7 +56,6 @@ final class CaseRunner {
         guard doc["description"] != nil, doc["steps"]?.array != nil else {
             throw CaseMismatch(description: "\(name): no description or steps")
         }
-        scratch = try ScratchDirectory("xs-swift-conformance")
         // "store_dialect": the default dialect of the store's new sessions.
         var storeOptions = StoreOptions()
         if let given = doc["store_dialect"]?.string {
@@ -59,7 +66,17 @@ final class CaseRunner {
         }
         // "store_reset_policy": the store's default policy (options version 3).
         storeOptions.resetPolicy = doc["store_reset_policy"].map(resetPolicy)
-        store = try Store(root: scratch.path, options: storeOptions)
+        self.storeOptions = storeOptions
+        let main = try Self.openStore(storeOptions)
+        scratch = main.0
+        store = main.1
+        stores["main"] = main
+    }
+
+    /// A store in a fresh empty directory of its own.
+    static func openStore(_ options: StoreOptions) throws -> (ScratchDirectory, Store) {
+        let directory = try ScratchDirectory("xs-swift-conformance")
+        return (directory, try Store(root: directory.path, options: options))
     }
 
     func run() throws {

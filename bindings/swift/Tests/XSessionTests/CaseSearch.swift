@@ -58,8 +58,10 @@ extension CaseRunner {
         }
     }
 
-    /// `expecting`, and with an error "expect", the message starts with the step's "message_prefix".
-    private func expectingMessage<T>(_ s: CaseJSON, _ call: () throws -> T) throws -> T? {
+    /// `expecting`, and with an error "expect", the message starts with the step's "message_prefix"
+    /// (its placeholders replaced by `placed`: the bundle steps' {root}, {bundles}...).
+    func expectingMessage<T>(_ s: CaseJSON, placed: (String) throws -> String = { $0 },
+                             _ call: () throws -> T) throws -> T? {
         var message: String?
         let value = try expecting(s) {
             do {
@@ -69,7 +71,8 @@ extension CaseRunner {
                 throw e
             }
         }
-        if value == nil, let prefix = s["message_prefix"]?.string {
+        if value == nil, let given = s["message_prefix"]?.string {
+            let prefix = try placed(given)
             try require(message?.utf8.starts(with: prefix.utf8) == true,
                         "message \(message ?? "(none)") does not start with \(prefix)")
         }

@@ -6,7 +6,8 @@ extension CaseRunner {
     func run(_ s: CaseJSON) throws {
         let op = s["op"]?.string ?? ""
         if try runLifecycle(op, s) || runAppend(op, s) || runCheck(op, s) || runStoreStep(op, s) || runKeysStep(op, s)
-            || runLibraryStep(op, s) || runImportStep(op, s) || runSearchStep(op, s) {
+            || runLibraryStep(op, s) || runImportStep(op, s) || runSearchStep(op, s)
+            || runBundleStep(op, s) {
             return
         }
         throw fail("unknown op \(op)")

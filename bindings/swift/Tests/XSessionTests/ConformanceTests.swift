@@ -29,7 +29,8 @@ func conformanceCaseFiles() -> [String] {
                           "Usage", "SessionInfo", "Array<Diagnostic>", "Array<SessionListing>", "ImportReport",
                           "ForeignListing", "KeyRecord", "Array<KeyEntry>", "CompactionPlan", "ResumeCheck",
                           "SessionStats", "FixStatsReport", "ArchiveReport", "PruneReport", "IndexReport",
-                          "IndexVerifyReport", "Array<IndexedSession>", "Array<SearchHit>"])
+                          "IndexVerifyReport", "Array<IndexedSession>", "Array<SearchHit>", "BundleExportReport",
+                          "BundleImportReport"])
         #expect(typed >= 240)
         #expect(outOfRange == 2)  // 16_lone_surrogates_and_huge_numbers_are_valid: "huge":1e400, twice
     }

@@ -138,6 +138,8 @@ func indexReport(files: Int64, unchanged: Int64 = 0, added: Int64 = 0, entries: 
             #expect(o.busy_timeout_ms == 0)  // 0 = the library's 5000
             let set = try IndexOptions(path: "/p/index.db", busyTimeoutMs: 250).cStruct(a)
             #expect(String(cString: try #require(set.path)) == "/p/index.db" && set.busy_timeout_ms == 250)
+            let following = try IndexOptions(followWrites: true).cStruct(a)
+            #expect(set.flags == 0 && following.flags == UInt32(XS_INDEX_FOLLOW_WRITES))
         }
         typealias I = xs_index_options
         #expect(MemoryLayout<I>.size == 24)
