@@ -17,17 +17,18 @@ use crate::types::{decode, IndexInfo, IndexReport, IndexVerifyReport, IndexedSes
 /// library's default (from `xs_index_options_init`).
 ///
 /// ```
-/// let opts = xsession::IndexOptions::new().busy_timeout_ms(200);
+/// let opts = xsession::IndexOptions::new().follow_writes(true).busy_timeout_ms(200);
 /// # let _ = opts;
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct IndexOptions {
     path: Option<PathBuf>,
     busy_timeout_ms: Option<u32>,
+    follow_writes: bool,
 }
 
 impl IndexOptions {
-    /// Defaults: `<root>/index.db`, a 5 s busy timeout.
+    /// Defaults: `<root>/index.db`, a 5 s busy timeout, appends not followed.
     pub fn new() -> IndexOptions {
         IndexOptions::default()
     }
@@ -45,12 +46,24 @@ impl IndexOptions {
         self
     }
 
+    /// While the index is open, what sessions of the store handle it was opened from write is
+    /// indexed by a thread of the index shortly after each write; an append never waits for it
+    /// (`XS_INDEX_FOLLOW_WRITES`). [`Index::flush`] waits for it. Other store handles' and other
+    /// processes' writes still need a [`refresh`](Index::refresh).
+    pub fn follow_writes(mut self, on: bool) -> IndexOptions {
+        self.follow_writes = on;
+        self
+    }
+
     fn to_raw(&self) -> Result<(sys::xs_index_options, Option<CString>)> {
         let mut raw = init(sys::xs_index_options_init, sys::XS_INDEX_OPTIONS_VERSION)?;
         let path = self.path.as_deref().map(|p| path_c_string(p, "index path")).transpose()?;
         raw.path = opt_ptr(&path);
         if let Some(ms) = self.busy_timeout_ms {
             raw.busy_timeout_ms = ms;
+        }
+        if self.follow_writes {
+            raw.flags |= sys::XS_INDEX_FOLLOW_WRITES;
         }
         Ok((raw, path))
     }
@@ -123,8 +136,10 @@ impl IndexSearchOptions {
 /// A store's session index (`xs_index`), opened by [`Store::index`].
 ///
 /// Derived data only: the session files are the truth. A new index is empty until
-/// [`rebuild`](Index::rebuild) or [`refresh`](Index::refresh), and appends do not update it:
-/// refresh before searching to see them. Several handles and processes may use one file at once.
+/// [`rebuild`](Index::rebuild) or [`refresh`](Index::refresh). Appends update it only when it was
+/// opened with [`IndexOptions::follow_writes`] (and then only the store handle's own: call
+/// [`flush`](Index::flush) before searching for them); otherwise refresh before searching to see
+/// them. Several handles and processes may use one file at once.
 ///
 /// Every method blocks until the library is done; a rebuild of a large store takes seconds, so
 /// an async program calls them from a blocking task. Every method takes `&self` and is
@@ -187,6 +202,18 @@ impl Index {
     pub fn refresh_json(&self) -> Result<String> {
         // SAFETY: live index; the buffer triple comes from read_bytes.
         self.handle.read_string("xs_index_refresh", |ix, b, c, n| unsafe { sys::xs_index_refresh(ix, b, c, n) })
+    }
+
+    /// Waits until what the sessions of the index's store handle wrote before the call is in the
+    /// index (with [`IndexOptions::follow_writes`]; without it there is nothing to wait for and it
+    /// returns at once): a host that needs its own last append found by [`Index::search`] calls
+    /// this first. A write whose indexing failed is left for the next [`refresh`](Index::refresh),
+    /// and the first such failure since the last flush is returned here, once: its status
+    /// ([`ErrorCode::Locked`], [`ErrorCode::Io`], [`ErrorCode::NoSpace`], …) with a message that
+    /// starts `"indexing what sessions wrote: "`.
+    pub fn flush(&self) -> Result<()> {
+        // SAFETY: live index.
+        self.handle.check(|ix| unsafe { sys::xs_index_flush(ix) })
     }
 
     /// Every difference between the index and the files, changing nothing. Differences are not

@@ -1,54 +1,23 @@
 //! The session index through the safe API (`Store::index`): rebuild and refresh reports with
 //! exact counts, search with its snippet markers and every filter, verify before and after a
 //! refresh, list order and fields, info, every refusal with its exact status and message, an
-//! in-memory store, closing, threads, and the typed results against the library's JSON.
+//! in-memory store, closing, threads, the typed results against the library's JSON, and an index
+//! that follows the store's writes, with its flush (a failed update reported once).
 mod common;
 
+use std::ffi::CString;
+use std::os::raw::{c_char, c_int, c_void};
 use std::path::Path;
+use std::ptr;
 use std::sync::Arc;
 use std::thread;
 use std::time::UNIX_EPOCH;
 
+use common::index::{report, session, sessions_of, STEP, T0};
 use common::json::round_trip;
 use common::TempDir;
 use xsession::types::{IndexInfo, IndexReport, IndexVerifyReport, IndexedSession, SearchHit};
-use xsession::{
-    sys, Dialect, ErrorCode, Index, IndexOptions, IndexSearchOptions, Role, SessionOptions, Store, StoreOptions,
-};
-
-/// The first timestamp of session n's fixed clock is `T0 + n * 60000`, one step a second.
-const T0: i64 = 1_771_237_230_000;
-const STEP: i64 = 1000;
-
-/// What [`session`] wrote: the file and the ids of its two entries.
-struct Written {
-    path: String,
-    user: String,
-    assistant: String,
-}
-
-/// A session "s<n>" in `cwd` holding a user prompt and an assistant answer (fixed clock and ids),
-/// written through the binding and closed.
-fn session(store: &Store, n: i64, cwd: &str, prompt: &str, answer: &str) -> Written {
-    let opts =
-        SessionOptions::new().fixed_clock(T0 + n * 60_000, STEP).id_seed(42 + n as u64).session_id(&format!("s{n}"));
-    let session = store.create_session(cwd, &opts).unwrap();
-    let user = session.append_message(&format!(r#"{{"role":"user","content":"{prompt}","timestamp":1}}"#)).unwrap();
-    let assistant = session
-        .append_message(&format!(
-            concat!(
-                r#"{{"role":"assistant","content":[{{"type":"text","text":"{}"}}],"api":"x","provider":"p","#,
-                r#""model":"m","usage":{{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"#,
-                r#""cost":{{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0.25}}}},"#,
-                r#""stopReason":"stop","timestamp":2}}"#
-            ),
-            answer
-        ))
-        .unwrap();
-    let path = session.info().unwrap().path;
-    session.close().unwrap();
-    Written { path, user, assistant }
-}
+use xsession::{sys, Dialect, ErrorCode, Index, IndexOptions, IndexSearchOptions, Role, Store, StoreOptions};
 
 /// A store in a fresh directory and its index (the default file, `<root>/index.db`).
 fn index() -> (TempDir, Store, Index) {
@@ -58,24 +27,12 @@ fn index() -> (TempDir, Store, Index) {
     (dir, store, index)
 }
 
-/// The report JSON with these counts, in the library's member order.
-fn report(files: u64, unchanged: u64, added: u64, entries: u64) -> String {
-    format!(
-        r#"{{"files":{files},"unchanged":{unchanged},"appended":0,"reindexed":0,"added":{added},"removed":0,"unreadable":0,"raced":0,"entries":{entries}}}"#
-    )
-}
-
 /// The code and message of a failed call.
 fn failure<T>(r: xsession::Result<T>) -> (ErrorCode, String) {
     match r {
         Ok(_) => panic!("the call succeeded"),
         Err(e) => (e.code(), e.message().to_string()),
     }
-}
-
-/// The session ids of the hits, in order.
-fn sessions_of(hits: &[SearchHit]) -> Vec<&str> {
-    hits.iter().map(|h| h.session_id.as_str()).collect()
 }
 
 #[test]
@@ -413,4 +370,100 @@ fn typed_results_round_trip_to_the_library_json() {
     }
     let unicode = index.search("café", &opts).unwrap();
     assert_eq!(unicode[0].snippet, "a unicode prompt: \u{2}café\u{3} ✓ \"quoted\"\ttab");
+}
+
+/// An index that follows the store's writes (`IndexOptions::follow_writes`), rebuilt (empty), in
+/// a fresh store.
+fn following(busy_timeout_ms: u32) -> (TempDir, Store, Index) {
+    let dir = TempDir::new("index-follow");
+    let store = Store::open(dir.path().join("root")).unwrap();
+    let opts = IndexOptions::new().follow_writes(true).busy_timeout_ms(busy_timeout_ms);
+    let index = store.index(&opts).unwrap();
+    assert_eq!(index.rebuild_json().unwrap(), report(0, 0, 0, 0));
+    (dir, store, index)
+}
+
+#[test]
+fn with_follow_writes_a_session_written_after_the_open_is_found_after_flush() {
+    let (_dir, store, index) = following(0);
+    session(&store, 1, "/w/app", "launch the zeppelin", "zeppelin launched");
+    // The index's own thread indexes it shortly after; flush waits for it.
+    index.flush().unwrap();
+    assert_eq!(index.last_error(), None);
+    let hits = index.search("zeppelin", &IndexSearchOptions::new()).unwrap();
+    assert_eq!(sessions_of(&hits), ["s1", "s1"]);
+    // Nothing left for a refresh to do.
+    assert_eq!(index.refresh_json().unwrap(), report(1, 1, 0, 0));
+}
+
+#[test]
+fn without_follow_writes_flush_succeeds_and_only_a_refresh_indexes() {
+    let (_dir, store, index) = index();
+    assert_eq!(index.rebuild_json().unwrap(), report(0, 0, 0, 0));
+    session(&store, 1, "/w/app", "launch the zeppelin", "zeppelin launched");
+    index.flush().unwrap(); // nothing to wait for
+    assert_eq!(index.search_json("zeppelin", &IndexSearchOptions::new()).unwrap(), "[]");
+    assert_eq!(index.refresh_json().unwrap(), report(1, 0, 1, 2));
+    assert_eq!(sessions_of(&index.search("zeppelin", &IndexSearchOptions::new()).unwrap()), ["s1", "s1"]);
+}
+
+// The system SQLite the library itself links (libsqlite3-dev builds the library), as a second
+// connection to the index's database: no crate is added for it.
+#[link(name = "sqlite3")]
+extern "C" {
+    fn sqlite3_open(filename: *const c_char, db: *mut *mut c_void) -> c_int;
+    fn sqlite3_exec(
+        db: *mut c_void,
+        sql: *const c_char,
+        callback: *const c_void,
+        arg: *mut c_void,
+        errmsg: *mut *mut c_char,
+    ) -> c_int;
+    fn sqlite3_close(db: *mut c_void) -> c_int;
+}
+
+/// Another connection to the database at `path`, holding its write lock (BEGIN IMMEDIATE) until
+/// dropped (COMMIT).
+struct WriteLock(*mut c_void);
+
+impl WriteLock {
+    fn hold(path: &Path) -> WriteLock {
+        let path = CString::new(path.to_str().unwrap()).unwrap();
+        let mut db = std::ptr::null_mut();
+        // SAFETY: `path` is NUL-terminated and `db` writable; the statement is NUL-terminated.
+        unsafe {
+            assert_eq!(sqlite3_open(path.as_ptr(), &mut db), 0);
+            let begin = b"BEGIN IMMEDIATE\0";
+            assert_eq!(sqlite3_exec(db, begin.as_ptr().cast(), ptr::null(), ptr::null_mut(), ptr::null_mut()), 0);
+        }
+        WriteLock(db)
+    }
+}
+
+impl Drop for WriteLock {
+    fn drop(&mut self) {
+        // SAFETY: the connection `hold` opened, closed once here.
+        unsafe {
+            let commit = b"COMMIT\0";
+            assert_eq!(sqlite3_exec(self.0, commit.as_ptr().cast(), ptr::null(), ptr::null_mut(), ptr::null_mut()), 0);
+            assert_eq!(sqlite3_close(self.0), 0);
+        }
+    }
+}
+
+#[test]
+fn flush_reports_a_failed_update_once_and_a_refresh_makes_it() {
+    let (dir, store, index) = following(50);
+    // Another connection holds the write lock longer than the index waits for it.
+    let lock = WriteLock::hold(&dir.path().join("root/index.db"));
+    session(&store, 1, "/w/app", "launch the zeppelin", "zeppelin launched");
+    let (code, message) = failure(index.flush());
+    assert_eq!(code, ErrorCode::Locked);
+    assert!(message.starts_with("indexing what sessions wrote: "), "{message}");
+    assert_eq!(index.last_error().map(|e| e.code()), Some(ErrorCode::Locked));
+    index.flush().unwrap(); // reported once
+    drop(lock);
+    assert_eq!(index.search_json("zeppelin", &IndexSearchOptions::new()).unwrap(), "[]");
+    assert_eq!(index.refresh_json().unwrap(), report(1, 0, 1, 2));
+    assert_eq!(sessions_of(&index.search("zeppelin", &IndexSearchOptions::new()).unwrap()), ["s1", "s1"]);
 }

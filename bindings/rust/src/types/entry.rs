@@ -34,6 +34,10 @@ pub struct Header {
     /// The parent: a session id (fork) or a file path (branched session), when set.
     #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub parent_session: Option<String>,
+    /// The cwd the session had before a bundle import's cwd map moved it
+    /// (docs/bundles.md#import), when it was moved.
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    pub original_cwd: Option<String>,
 }
 
 /// What an entry is, with the members of its type (docs/format.md#entries). The envelope (`id`,

@@ -2,6 +2,7 @@
 //! file uses every helper).
 #![allow(dead_code)]
 
+pub mod index;
 pub mod json;
 pub mod local_fs;
 

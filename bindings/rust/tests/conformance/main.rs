@@ -4,8 +4,8 @@
 //! run, and the test fails listing every failed case with its step. The checks are in `checks.rs`,
 //! the keyed store's steps in `keys.rs`, the session library's (planning, resume, stats,
 //! retention, reset policies) in `library.rs`, the import steps in `import.rs`, the session index
-//! and search steps in `search.rs`. The same cases run a second time over a storage written in
-//! Rust (`storage.rs`).
+//! and search steps in `search.rs`, the bundle steps and a case's several stores in `bundle.rs`.
+//! The same cases run a second time over a storage written in Rust (`storage.rs`).
 #[path = "../common/mod.rs"]
 mod common;
 
@@ -17,6 +17,7 @@ use xsession::{
     sys, BlobRefs, Compaction, CustomMessage, Dialect, Session, SessionInitEntry, SessionOptions, Store, StoreOptions,
 };
 
+use bundle::CaseStores;
 use common::TempDir;
 
 fn cases_dir() -> PathBuf {
@@ -91,6 +92,7 @@ macro_rules! ensure {
 }
 
 // After the macro, which they use.
+mod bundle;
 mod checks;
 mod import;
 mod keys;
@@ -99,27 +101,24 @@ mod search;
 mod storage;
 mod typed;
 
-// Fields drop in order: the session closes, then the store, then the directory goes.
+// Fields drop in order: the session closes, then the store, then the directory goes, then the
+// case's other stores.
 struct Runner<'a> {
     session: Option<Session>,
     store: Store,
     root: TempDir,
     case: &'a Value,
     path: String,
+    stores: CaseStores<'a>,
 }
 
 impl<'a> Runner<'a> {
-    /// A store in a fresh directory, opened with `opts` and the case's own store options.
-    fn new(case: &'a Value, mut opts: StoreOptions) -> Runner<'a> {
-        let root = TempDir::new("conformance");
-        if let Some(name) = case.get("store_dialect") {
-            opts = opts.default_dialect(name.as_str().unwrap().parse().expect("store_dialect"));
-        }
-        if let Some(policy) = case.get("store_reset_policy") {
-            opts = opts.reset_policy(library::policy_of(policy));
-        }
-        let store = Store::open_with(root.str(), &opts).expect("open store");
-        Runner { session: None, store, root, case, path: String::new() }
+    /// The case's store ("main") in a fresh directory, as every store of the case: opened with
+    /// the options `opts` gives and the case's own store options.
+    fn new(case: &'a Value, opts: impl Fn() -> StoreOptions + 'a) -> Runner<'a> {
+        let stores = CaseStores::new(case, opts);
+        let (store, root) = stores.open();
+        Runner { session: None, store, root, case, path: String::new(), stores }
     }
 
     fn root(&self) -> &str {
@@ -354,6 +353,7 @@ impl<'a> Runner<'a> {
             || self.library_step(op, s, expect)?
             || self.import_step(op, s, expect)?
             || self.search_step(op, s, expect)?
+            || self.bundle_step(op, s, expect)?
         {
             return Ok(());
         }
@@ -471,7 +471,7 @@ impl<'a> Runner<'a> {
 
 #[test]
 fn every_conformance_case_gives_the_exact_bytes() {
-    replay_all(|case| Runner::new(case, StoreOptions::new()).run());
+    replay_all(|case| Runner::new(case, StoreOptions::new).run());
 }
 
 /// Runs `replay` on every case and fails listing each case it failed, with its step.

@@ -22,7 +22,7 @@ pub const XS_INDEX_OPTIONS_VERSION: u32 = 1;
 pub struct xs_index_options {
     /// `XS_INDEX_OPTIONS_VERSION`.
     pub version: u32,
-    /// None yet: 0.
+    /// `XS_INDEX_*` flags.
     pub flags: u32,
     /// The database file; NULL = `<root>/index.db` (required with an `XS_STORE_IN_MEMORY` store
     /// or a host's storage). Its directory is created. Copied.
@@ -75,6 +75,9 @@ extern "C" {
     pub fn xs_index_rebuild(ix: *mut xs_index, buf: *mut c_char, cap: usize, out_len: *mut usize) -> xs_status;
     /// Brings the index up to date with the files; the report as `xs_index_rebuild`'s.
     pub fn xs_index_refresh(ix: *mut xs_index, buf: *mut c_char, cap: usize, out_len: *mut usize) -> xs_status;
+    /// Waits until what the store handle's sessions wrote is indexed (with
+    /// `XS_INDEX_FOLLOW_WRITES`); returns, once, the first failed update since the last flush.
+    pub fn xs_index_flush(ix: *mut xs_index) -> xs_status;
     /// Every difference between the index and the files, as a JSON object through
     /// `(buf, cap, out_len)`.
     pub fn xs_index_verify(ix: *mut xs_index, buf: *mut c_char, cap: usize, out_len: *mut usize) -> xs_status;
