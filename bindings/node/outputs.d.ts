@@ -8,6 +8,8 @@ import type { AgentMessage, Entry } from './entries';
 export interface Header {
   type: 'session'; version: number; id: string; timestamp: string; cwd: string;
   title?: string; parentSession?: string;
+  /** The cwd the session had before a bundle import's cwd map moved it (docs/bundles.md). */
+  originalCwd?: string;
 }
 export interface Context {
   leafId: string | null;

@@ -12,6 +12,11 @@ export interface IndexOptions {
   path?: string | null;
   /** How long a call waits for another writer's lock (absent or 0: 5000). */
   busyTimeoutMs?: number;
+  /** While the Index is open, index what the sessions of this Store write, on a thread of the
+   *  index shortly after each write (an append never waits for it); flush() waits for it
+   *  (XS_INDEX_FOLLOW_WRITES). Default false: refresh() finds what changed. Other processes'
+   *  writes are found by refresh() either way. */
+  followWrites?: boolean;
 }
 
 /** rebuild() and refresh() (capi/schema/index-report.schema.json): the session files counted by
@@ -201,6 +206,15 @@ export declare class Index {
   list(options?: IndexListOptions): Promise<IndexedSession[]>;
   listSync(options: IndexListOptions & { raw: true }): string;
   listSync(options?: IndexListOptions): IndexedSession[];
+  /**
+   * Waits until what the Store's sessions wrote before the call is indexed (with followWrites;
+   * without it there is nothing to wait for): call it before a search that must find your own
+   * last append. A write whose indexing failed is left for the next refresh(), and the first
+   * such failure since the last flush rejects this (then is cleared): its status (XS_ELOCKED,
+   * XS_EIO, ...) and a message starting "indexing what sessions wrote: ".
+   */
+  flush(): Promise<void>;
+  flushSync(): void;
   /** Facts about the file, and the damaged file the open kept aside, if any. */
   info(options: RawOption & { raw: true }): Promise<string>;
   info(options?: RawOption): Promise<IndexInfo>;

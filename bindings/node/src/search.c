@@ -4,7 +4,8 @@
  *
  * An Index wraps one xs_index handle, serialised by its gate like a History's. Every call may
  * read the session files or wait for SQLite (a rebuild reads the whole store, a busy lock is
- * waited for), so each has a Promise form on a worker and a Sync twin; only lastStatus is plain.
+ * waited for, flush waits for the index's own thread), so each has a Promise form on a worker and
+ * a Sync twin; only lastStatus is plain.
  * Roles are passed through as strings: the library, not the binding, refuses one that is none
  * of the five, as for every other caller.
  */
@@ -15,16 +16,20 @@
 
 /* ---- parsers ---------------------------------------------------------------------------- */
 
-/* IndexOptions {path, busyTimeoutMs}: what is left out keeps xs_index_options_init's default. */
+/* IndexOptions {path, busyTimeoutMs, followWrites}: what is left out keeps xs_index_options_init's
+ * default. */
 static int p_open(xsn_args *a, xsn_call *c) {
-  static const char *const keys[] = {"path", "busyTimeoutMs", NULL};
+  static const char *const keys[] = {"path", "busyTimeoutMs", "followWrites", NULL};
   napi_value o;
+  int follow = 0;
   xs_index_options_init(&c->xopts, XS_INDEX_OPTIONS_VERSION);
   if (!xsn_get_options(a, A(0), "options", keys, &o) ||
       !xsn_get_name(a, xsn_prop(a, o, "path"), "path", XSN_OPTIONAL, &c->s[0]) ||
-      !xsn_get_u32_option(a, o, "busyTimeoutMs", &c->xopts.busy_timeout_ms))
+      !xsn_get_u32_option(a, o, "busyTimeoutMs", &c->xopts.busy_timeout_ms) ||
+      !xsn_get_bool(a, xsn_prop(a, o, "followWrites"), "followWrites", &follow))
     return 0;
   c->xopts.path = c->s[0].p; /* copied by xs_index_open */
+  if (follow) c->xopts.flags |= XS_INDEX_FOLLOW_WRITES;
   return 1;
 }
 
@@ -78,6 +83,9 @@ static xs_status r_list(xsn_call *c, char *b, size_t cap, size_t *n) {
   return xs_index_list(X, c->s[1].p, c->u32, b, cap, n);
 }
 static xs_status r_info(xsn_call *c, char *b, size_t cap, size_t *n) { return xs_index_info(X, b, cap, n); }
+/* Waits for the index's thread (followWrites) and returns the first failed update since the last
+ * flush: on a worker in its Promise form, as it may wait for SQLite. */
+static xs_status x_flush(xsn_call *c) { return xs_index_flush(X); }
 static xs_status r_search(xsn_call *c, char *b, size_t cap, size_t *n) {
   return xs_search(X, c->s[0].p, &c->qopts, b, cap, n);
 }
@@ -101,6 +109,7 @@ static const xsn_method rows[] = {
     {"verify", XSN_INDEX, p_raw, NULL, r_verify, XSN_OUT_JSON, BOTH},
     {"list", XSN_INDEX, p_list, NULL, r_list, XSN_OUT_JSON, BOTH},
     {"info", XSN_INDEX, p_raw, NULL, r_info, XSN_OUT_JSON, BOTH},
+    {"flush", XSN_INDEX, NULL, x_flush, NULL, XSN_OUT_VOID, BOTH},
     {"search", XSN_INDEX, p_search, NULL, r_search, XSN_OUT_JSON, BOTH},
     {"lastStatus", XSN_INDEX, NULL, x_last_status, NULL, XSN_OUT_NUMBER, XSN_SYNC},
 };

@@ -12,6 +12,7 @@ const { xs } = require('./helpers');
 const { libraryStep, storeOptions, textOf } = require('./conformance_library');
 const { importStep } = require('./conformance_import');
 const { searchStep } = require('./conformance_search');
+const { bundleStep, CaseStores } = require('./conformance_bundle');
 const { recordOutput, checkRecordedTypes } = require('./typed_outputs');
 
 const CASES = process.env.XS_CONFORMANCE_DIR || path.join(__dirname, '..', '..', '..', 'tests', 'conformance', 'cases');
@@ -27,17 +28,24 @@ class CaseRunner {
     this.name = name;
     this.doc = doc;
     this.async = mode === 'async';
-    this.root = fs.mkdtempSync(path.join(os.tmpdir(), 'xsn-conformance-'));
-    // "store_dialect" and "store_reset_policy": the store's defaults for new sessions.
-    this.store = new xs.Store(this.root, storeOptions(doc));
+    // "store_dialect" and "store_reset_policy": the stores' defaults for new sessions.
+    this.stores = new CaseStores(storeOptions(doc));
     this.session = null;
-    this.path = '';
+    this.useStore('main');
   }
 
   dispose() {
     if (this.session) this.session.close();
-    this.store.close();
-    fs.rmSync(this.root, { recursive: true, force: true });
+    this.stores.dispose();
+  }
+
+  // The store `name` becomes the current one (a use_store step; "main" is the case's own): every
+  // later step acts on it and its root.
+  useStore(name) {
+    if (this.session) this.session.close();
+    this.session = null;
+    this.path = '';
+    ({ root: this.root, store: this.store } = this.stores.get(name));
   }
 
   // The Promise form in async mode (when the method has one), else the synchronous one.
@@ -311,7 +319,7 @@ class CaseRunner {
       }
       case 'check_list': return this.checkList(s);
       default:
-        for (const known of [libraryStep, importStep, searchStep]) {
+        for (const known of [libraryStep, importStep, searchStep, bundleStep]) {
           if (await known(this, s, expect)) return undefined;
         }
         if (!op.startsWith('keys_') && !op.startsWith('check_keys_')) assert.fail(`unknown op ${op}`);

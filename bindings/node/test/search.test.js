@@ -2,11 +2,15 @@
 // The session index and search (Index, from Store.openIndex) over sessions written through the
 // binding: rebuild/refresh/verify reports with exact values, search hits and each filter, list
 // order and fields, info, the library's refusals as exact statuses and messages, close, the
-// Promise forms, and the typed results against their raw JSON and their declared types (tsc).
+// Promise forms, followWrites and flush (also a failed update, with another connection holding the
+// write lock), and the typed results against their raw JSON and their declared types (tsc).
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { once } = require('node:events');
+const readline = require('node:readline');
 const { xs, scratch, scratchStore, runReadmeExample, xsError } = require('./helpers');
 const { record, checkRecordedTypes } = require('./typed_outputs');
 
@@ -45,6 +49,29 @@ const report = (counts) => ({
   files: 0, unchanged: 0, appended: 0, reindexed: 0, added: 0, removed: 0, unreadable: 0, raced: 0, entries: 0, ...counts,
 });
 const ids = (hits) => hits.map((h) => h.entryId).sort();
+
+// Another connection holding the database's write lock (BEGIN IMMEDIATE), through Python's sqlite3
+// module (python3 is a dependency of the tests already; Node 20 has no SQLite of its own) in a
+// child process; release() commits and waits for it to end.
+async function holdWriteLock(t, file) {
+  const script = 'import sqlite3, sys\n'
+    + 'db = sqlite3.connect(sys.argv[1], isolation_level=None)\n'
+    + 'db.execute("BEGIN IMMEDIATE")\n'
+    + 'print("locked", flush=True)\n'
+    + 'sys.stdin.readline()\n'
+    + 'db.execute("COMMIT")\n'
+    + 'db.close()\n';
+  const child = spawn(process.env.XS_PYTHON || 'python3', ['-c', script, file], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const ended = new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the lock holder exited with ${code}`))));
+  });
+  t.after(() => child.kill());
+  const lines = readline.createInterface({ input: child.stdout });
+  const [line] = await Promise.race([once(lines, 'line'), ended.then(() => ['(ended)'])]);
+  assert.equal(line, 'locked');
+  return { release: () => (child.stdin.end('\n'), ended) };
+}
 
 test('rebuild reports what it read; info counts the rows', async (t) => {
   const { root, index } = indexedStore(t);
@@ -230,6 +257,60 @@ test('open: options checked; an in-memory store needs a path; the index outlives
   assert.deepEqual(await index.rebuild(), report({ files: 1, added: 1, entries: 2 }));
   assert.deepEqual((await index.list()).map((s) => s.id), ['s3']);
   assert.equal(index.infoSync().path, path.join(root, 'custom', 'ix.db'));
+});
+
+test('followWrites: a session written after the open is found after flush(), without a refresh', async (t) => {
+  const { store } = scratchStore(t);
+  assert.throws(() => store.openIndexSync({ followWrites: 1 }), { name: 'TypeError' });
+  const index = await store.openIndex({ followWrites: true });
+  t.after(() => index.close());
+  const s1 = writeSession(store, 1, '/w/app', 'launch the zeppelin', 'zeppelin launched');
+  assert.equal(index.flushSync(), undefined); // waits for the index's thread
+  assert.equal(index.lastStatus(), 0);
+  assert.deepEqual(ids(index.searchSync('zeppelin')), [s1.user.id, s1.assistant.id].sort());
+  // What the thread indexed is what a refresh would have: nothing left for one to read.
+  assert.deepEqual(index.refreshSync(), report({ files: 1, unchanged: 1 }));
+  const s2 = writeSession(store, 2, '/w/lib', 'inflate the balloon', 'balloon inflated');
+  assert.equal(await index.flush(), undefined); // the Promise form, on a worker
+  assert.deepEqual(ids(await index.search('balloon')), [s2.user.id, s2.assistant.id].sort());
+  assert.deepEqual(await index.refresh(), report({ files: 2, unchanged: 2 }));
+});
+
+test('without followWrites, flush() succeeds and finds nothing to wait for: a refresh finds the session', async (t) => {
+  const { store } = scratchStore(t);
+  const index = store.openIndexSync();
+  t.after(() => index.close());
+  const s1 = writeSession(store, 1, '/w/app', 'launch the zeppelin', 'zeppelin launched');
+  assert.equal(index.flushSync(), undefined);
+  assert.equal(await index.flush(), undefined);
+  assert.deepEqual(index.searchSync('zeppelin'), []);
+  assert.deepEqual(index.refreshSync(), report({ files: 1, added: 1, entries: 2 }));
+  assert.deepEqual(ids(index.searchSync('zeppelin')), [s1.user.id, s1.assistant.id].sort());
+  index.close();
+  assert.throws(() => index.flushSync(), xsError('XS_ECLOSED', 'the index is closed'));
+  await assert.rejects(index.flush(), xsError('XS_ECLOSED', 'the index is closed'));
+});
+
+test('flush() rejects once with the update that failed on a lock; the next refresh makes it', async (t) => {
+  const { root, store } = scratchStore(t);
+  const index = store.openIndexSync({ followWrites: true, busyTimeoutMs: 50 });
+  t.after(() => index.close());
+  assert.deepEqual(index.rebuildSync(), report()); // the database exists before another connection opens it
+  const holder = await holdWriteLock(t, path.join(root, 'index.db'));
+  writeSession(store, 1, '/w/app', 'launch the zeppelin', 'zeppelin launched');
+  await assert.rejects(index.flush(), xsError('XS_ELOCKED', /^indexing what sessions wrote: /));
+  assert.equal(index.lastStatus(), xs.status.XS_ELOCKED);
+  assert.equal(index.flushSync(), undefined); // reported once
+  await holder.release();
+  assert.deepEqual(index.searchSync('zeppelin'), []);
+  assert.deepEqual(index.refreshSync(), report({ files: 1, added: 1, entries: 2 }));
+  assert.equal(index.searchSync('zeppelin').length, 2);
+  // The Sync form throws the same error.
+  const again = await holdWriteLock(t, path.join(root, 'index.db'));
+  writeSession(store, 2, '/w/app', 'inflate the balloon', 'balloon inflated');
+  assert.throws(() => index.flushSync(), xsError('XS_ELOCKED', /^indexing what sessions wrote: /));
+  assert.equal(await index.flush(), undefined);
+  await again.release();
 });
 
 test('close: idempotent, then every call is XS_ECLOSED; a pending Promise still settles', async (t) => {

@@ -141,6 +141,9 @@ export async function history(st: Store): Promise<void> {
 export async function index(st: Store): Promise<void> {
   const ix = exact<Index>()(await st.openIndex({ path: null, busyTimeoutMs: 100 }));
   exact<Index>()(st.openIndexSync());
+  const following = exact<Index>()(st.openIndexSync({ followWrites: true, busyTimeoutMs: 50 }));
+  exact<void>()(await following.flush());
+  exact<void>()(following.flushSync());
   exact<boolean>()(ix.closed);
   exact<number>()(ix.lastStatus());
   const report = exact<IndexReport>()(await ix.rebuild());
@@ -180,6 +183,8 @@ export async function index(st: Store): Promise<void> {
   ix[Symbol.dispose]();
   exact<Promise<void>>()(ix[Symbol.asyncDispose]());
   exact<void>()(ix.close());
+  // @ts-expect-error: followWrites is a boolean
+  st.openIndexSync({ followWrites: 1 });
   // @ts-expect-error: a role is one of the five
   ix.searchSync('x', { role: 'robot' });
   // @ts-expect-error: list takes its cwd in the options
