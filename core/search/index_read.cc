@@ -47,9 +47,14 @@ const char* search_sql(bool filtered) {
   return filtered ? kFiltered.c_str() : kAll.c_str();
 }
 
+// What a listing shows, in the order list_json writes it: not the kept listing summary (only the
+// store's own listings read it, and it is most of a row's bytes).
+#define XS_LIST_COLUMNS                                                                                        \
+  "path, id, cwd, title, first_prompt, created, updated, file_mtime_ms, file_size, entries, messages, "       \
+  "input_tokens, output_tokens, cost, dialect, source_agent, parent_session, archived, leaf_id"
 constexpr const char* kListSql =
-    "SELECT rowid, " XS_SESSION_COLUMNS " FROM sessions ORDER BY file_mtime_ms DESC, created DESC, rowid DESC LIMIT ?1";
-constexpr const char* kListCwdSql = "SELECT rowid, " XS_SESSION_COLUMNS
+    "SELECT " XS_LIST_COLUMNS " FROM sessions ORDER BY file_mtime_ms DESC, created DESC, rowid DESC LIMIT ?1";
+constexpr const char* kListCwdSql = "SELECT " XS_LIST_COLUMNS
                                     " FROM sessions WHERE cwd = ?2 "
                                     "ORDER BY file_mtime_ms DESC, created DESC, rowid DESC LIMIT ?1";
 
@@ -65,12 +70,6 @@ void member(std::string& out, const char* key, std::string_view value) {
   out += "\":";
   json::append_quoted_lossy(out, value);
 }
-void member(std::string& out, const char* key, const std::optional<std::string>& value) {
-  if (value) return member(out, key, std::string_view(*value));
-  out += ",\"";
-  out += key;
-  out += "\":null";
-}
 void member(std::string& out, const char* key, std::optional<int64_t> value) {
   out += ",\"";
   out += key;
@@ -78,7 +77,13 @@ void member(std::string& out, const char* key, std::optional<int64_t> value) {
   out += value ? std::to_string(*value) : "null";
 }
 void text_or_null(std::string& out, const char* key, const Stmt& s, int col) {
-  member(out, key, s.is_null(col) ? std::nullopt : std::optional<std::string>(std::string(s.text(col))));
+  if (!s.is_null(col)) return member(out, key, s.text(col));
+  out += ",\"";
+  out += key;
+  out += "\":null";
+}
+void int_or_null(std::string& out, const char* key, const Stmt& s, int col) {
+  member(out, key, s.is_null(col) ? std::nullopt : std::optional<int64_t>(s.int64(col)));
 }
 
 void append_paths(std::string& out, const char* key, const std::vector<std::string>& paths) {
@@ -173,29 +178,23 @@ Result<std::string> SessionIndex::list_json(std::optional<std::string_view> cwd,
     std::string out = "[";
     int rc;
     while ((rc = s->step()) == SQLITE_ROW) {
-      SessionRow r = row_of(*s);
-      if (out.size() > 1) out += ',';
-      out += "{\"path\":";
-      json::append_quoted_lossy(out, r.path);
-      member(out, "id", std::string_view(r.id));
-      member(out, "cwd", std::string_view(r.cwd));
-      member(out, "title", r.title);
-      member(out, "firstPrompt", r.first_prompt);
-      member(out, "created", r.created);
-      member(out, "updated", r.updated);
-      member(out, "modified", std::optional<int64_t>(r.file.mtime_ms));
-      member(out, "size", std::optional<int64_t>(static_cast<int64_t>(r.file.size)));
-      member(out, "entries", std::optional<int64_t>(r.entries));
-      member(out, "messages", std::optional<int64_t>(r.messages));
-      member(out, "inputTokens", std::optional<int64_t>(r.input_tokens));
-      member(out, "outputTokens", std::optional<int64_t>(r.output_tokens));
+      out += out.size() > 1 ? ",{\"path\":" : "{\"path\":";
+      json::append_quoted_lossy(out, s->text(0));
+      member(out, "id", s->text(1));
+      member(out, "cwd", s->text(2));
+      text_or_null(out, "title", *s, 3);
+      text_or_null(out, "firstPrompt", *s, 4);
+      int_or_null(out, "created", *s, 5);
+      int_or_null(out, "updated", *s, 6);
+      const char* counts[] = {"modified", "size", "entries", "messages", "inputTokens", "outputTokens"};
+      for (int i = 0; i < 6; ++i) member(out, counts[i], std::optional<int64_t>(s->int64(7 + i)));
       out += ",\"cost\":";
-      json::append_js_number(out, r.cost);
-      member(out, "dialect", r.dialect);
-      member(out, "sourceAgent", r.source_agent);
-      member(out, "parentSession", r.parent_session);
-      out += std::string(",\"archived\":") + (r.archived ? "true" : "false");
-      member(out, "leafId", r.leaf_id);
+      json::append_js_number(out, s->real(13));
+      text_or_null(out, "dialect", *s, 14);
+      text_or_null(out, "sourceAgent", *s, 15);
+      text_or_null(out, "parentSession", *s, 16);
+      out += s->int64(17) ? ",\"archived\":true" : ",\"archived\":false";
+      text_or_null(out, "leafId", *s, 18);
       out += '}';
     }
     if (rc != SQLITE_DONE) return read_db_.error(rc, "list");
