@@ -49,8 +49,8 @@ const char* search_sql(bool filtered) {
 
 // What a listing shows, in the order list_json writes it: not the kept listing summary (only the
 // store's own listings read it, and it is most of a row's bytes).
-#define XS_LIST_COLUMNS                                                                                        \
-  "path, id, cwd, title, first_prompt, created, updated, file_mtime_ms, file_size, entries, messages, "       \
+#define XS_LIST_COLUMNS                                                                                 \
+  "path, id, cwd, title, first_prompt, created, updated, file_mtime_ms, file_size, entries, messages, " \
   "input_tokens, output_tokens, cost, dialect, source_agent, parent_session, archived, leaf_id"
 constexpr const char* kListSql =
     "SELECT " XS_LIST_COLUMNS " FROM sessions ORDER BY file_mtime_ms DESC, created DESC, rowid DESC LIMIT ?1";
