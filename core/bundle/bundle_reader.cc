@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
+#include <optional>
+#include <system_error>
 #include <map>
 
 #include "bundle/archive_io.h"
@@ -76,6 +79,39 @@ class FileSink : public Sink {
   std::unique_ptr<storage::WritableFile> f_;
 };
 
+// Hashes pieces of a member and hands them to its sink on a second thread, while the reader
+// decompresses the next piece: decompression, SHA-256 and the write each take a core's worth of
+// a large member (docs/bundles.md#measured). Two buffers: one being filled, one being hashed.
+class PieceWorker {
+ public:
+  PieceWorker(Sha256& sha, Sink& sink) : sha_(sha), sink_(sink) {}
+  // Waits for the piece before (its status), then starts this one on a copy.
+  Status take(std::string_view piece) {
+    XS_RETURN_IF_ERROR(wait());
+    std::string& buf = buffers_[turn_ ^= 1];
+    buf.assign(piece.data(), piece.size());
+    try {
+      behind_ = std::async(std::launch::async, [this, &buf] { return work(buf); });
+    } catch (const std::system_error&) {  // no thread to be had: the work is done here
+      return work(buf);
+    }
+    return Status::Ok();
+  }
+  Status wait() { return behind_.valid() ? behind_.get() : Status::Ok(); }
+  ~PieceWorker() { wait(); }  // the thread uses the hash, the sink and the buffers
+
+ private:
+  Status work(std::string_view bytes) {
+    sha_.update(bytes);
+    return sink_.put(bytes);
+  }
+  Sha256& sha_;
+  Sink& sink_;
+  std::string buffers_[2];
+  int turn_ = 0;
+  std::future<Status> behind_;
+};
+
 // One member's bytes into `sink`, held to the manifest's size and digest.
 Status take_member(ArchiveReader& r, const ArchiveReader::Header& h, const MemberInfo& declared, Sink& sink) {
   std::string too_large =
@@ -83,6 +119,9 @@ Status take_member(ArchiveReader& r, const ArchiveReader::Header& h, const Membe
   if (h.size > declared.size) return Status::Corrupt(too_large);
   Sha256 sha;
   uint64_t got = 0;
+  // A member of one piece or less is done here: a thread would cost more than it saves.
+  std::optional<PieceWorker> worker;
+  if (declared.size > kPiece) worker.emplace(sha, sink);
   for (;;) {
     // Never more than one byte past the declared size: enough to know it is larger.
     uint64_t room = declared.size + 1 - got;
@@ -91,9 +130,14 @@ Status take_member(ArchiveReader& r, const ArchiveReader::Header& h, const Membe
     if (piece->empty()) break;
     got += piece->size();
     if (got > declared.size) return Status::Corrupt(too_large);
-    sha.update(*piece);
-    XS_RETURN_IF_ERROR(sink.put(*piece));
+    if (worker) {
+      XS_RETURN_IF_ERROR(worker->take(*piece));
+    } else {
+      sha.update(*piece);
+      XS_RETURN_IF_ERROR(sink.put(*piece));
+    }
   }
+  if (worker) XS_RETURN_IF_ERROR(worker->wait());
   if (got != declared.size) {
     return Status::Corrupt("member " + quoted(h.name) + " holds " + std::to_string(got) + " bytes; the manifest says " +
                            std::to_string(declared.size));

@@ -75,8 +75,8 @@ TEST_F(BundleTest, ManifestIsFirstAndExact) {
   EXPECT_EQ(members[3].second, root_bytes());
   EXPECT_EQ(members[4].second, kBlob);
   EXPECT_EQ(members[5].second, std::string("[{\"key\":\"agent:a:main\",\"record\":") + kBranchKey + "}]\n");
-  EXPECT_EQ(export_report_json(r).substr(0, 58), "{\"path\":\"/out/b.xsb\",\"bytes\":" + std::to_string(r.bytes) +
-                                                     ",\"compression\":\"zstd\",\"ses");
+  EXPECT_EQ(export_report_json(r).substr(0, 58),
+            "{\"path\":\"/out/b.xsb\",\"bytes\":" + std::to_string(r.bytes) + ",\"compression\":\"zstd\",\"ses");
   EXPECT_EQ(r.bytes, xs::test::get_file(*fs_, "/out/b.xsb").size());
 }
 
@@ -127,8 +127,9 @@ TEST_F(BundleTest, RoundTripIntoAnEmptyRootIsByteIdenticalAndVerifiesClean) {
   EXPECT_EQ(files_of("/dst"), want);
   auto record = dst->keys().get("agent:a:main");
   ASSERT_TRUE(record.ok());
-  EXPECT_EQ(*record,
-            R"({"sessionId":"branch01","sessionFile":"/dst/sessions/--w--/2026-01-03T00-00-00-000Z_branch01.jsonl","cwd":"/w","updatedAt":1})");
+  EXPECT_EQ(
+      *record,
+      R"({"sessionId":"branch01","sessionFile":"/dst/sessions/--w--/2026-01-03T00-00-00-000Z_branch01.jsonl","cwd":"/w","updatedAt":1})");
   EXPECT_EQ(dst->keys().get("agent:b:main").status().code(), Code::kNotFound);
   for (const char* f : {kRootFile, kForkFile, kBranchFile}) {
     session::SessionOptions ro;
@@ -138,6 +139,61 @@ TEST_F(BundleTest, RoundTripIntoAnEmptyRootIsByteIdenticalAndVerifiesClean) {
     std::string v = (*s)->verify_json();
     EXPECT_NE(v.find("\"problems\":[]"), std::string::npos) << v;
   }
+}
+
+// Members of more than one read piece (1 MiB) are hashed and written on a second thread while the
+// next piece is decompressed (bundle_reader.cc): a 3 MiB session and a 2.5 MiB blob round-trip
+// byte for byte, and the same bundle with one byte of the session's third MiB changed, or with
+// bytes added to the blob, is refused with the store unchanged.
+TEST_F(BundleTest, MembersOfManyPiecesRoundTripAndAreStillCheckedWhole) {
+  std::string blob(5 << 19, '\0');
+  uint32_t x = 7;
+  for (char& c : blob) c = static_cast<char>((x = x * 1103515245u + 12345u) >> 24);
+  std::string hash;
+  ASSERT_TRUE(src_->blobs().put(blob, &hash).ok());
+  std::string text =
+      R"({"type":"session","version":3,"id":"big00001","timestamp":"2026-01-06T00:00:00.000Z","cwd":"/w"})"
+      "\n"
+      R"({"type":"custom","id":"c0000000","parentId":null,"timestamp":"2026-01-06T00:00:00.000Z","customType":"image","data":"blob:sha256:)" +
+      hash + "\"}\n";
+  for (int i = 1; text.size() < (3u << 20); ++i) {
+    char id[16];
+    std::snprintf(id, sizeof id, "m%07d", i);
+    text += R"({"type":"message","id":")" + std::string(id) +
+            R"(","parentId":null,"timestamp":"2026-01-06T00:00:01.000Z","message":{"role":"user","content":"line )" +
+            std::to_string(i) + " of a long session, long enough to need several pieces\"}}\n";
+  }
+  const std::string big = std::string(kDir) + "2026-01-06T00-00-00-000Z_big00001.jsonl";
+  xs::test::put_file(*fs_, big, text);
+  auto r = export_bundle(src_, {"big00001"}, fs_, "/out/big.xsb", {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+
+  auto dst = open_store(fs_, "/dst");
+  auto in = import_bundle(dst, fs_, "/out/big.xsb", {});
+  ASSERT_TRUE(in.ok()) << in.status().message();
+  EXPECT_EQ(xs::test::get_file(*fs_, "/dst/sessions/--w--/2026-01-06T00-00-00-000Z_big00001.jsonl"), text);
+  EXPECT_EQ(xs::test::get_file(*fs_, "/dst/blobs/" + hash), blob);
+
+  auto members = tar_members(xs::test::get_file(*fs_, "/out/big.xsb"));
+  ASSERT_EQ(members.size(), 3u);  // manifest, the session, the blob
+  auto refused = [&](std::vector<RawMember> m, const std::string& message) {
+    xs::test::put_file(*fs_, "/out/bad.xsb", raw_tar(m));
+    auto empty = open_store(fs_, "/dst2");
+    Files before = snapshot(*fs_, "/dst2");
+    auto bad = import_bundle(empty, fs_, "/out/bad.xsb", {});
+    EXPECT_EQ(bad.status().code(), Code::kCorrupt);
+    EXPECT_EQ(bad.status().message(), message);
+    EXPECT_EQ(snapshot(*fs_, "/dst2"), before);
+  };
+  std::vector<RawMember> flipped;
+  for (const auto& [name, data] : members) flipped.push_back({name, data});
+  flipped[1].data[(2u << 20) + 12345] ^= 1;
+  refused(flipped, "member \"" + members[1].first + "\" does not match its SHA-256 in the manifest");
+  std::vector<RawMember> longer;
+  for (const auto& [name, data] : members) longer.push_back({name, data});
+  longer[2].data += "more";
+  refused(longer, "member \"" + members[2].first + "\" is larger than the manifest says (" +
+                      std::to_string(blob.size()) + " bytes)");
 }
 
 TEST_F(BundleTest, ImportingTheSameBundleTwiceChangesNothing) {
@@ -158,8 +214,9 @@ TEST_F(BundleTest, ImportingTheSameBundleTwiceChangesNothing) {
 TEST_F(BundleTest, AClashingIdIsRefusedUnlessRenamedAndLinksFollowTheRename) {
   exported({"branch01"});
   auto dst = open_store(fs_, "/dst");
-  std::string theirs = R"({"type":"session","version":3,"id":"root0001","timestamp":"2026-02-01T00:00:00.000Z","cwd":"/w"})"
-                       "\n";
+  std::string theirs =
+      R"({"type":"session","version":3,"id":"root0001","timestamp":"2026-02-01T00:00:00.000Z","cwd":"/w"})"
+      "\n";
   xs::test::put_file(*fs_, "/dst/sessions/--w--/2026-02-01T00-00-00-000Z_root0001.jsonl", theirs);
   Files before = snapshot(*fs_, "/dst");
   auto refused = imported(dst);
@@ -181,8 +238,7 @@ TEST_F(BundleTest, AClashingIdIsRefusedUnlessRenamedAndLinksFollowTheRename) {
   std::string renamed_path = "/dst/sessions/--w--/2026-01-01T00-00-00-000Z_" + new_id + ".jsonl";
   EXPECT_EQ(r->sessions[2].path, renamed_path);
   std::string root = root_bytes();
-  EXPECT_EQ(xs::test::get_file(*fs_, renamed_path),
-            root.replace(root.find("root0001"), 8, new_id));
+  EXPECT_EQ(xs::test::get_file(*fs_, renamed_path), root.replace(root.find("root0001"), 8, new_id));
   std::string fork = fork_bytes();
   EXPECT_EQ(xs::test::get_file(*fs_, std::string("/dst/sessions/--w--/") + kForkFile),
             fork.replace(fork.find("\"root0001\""), 10, "\"" + new_id + "\""));
@@ -208,8 +264,9 @@ TEST_F(BundleTest, ACwdMapMovesSessionsAndRecordsTheOldCwd) {
   root.replace(root.find("\"cwd\":\"/w\""), 10, "\"cwd\":\"/home/me/w\"");
   root.replace(root.find("}\n"), 0, ",\"originalCwd\":\"/w\"");
   EXPECT_EQ(xs::test::get_file(*fs_, "/dst/sessions/--home-me-w--/" + std::string(kRootFile)), root);
-  EXPECT_EQ(*dst->keys().get("agent:a:main"),
-            R"({"sessionId":"branch01","sessionFile":"/dst/sessions/--home-me-w--/2026-01-03T00-00-00-000Z_branch01.jsonl","cwd":"/home/me/w","updatedAt":1})");
+  EXPECT_EQ(
+      *dst->keys().get("agent:a:main"),
+      R"({"sessionId":"branch01","sessionFile":"/dst/sessions/--home-me-w--/2026-01-03T00-00-00-000Z_branch01.jsonl","cwd":"/home/me/w","updatedAt":1})");
   Files before = snapshot(*fs_, "/dst");
   auto again = imported(dst, o);
   ASSERT_TRUE(again.ok());
@@ -253,16 +310,18 @@ TEST_F(BundleTest, ADryRunWritesNothingAndSaysWhatWouldBeDone) {
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(actions(*r), "branch01:imported fork0001:imported root0001:imported blob:imported agent:a:main:imported ");
   EXPECT_TRUE(snapshot(*fs_, "/dst").empty());
-  EXPECT_EQ(import_report_json(*r),
-            "{\"dryRun\":true,\"bundle\":\"/out/b.xsb\",\"sourceRoot\":\"/store\",\"sessions\":["
-            "{\"id\":\"branch01\",\"newId\":null,\"path\":\"/dst/sessions/--w--/2026-01-03T00-00-00-000Z_branch01.jsonl\","
-            "\"cwd\":\"/w\",\"oldCwd\":null,\"archived\":false,\"action\":\"imported\"},"
-            "{\"id\":\"fork0001\",\"newId\":null,\"path\":\"/dst/sessions/--w--/2026-01-02T00-00-00-000Z_fork0001.jsonl\","
-            "\"cwd\":\"/w\",\"oldCwd\":null,\"archived\":false,\"action\":\"imported\"},"
-            "{\"id\":\"root0001\",\"newId\":null,\"path\":\"/dst/sessions/--w--/2026-01-01T00-00-00-000Z_root0001.jsonl\","
-            "\"cwd\":\"/w\",\"oldCwd\":null,\"archived\":false,\"action\":\"imported\"}],"
-            "\"blobs\":[{\"hash\":\"e90137d39de304eefbbe788bc535c7e82f27abbf8069505fbbd8a9dcdc4f2024\",\"action\":\"imported\"}],"
-            "\"keys\":[{\"key\":\"agent:a:main\",\"action\":\"imported\"}]}");
+  EXPECT_EQ(
+      import_report_json(*r),
+      "{\"dryRun\":true,\"bundle\":\"/out/b.xsb\",\"sourceRoot\":\"/store\",\"sessions\":["
+      "{\"id\":\"branch01\",\"newId\":null,\"path\":\"/dst/sessions/--w--/2026-01-03T00-00-00-000Z_branch01.jsonl\","
+      "\"cwd\":\"/w\",\"oldCwd\":null,\"archived\":false,\"action\":\"imported\"},"
+      "{\"id\":\"fork0001\",\"newId\":null,\"path\":\"/dst/sessions/--w--/2026-01-02T00-00-00-000Z_fork0001.jsonl\","
+      "\"cwd\":\"/w\",\"oldCwd\":null,\"archived\":false,\"action\":\"imported\"},"
+      "{\"id\":\"root0001\",\"newId\":null,\"path\":\"/dst/sessions/--w--/2026-01-01T00-00-00-000Z_root0001.jsonl\","
+      "\"cwd\":\"/w\",\"oldCwd\":null,\"archived\":false,\"action\":\"imported\"}],"
+      "\"blobs\":[{\"hash\":\"e90137d39de304eefbbe788bc535c7e82f27abbf8069505fbbd8a9dcdc4f2024\",\"action\":"
+      "\"imported\"}],"
+      "\"keys\":[{\"key\":\"agent:a:main\",\"action\":\"imported\"}]}");
 }
 
 }  // namespace
