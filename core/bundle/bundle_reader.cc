@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
+#include <map>
 #include <optional>
 #include <system_error>
-#include <map>
 
 #include "bundle/archive_io.h"
 #include "json/json_string.h"
