@@ -24,11 +24,6 @@ using test::Shared;
 using test::spawn;
 using test::wait_child;
 
-int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::atoi(v) : fallback;
-}
-
 // One token per prompt, unique across processes: "p<process>n<index>".
 std::string token(int p, int i) { return "p" + std::to_string(p) + "n" + std::to_string(i); }
 std::string prompt_of(int p, int i) { return "prompt " + token(p, i) + " from process " + std::to_string(p); }
@@ -53,7 +48,7 @@ std::vector<std::string> all_prompts(const std::string& path) {
 
 TEST(HistoryProcesses, FourProcessesAddWhileSearchingAndEveryPromptIsFound) {
   const int kProcs = 4;
-  const int kEach = env_int("XS_HISTORY_ADDS", 5000);
+  const int kEach = static_cast<int>(test::env_count("XS_HISTORY_ADDS", 5000));
   test::TempDir dir;
   std::string path = dir.file("history.db");
   std::vector<pid_t> children;
@@ -101,10 +96,10 @@ struct Acked {
 };
 
 TEST(HistoryProcesses, KillNineDuringAddsLosesNoFlushedPrompt) {
-  const int kRounds = env_int("XS_HISTORY_KILLS", 12);
+  const int kRounds = static_cast<int>(test::env_count("XS_HISTORY_KILLS", 12));
   test::TempDir dir;
   std::string path = dir.file("history.db");
-  std::mt19937 rng(static_cast<unsigned>(env_int("XS_HISTORY_SEED", 1234)));
+  std::mt19937 rng(static_cast<unsigned>(test::env_count("XS_HISTORY_SEED", 1234)));
   std::set<std::string> acked_before;
   for (int round = 0; round < kRounds; ++round) {
     Shared<Acked> acked;

@@ -29,11 +29,6 @@ using test::Shared;
 using test::spawn;
 using test::wait_child;
 
-int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::atoi(v) : fallback;
-}
-
 // One token per entry, unique across processes: "p<process>n<index>".
 std::string token(int p, int i) { return "p" + std::to_string(p) + "n" + std::to_string(i); }
 std::string user_message(const std::string& words) {
@@ -58,12 +53,6 @@ std::unique_ptr<session::Session> new_session(store::Store& st, const std::strin
   return s.ok() ? std::move(*s) : nullptr;
 }
 
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = 0; (at = text.find(what, at)) != std::string::npos; at += what.size()) ++n;
-  return n;
-}
-
 struct Progress {
   std::atomic<int> acked[4];  // entries 0..acked-1 of each appender were acknowledged
   std::atomic<int> done{0};   // appenders finished
@@ -72,7 +61,7 @@ struct Progress {
 
 TEST(IndexProcesses, FourAppendersAndTwoSearchersAndEveryAcknowledgedEntryIsFound) {
   const int kAppenders = 4;
-  const int kEach = env_int("XS_INDEX_APPENDS", 300);
+  const int kEach = static_cast<int>(test::env_count("XS_INDEX_APPENDS", 300));
   test::TempDir dir;
   std::string root = dir.file("root");
   Shared<Progress> progress;
@@ -116,7 +105,7 @@ TEST(IndexProcesses, FourAppendersAndTwoSearchersAndEveryAcknowledgedEntryIsFoun
         int i = std::uniform_int_distribution<int>(0, acked - 1)(rng);
         auto hits = x->search_json(token(p, i), {});
         if (!hits.ok()) return 23;
-        if (count(*hits, "\"sessionId\":\"s" + std::to_string(p) + "\"") != 1) return 24;
+        if (test::count_occurrences(*hits, "\"sessionId\":\"s" + std::to_string(p) + "\"") != 1) return 24;
         if (!x->list_json(std::nullopt, 50).ok()) return 25;
         progress->searches.fetch_add(1);
       }
@@ -138,8 +127,8 @@ TEST(IndexProcesses, FourAppendersAndTwoSearchersAndEveryAcknowledgedEntryIsFoun
     for (int i = 0; i < kEach; ++i) {
       auto hits = x->search_json(token(p, i), {});
       ASSERT_TRUE(hits.ok()) << hits.status().message();
-      ASSERT_EQ(count(*hits, "\"sessionId\":"), 1u) << token(p, i) << ": " << *hits;
-      ASSERT_EQ(count(*hits, "\"sessionId\":\"s" + std::to_string(p) + "\""), 1u) << *hits;
+      ASSERT_EQ(test::count_occurrences(*hits, "\"sessionId\":"), 1u) << token(p, i) << ": " << *hits;
+      ASSERT_EQ(test::count_occurrences(*hits, "\"sessionId\":\"s" + std::to_string(p) + "\""), 1u) << *hits;
     }
   }
 }
@@ -175,8 +164,8 @@ constexpr const char* kDisagreements =
     "UNION ALL SELECT 'orphan ' || rowid FROM entries WHERE session_rowid NOT IN (SELECT rowid FROM sessions)";
 
 TEST(IndexProcesses, KillNineDuringIndexingLeavesAnIndexThatOneRefreshMakesExact) {
-  const int kRounds = env_int("XS_INDEX_KILLS", 10);
-  std::mt19937 rng(static_cast<unsigned>(env_int("XS_INDEX_SEED", 4321)));
+  const int kRounds = static_cast<int>(test::env_count("XS_INDEX_KILLS", 10));
+  std::mt19937 rng(static_cast<unsigned>(test::env_count("XS_INDEX_SEED", 4321)));
   test::TempDir dir;
   std::string root = dir.file("root");
   std::string db_path = root + "/index.db";
