@@ -81,34 +81,38 @@ class FileSink : public Sink {
 
 // Hashes pieces of a member and hands them to its sink on a second thread, while the reader
 // decompresses the next piece: decompression, SHA-256 and the write each take a core's worth of
-// a large member (docs/bundles.md#measured). Two buffers: one being filled, one being hashed.
+// a large member (docs/bundles.md#measured). The piece is copied: the reader's buffer is reused by
+// its next read.
 class PieceWorker {
  public:
   PieceWorker(Sha256& sha, Sink& sink) : sha_(sha), sink_(sink) {}
   // Waits for the piece before (its status), then starts this one on a copy.
   Status take(std::string_view piece) {
     XS_RETURN_IF_ERROR(wait());
-    std::string& buf = buffers_[turn_ ^= 1];
-    buf.assign(piece.data(), piece.size());
+    copy_.assign(piece.data(), piece.size());
     try {
-      behind_ = std::async(std::launch::async, [this, &buf] { return work(buf); });
+      behind_ = std::async(std::launch::async, [this] { return work(copy_); });
     } catch (const std::system_error&) {  // no thread to be had: the work is done here
-      return work(buf);
+      return work(copy_);
     }
     return Status::Ok();
   }
   Status wait() { return behind_.valid() ? behind_.get() : Status::Ok(); }
-  ~PieceWorker() { wait(); }  // the thread uses the hash, the sink and the buffers
+  ~PieceWorker() { wait(); }  // the thread uses the hash, the sink and the copy
 
  private:
+  // Never throws: an exception would leave the thread through wait(), called by the destructor.
   Status work(std::string_view bytes) {
-    sha_.update(bytes);
-    return sink_.put(bytes);
+    try {
+      sha_.update(bytes);
+      return sink_.put(bytes);
+    } catch (const std::bad_alloc&) {
+      return Status(Code::kNoMem, "out of memory while reading the bundle");
+    }
   }
   Sha256& sha_;
   Sink& sink_;
-  std::string buffers_[2];
-  int turn_ = 0;
+  std::string copy_;
   std::future<Status> behind_;
 };
 
