@@ -29,8 +29,7 @@ const std::string& big_session() {
 struct ArchiveDir {
   std::string root, dir, path;
   ArchiveDir() {
-    char tmpl[] = "/tmp/xs-bench-archive-XXXXXX";
-    root = mkdtemp(tmpl);
+    root = scratch_subdir("archive");
     dir = root + "/sessions/--w--";
     mkdir((root + "/sessions").c_str(), 0700);
     mkdir(dir.c_str(), 0700);

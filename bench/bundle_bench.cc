@@ -31,8 +31,7 @@ struct BundleStore {
   std::shared_ptr<store::Store> store;
   uint64_t bytes = 0;  // sessions and blobs
   BundleStore() {
-    char tmpl[] = "/tmp/xs-bench-bundle-XXXXXX";
-    dir = mkdtemp(tmpl);
+    dir = scratch_subdir("bundle");
     root = dir + "/store";
     bundle = dir + "/b.xsb";
     tarball = dir + "/b.tar.zst";

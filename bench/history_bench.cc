@@ -14,6 +14,7 @@
 
 #include "history/history.h"
 #include "history/history_schema.h"
+#include "session_generator.h"
 #include "storage/fs.h"
 
 namespace xs::bench {
@@ -24,8 +25,7 @@ std::string history_dir() {
     // A directory kept from an earlier run: its search-<rows>.db files are used again (making the
     // 1,000,000-row one takes minutes).
     if (const char* kept = getenv("XS_BENCH_HISTORY_DIR")) return std::string(kept);
-    char tmpl[] = "/tmp/xs-bench-history-XXXXXX";
-    return std::string(mkdtemp(tmpl));
+    return scratch_subdir("history");
   }();
   return dir;
 }

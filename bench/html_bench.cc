@@ -47,8 +47,7 @@ const HtmlStore& html_store(size_t entries) {
   auto it = made.find(entries);
   if (it != made.end()) return it->second;
   HtmlStore s;
-  char tmpl[] = "/tmp/xs-bench-html-XXXXXX";
-  s.root = mkdtemp(tmpl);
+  s.root = scratch_subdir("html");
   removed.dirs.push_back(s.root);
   std::string dir = s.root + "/sessions/--home-dev-project--";
   mkdir((s.root + "/sessions").c_str(), 0700);

@@ -14,6 +14,7 @@
 
 #include "import/claude/corpus_copies.h"
 #include "import/claude/importer.h"
+#include "session_generator.h"
 #include "storage/fs.h"
 #include "store/store.h"
 
@@ -41,9 +42,9 @@ void make_project(Project& r) {
   ss << in.rdbuf();
   std::string one = ss.str();
   if (one.empty()) return;
-  for (unsigned n = 0; r.bytes.size() < kTargetBytes; ++n) r.bytes += import::claude::testing::copy_with_distinct_uuids(one, n, kSessionId);
-  char tmpl[] = "/tmp/xs-bench-import-XXXXXX";
-  r.root = mkdtemp(tmpl);
+  for (unsigned n = 0; r.bytes.size() < kTargetBytes; ++n)
+    r.bytes += import::claude::testing::copy_with_distinct_uuids(one, n, kSessionId);
+  r.root = scratch_subdir("import");
   r.dir = r.root + "/-home-dev-project";
   std::filesystem::create_directories(r.dir);
   std::ofstream(r.dir + "/" + std::string(kSessionId) + ".jsonl", std::ios::binary) << r.bytes;

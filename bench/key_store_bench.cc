@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "session_generator.h"
 #include "storage/fs.h"
 #include "store/key_store.h"
 
@@ -17,10 +18,7 @@ namespace xs::bench {
 namespace {
 
 std::string key_dir() {
-  static std::string dir = [] {
-    char tmpl[] = "/tmp/xs-bench-keys-XXXXXX";
-    return std::string(mkdtemp(tmpl));
-  }();
+  static std::string dir = [] { return scratch_subdir("keys"); }();
   return dir;
 }
 

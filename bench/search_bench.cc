@@ -45,8 +45,7 @@ struct SearchStore {
 const SearchStore& search_store() {
   static SearchStore s = [] {
     SearchStore out;
-    char tmpl[] = "/tmp/xs-bench-search-XXXXXX";
-    out.root = std::string(mkdtemp(tmpl));
+    out.root = scratch_subdir("search");
     auto fs = storage::make_posix_fs();
     size_t sessions = env_size("XS_BENCH_SEARCH_SESSIONS", 200);
     size_t entries = env_size("XS_BENCH_SEARCH_ENTRIES", 100);
@@ -246,8 +245,7 @@ constexpr int kBatchAppends = 1000;
 enum class IndexMode { kNone, kFollowing, kFollowingFlushed };
 
 void append_batches(benchmark::State& state, IndexMode mode) {
-  char tmpl[] = "/tmp/xs-bench-index-append-XXXXXX";
-  std::string root = mkdtemp(tmpl);
+  std::string root = scratch_subdir("index-append");
   auto st = store::Store::open(root);
   if (!st.ok()) return state.SkipWithError(st.status().message().c_str());
   std::unique_ptr<search::SessionIndex> x;

@@ -19,12 +19,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <rapidjson/reader.h>
-#include <rapidjson/memorystream.h>
 
 #include "discovery/finder.h"
 #include "json/input_json.h"
@@ -34,14 +34,6 @@
 
 namespace xs::bench {
 namespace {
-
-std::string scratch_dir() {
-  static std::string dir = [] {
-    char tmpl[] = "/tmp/xs-bench-XXXXXX";
-    return std::string(mkdtemp(tmpl));
-  }();
-  return dir;
-}
 
 // One file per size, generated once and read once so the page cache is warm.
 const std::string& session_file(size_t entries) {
@@ -259,8 +251,10 @@ void BM_AppendSync(benchmark::State& state) { append_bench(state, session::Durab
 // engine's appends do (a big file could sync differently from a small one).
 void raw_write_bench(benchmark::State& state, bool validate, bool stat_path, bool sync, size_t entries = 0) {
   std::string msg = realistic_message(kAppendBytes, 7);
-  std::string line = "{\"type\":\"message\",\"id\":\"0123abcd\",\"parentId\":\"89abcdef\",\"timestamp\":"
-                     "\"2026-03-01T00:00:00.000Z\",\"message\":" + msg + "}\n";
+  std::string line =
+      "{\"type\":\"message\",\"id\":\"0123abcd\",\"parentId\":\"89abcdef\",\"timestamp\":"
+      "\"2026-03-01T00:00:00.000Z\",\"message\":" +
+      msg + "}\n";
   std::string path = scratch_dir() + "/raw.jsonl";
   json::InputJson input(json::Limits{});
   int fd = -1;

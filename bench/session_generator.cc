@@ -156,4 +156,19 @@ void write_whole(const std::string& path, const std::string& bytes) {
   close(fd);
 }
 
+const std::string& scratch_dir() {
+  static const std::string dir = [] {
+    char tmpl[] = "/tmp/xs-bench-XXXXXX";
+    if (!mkdtemp(tmpl)) abort();
+    return std::string(tmpl);
+  }();
+  return dir;
+}
+
+std::string scratch_subdir(const std::string& prefix) {
+  std::string tmpl = scratch_dir() + "/" + prefix + "-XXXXXX";
+  if (!mkdtemp(&tmpl[0])) abort();
+  return tmpl;
+}
+
 }  // namespace xs::bench

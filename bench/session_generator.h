@@ -18,4 +18,11 @@ std::string realistic_message(size_t bytes, uint64_t seed);
 // engine's seam, so a benchmark's setup costs none of what it measures; aborts on failure.
 void write_whole(const std::string& path, const std::string& bytes);
 
+// The run's own directory under /tmp for the benchmarks' files, made at the first call; main()
+// (session_bench.cc) removes it with everything in it when the run ends, so no run leaves
+// generated stores behind.
+const std::string& scratch_dir();
+// A new empty directory inside scratch_dir() whose name starts with `prefix`.
+std::string scratch_subdir(const std::string& prefix);
+
 }  // namespace xs::bench

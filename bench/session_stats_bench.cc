@@ -23,8 +23,7 @@ constexpr int kSessions = 1000;
 // <tmp>/store with 1,000 session files and a sessions.json of 1,000 records; made once.
 const std::string& stats_store() {
   static std::string root = [] {
-    char tmpl[] = "/tmp/xs-bench-stats-XXXXXX";
-    std::string r = std::string(mkdtemp(tmpl)) + "/store";
+    std::string r = scratch_subdir("stats") + "/store";
     std::string dir = r + "/sessions/--home-dev-project--";
     auto fs = storage::make_posix_fs();
     if (!fs->make_dirs(dir).ok()) abort();
