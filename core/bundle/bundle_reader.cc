@@ -174,10 +174,6 @@ Result<Manifest> take_manifest(ArchiveReader& r) {
   return parse_manifest(text);
 }
 
-}  // namespace
-
-namespace {
-
 constexpr std::string_view kStagingPrefix = ".xs-bundle-";
 constexpr std::string_view kLockSuffix = ".lock";
 // A lock file younger than this may belong to an import between creating it and locking it.

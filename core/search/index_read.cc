@@ -4,7 +4,6 @@
 
 #include "json/js_number.h"
 #include "json/json_string.h"
-#include "search/index_rows.h"
 #include "search/index_schema.h"
 #include "search/session_index.h"
 #include "sqlite/fts_query.h"
