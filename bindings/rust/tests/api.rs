@@ -1,6 +1,6 @@
 //! The rest of the surface, beyond what the conformance cases replay: typed accessors, the
 //! store's discovery helpers, handles that follow each other's writes, and upkeep.
-mod common;
+use crate::common;
 
 use std::time::UNIX_EPOCH;
 

@@ -5,7 +5,7 @@
 //! refused then renamed, a truncated bundle refused with the store unchanged, one page and a
 //! directory of pages, the refusals of empty and bad inputs, and every typed report against the
 //! library's JSON.
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! The pi dialect through the safe API (docs/dialects.md): which dialect a session writes, pi's
 //! titles as `session_info` entries, and the calls a dialect refuses with `ErrorCode::Dialect`.
-mod common;
+use crate::common;
 
 use common::{fixed, store, TempDir, ASSISTANT, USER};
 use xsession::{sys, BlobRefs, Dialect, ErrorCode, SessionOptions, Store, StoreOptions};

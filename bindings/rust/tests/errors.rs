@@ -1,6 +1,6 @@
 //! Errors carry the library's status as an `ErrorCode` (unknown codes kept) and the message of
 //! the failing call, read from the handle the call was made on.
-mod common;
+use crate::common;
 
 use common::{fixed, store, USER};
 use xsession::{status_str, sys, BlobRefs, Error, ErrorCode, SessionOptions};

@@ -3,7 +3,7 @@
 //! value, every struct with the same fields, and (compiled by the C compiler) the same layout.
 //! A function added to the header and not mirrored fails here. `xsession_storage.h` (the storage
 //! a host supplies) is held to the same checks: its text is read after `xsession.h`'s.
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! snippet markers, recent, the cwd filter, literal queries, every refusal with its exact status
 //! and message, the duplicate rule, info (and a damaged file kept aside), closing, threads, and
 //! the typed results against the library's JSON.
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::Arc;

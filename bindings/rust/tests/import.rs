@@ -1,7 +1,7 @@
 //! Import beyond the conformance cases (106-110): a dry run against the real import that follows,
 //! `target_cwd`, a listing that writes nothing, the statuses of bad arguments, the options'
 //! defaults and version as the C API defines them, and the import's progress callback.
-mod common;
+use crate::common;
 
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_void, CString};

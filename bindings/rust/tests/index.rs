@@ -3,7 +3,7 @@
 //! refresh, list order and fields, info, every refusal with its exact status and message, an
 //! in-memory store, closing, threads, the typed results against the library's JSON, and an index
 //! that follows the store's writes, with its flush (a failed update reported once).
-mod common;
+use crate::common;
 
 use std::ffi::CString;
 use std::os::raw::{c_char, c_int, c_void};

@@ -1,7 +1,7 @@
 //! The keyed session store through `Store::keys()`: exact document bytes, the update closure's
 //! four answers, a closure that panics or calls back into its store, the keys path option, and
 //! bad keys.
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier};

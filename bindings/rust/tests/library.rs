@@ -1,7 +1,7 @@
 //! The session library's calls beyond what the conformance cases replay: argument errors, typed
 //! stats, reset reasons, the archive progress closure (its calls, a panic in it, a call back
 //! into its store), and an archive opened back.
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -1,6 +1,6 @@
 //! Handles own their C objects: drop closes them in any order, the writer lock goes with the
 //! session, and a session outlives its store.
-mod common;
+use crate::common;
 
 use common::{fixed, store, TempDir, ASSISTANT, USER};
 use xsession::{ErrorCode, SessionOptions, Store};

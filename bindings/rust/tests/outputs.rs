@@ -1,6 +1,6 @@
 //! Outputs: exact bytes whatever their size (the buffer grows on XS_EBUFS), ids and leaves as
 //! typed values, binary blobs as bytes, and text that is not UTF-8 as an error, never a panic.
-mod common;
+use crate::common;
 
 use common::{fixed, store, TempDir, ASSISTANT, USER};
 use xsession::{BlobRefs, ErrorCode, SessionOptions, Store};

@@ -2,7 +2,7 @@
 //! panicking storage gives the caller, when the store lets go of it, and the built-in backends
 //! as a store's storage. The conformance replay over a Rust storage is in
 //! tests/conformance/storage.rs.
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! Thread rules of the C API, as the binding exposes them: handles move between threads, and a
 //! shared handle serialises calls while each call keeps its own status, message and output.
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::thread;

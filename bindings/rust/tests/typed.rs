@@ -1,7 +1,7 @@
 //! The typed outputs (`xsession::types`): what the typed readers give for a session written
 //! through the API, the entry iterator with its raw lines, entries this crate does not know, and
 //! paths as `AsRef<Path>`.
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
-//! Helpers shared by the integration tests (each test file includes this module; not every
-//! file uses every helper).
+//! Helpers shared by the integration tests (`tests/integration.rs`) and the conformance replay
+//! (not every module uses every helper).
 #![allow(dead_code)]
 
 pub mod index;
