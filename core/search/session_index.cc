@@ -223,6 +223,30 @@ Result<RefreshReport> SessionIndex::update(bool from_nothing, const std::set<std
     });
     XS_RETURN_IF_ERROR(fresh);
   }
+  RefreshReport report;
+  std::set<std::string> raced;
+  XS_RETURN_IF_ERROR(update_pass(only, &report, &raced));
+  // Another writer (a process's refresh, or an index following its own appends) wrote one of
+  // these sessions between this pass's read of its row and its write, so this pass left it. That
+  // writer may have read less of the file than this pass did: read those sessions again, so that
+  // an entry written before the refresh began is in the index when it returns.
+  for (int pass = 1; pass < kRacedPasses && !raced.empty(); ++pass) {
+    std::set<std::string> paths = std::move(raced);
+    raced.clear();
+    RefreshReport again;
+    XS_RETURN_IF_ERROR(update_pass(&paths, &again, &raced));
+    report.appended += again.appended;
+    report.reindexed += again.reindexed;
+    report.added += again.added;
+    report.removed += again.removed;
+    report.unreadable += again.unreadable;
+    report.entries += again.entries;
+  }
+  report.raced = raced.size();
+  return report;
+}
+
+Status SessionIndex::update_pass(const std::set<std::string>* only, RefreshReport* out, std::set<std::string>* raced) {
   std::map<std::string, SessionRow> rows;
   XS_RETURN_IF_ERROR(sqlite::retry_busy(options_.busy_timeout, [&]() -> Status {
     auto loaded = load_rows(write_db_, only);
@@ -231,7 +255,7 @@ Result<RefreshReport> SessionIndex::update(bool from_nothing, const std::set<std
   }));
 
   storage::Fs& fs = *store_->fs();
-  RefreshReport report;
+  RefreshReport& report = *out;
   std::vector<Work> work, no_summary;
   std::set<std::string> present;
   std::vector<std::string> listed =
@@ -294,15 +318,15 @@ Result<RefreshReport> SessionIndex::update(bool from_nothing, const std::set<std
     batch_bytes += read->text_bytes;
     batch.push_back(std::move(*read));
     if (batch.size() >= kMaxBatchSessions || batch_bytes >= kMaxBatchTextBytes) {
-      XS_RETURN_IF_ERROR(write_batch(batch, rows, &report));
+      XS_RETURN_IF_ERROR(write_batch(batch, rows, &report, raced));
       batch.clear();
       batch_bytes = 0;
     }
   }
-  if (!batch.empty()) XS_RETURN_IF_ERROR(write_batch(batch, rows, &report));
+  if (!batch.empty()) XS_RETURN_IF_ERROR(write_batch(batch, rows, &report, raced));
   if (!gone.empty()) XS_RETURN_IF_ERROR(remove_rows(gone));
   if (!no_summary.empty()) XS_RETURN_IF_ERROR(fill_summaries(no_summary));
-  return report;
+  return Status::Ok();
 }
 
 Status SessionIndex::fill_summaries(const std::vector<Work>& rows) {
@@ -326,13 +350,17 @@ Status SessionIndex::fill_summaries(const std::vector<Work>& rows) {
 }
 
 Status SessionIndex::write_batch(std::vector<SessionRead>& batch, const std::map<std::string, SessionRow>& rows,
-                                 RefreshReport* report) {
+                                 RefreshReport* report, std::set<std::string>* raced) {
   RefreshReport counted;
+  std::set<std::string> raced_here;
   Status st = in_transaction(write_db_, options_.busy_timeout, [&]() -> Status {
     counted = RefreshReport();
+    raced_here.clear();
     for (SessionRead& s : batch) {
       auto it = rows.find(s.row.path);
+      uint64_t before = counted.raced;
       XS_RETURN_IF_ERROR(write_session(s, it == rows.end() ? nullptr : &it->second, &counted));
+      if (counted.raced != before) raced_here.insert(s.row.path);
     }
     return Status::Ok();
   });
@@ -341,6 +369,7 @@ Status SessionIndex::write_batch(std::vector<SessionRead>& batch, const std::map
   report->reindexed += counted.reindexed;
   report->added += counted.added;
   report->raced += counted.raced;
+  raced->insert(raced_here.begin(), raced_here.end());
   report->entries += counted.entries;
   return Status::Ok();
 }

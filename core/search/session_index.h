@@ -44,6 +44,9 @@ inline constexpr uint32_t kMaxLimit = 10000;
 inline constexpr uint32_t kDefaultLimit = 20;
 // The most one write transaction holds: other processes wait for the write lock meanwhile.
 inline constexpr size_t kMaxBatchSessions = 256;
+// How many times a refresh reads a session again whose row another writer changed between the
+// refresh's read of the row and its write (SessionIndex::update).
+inline constexpr int kRacedPasses = 5;
 inline constexpr uint64_t kMaxBatchTextBytes = 16 * 1024 * 1024;
 
 struct IndexOptions {
@@ -72,7 +75,7 @@ struct RefreshReport {
   uint64_t added = 0;       // not in the index before
   uint64_t removed = 0;     // in the index, no longer on the disk
   uint64_t unreadable = 0;  // could not be read as a session (no header, damaged archive): not indexed
-  uint64_t raced = 0;       // changed by another refresh meanwhile: left for the next one
+  uint64_t raced = 0;       // still changed by another writer after kRacedPasses reads: left for the next refresh
   uint64_t entries = 0;     // entry rows written
 };
 // {"files","unchanged","appended","reindexed","added","removed","unreadable","raced","entries"}
@@ -146,9 +149,12 @@ class SessionIndex {
   };
   // Every session file of the store, or only those in `only`.
   Result<RefreshReport> update(bool from_nothing, const std::set<std::string>* only);
+  // One pass of update over the files (all, or `only`); the paths whose row another process
+  // wrote meanwhile go to `raced`.
+  Status update_pass(const std::set<std::string>* only, RefreshReport* report, std::set<std::string>* raced);
   Result<std::map<std::string, SessionRow>> load_rows(sqlite::Db& db, const std::set<std::string>* only);
   Status write_batch(std::vector<SessionRead>& batch, const std::map<std::string, SessionRow>& rows,
-                     RefreshReport* report);
+                     RefreshReport* report, std::set<std::string>* raced);
   Status write_session(SessionRead& s, const SessionRow* old, RefreshReport* report);
   Status remove_rows(const std::vector<int64_t>& rowids);
   // The listing summaries of unchanged rows that have none (made by version 1 of the schema).
