@@ -4,9 +4,9 @@
 // search latency p50/p99 over the whole store (goal p99 < 20 ms), and appends with the index
 // following them against appends without it (goal >= 0.95x). The store is generated once
 // (bench/session_generator.h): XS_BENCH_SEARCH_SESSIONS sessions (default 200) of
-// XS_BENCH_SEARCH_ENTRIES entries (default 100, about 2.9 KB each), so the default store is about
-// 60 MB; the 10,000 sessions / 3 GB is XS_BENCH_SEARCH_SESSIONS=10000
-// XS_BENCH_SEARCH_ENTRIES=100 (hours on the 2-core VM). bench/README.md has figures.
+// XS_BENCH_SEARCH_ENTRIES entries (default 100, about 2 KB each), so the default store is about
+// 40 MB; the 10,000 sessions is XS_BENCH_SEARCH_SESSIONS=10000 XS_BENCH_SEARCH_ENTRIES=100
+// (1.96 GB; 7 minutes, most of it the rebuild). bench/README.md has figures.
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
 #include <unistd.h>
