@@ -87,6 +87,17 @@ Status in_transaction(sqlite::Db& db, std::chrono::milliseconds timeout, const s
   });
 }
 
+// Adds what one batch or pass wrote to `to` (files and unchanged are counted once, by the first
+// pass; raced is set by update at the end).
+void add_written(RefreshReport* to, const RefreshReport& from) {
+  to->appended += from.appended;
+  to->reindexed += from.reindexed;
+  to->added += from.added;
+  to->removed += from.removed;
+  to->unreadable += from.unreadable;
+  to->entries += from.entries;
+}
+
 }  // namespace
 
 SessionRow row_of(const Stmt& s) {
@@ -235,12 +246,7 @@ Result<RefreshReport> SessionIndex::update(bool from_nothing, const std::set<std
     raced.clear();
     RefreshReport again;
     XS_RETURN_IF_ERROR(update_pass(&paths, &again, &raced));
-    report.appended += again.appended;
-    report.reindexed += again.reindexed;
-    report.added += again.added;
-    report.removed += again.removed;
-    report.unreadable += again.unreadable;
-    report.entries += again.entries;
+    add_written(&report, again);
   }
   report.raced = raced.size();
   return report;
@@ -354,27 +360,22 @@ Status SessionIndex::write_batch(std::vector<SessionRead>& batch, const std::map
   RefreshReport counted;
   std::set<std::string> raced_here;
   Status st = in_transaction(write_db_, options_.busy_timeout, [&]() -> Status {
-    counted = RefreshReport();
+    counted = RefreshReport();  // a retried transaction counts afresh
     raced_here.clear();
     for (SessionRead& s : batch) {
       auto it = rows.find(s.row.path);
-      uint64_t before = counted.raced;
-      XS_RETURN_IF_ERROR(write_session(s, it == rows.end() ? nullptr : &it->second, &counted));
-      if (counted.raced != before) raced_here.insert(s.row.path);
+      XS_RETURN_IF_ERROR(write_session(s, it == rows.end() ? nullptr : &it->second, &counted, &raced_here));
     }
     return Status::Ok();
   });
   XS_RETURN_IF_ERROR(st);
-  report->appended += counted.appended;
-  report->reindexed += counted.reindexed;
-  report->added += counted.added;
-  report->raced += counted.raced;
+  add_written(report, counted);
   raced->insert(raced_here.begin(), raced_here.end());
-  report->entries += counted.entries;
   return Status::Ok();
 }
 
-Status SessionIndex::write_session(SessionRead& s, const SessionRow* old, RefreshReport* report) {
+Status SessionIndex::write_session(SessionRead& s, const SessionRow* old, RefreshReport* report,
+                                   std::set<std::string>* raced) {
   // What the row is now must be what this read started from: another process's refresh may have
   // written the same file meanwhile, and its rows are not to be doubled.
   Result<Stmt*> check = write_stmt(kSelectStat);
@@ -397,7 +398,7 @@ Status SessionIndex::write_session(SessionRead& s, const SessionRow* old, Refres
   }
   c->reset();
   if (!same) {
-    ++report->raced;
+    raced->insert(s.row.path);
     return Status::Ok();
   }
 

@@ -44,10 +44,10 @@ inline constexpr uint32_t kMaxLimit = 10000;
 inline constexpr uint32_t kDefaultLimit = 20;
 // The most one write transaction holds: other processes wait for the write lock meanwhile.
 inline constexpr size_t kMaxBatchSessions = 256;
+inline constexpr uint64_t kMaxBatchTextBytes = 16 * 1024 * 1024;
 // How many times a refresh reads a session again whose row another writer changed between the
 // refresh's read of the row and its write (SessionIndex::update).
 inline constexpr int kRacedPasses = 5;
-inline constexpr uint64_t kMaxBatchTextBytes = 16 * 1024 * 1024;
 
 struct IndexOptions {
   std::string path;                              // empty: <store root>/index.db
@@ -155,7 +155,9 @@ class SessionIndex {
   Result<std::map<std::string, SessionRow>> load_rows(sqlite::Db& db, const std::set<std::string>* only);
   Status write_batch(std::vector<SessionRead>& batch, const std::map<std::string, SessionRow>& rows,
                      RefreshReport* report, std::set<std::string>* raced);
-  Status write_session(SessionRead& s, const SessionRow* old, RefreshReport* report);
+  // Writes one session's rows, unless another writer changed its row since `old` was read: then
+  // the path goes to `raced` and nothing is written.
+  Status write_session(SessionRead& s, const SessionRow* old, RefreshReport* report, std::set<std::string>* raced);
   Status remove_rows(const std::vector<int64_t>& rowids);
   // The listing summaries of unchanged rows that have none (made by version 1 of the schema).
   Status fill_summaries(const std::vector<Work>& rows);
