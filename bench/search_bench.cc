@@ -6,7 +6,8 @@
 // (bench/session_generator.h): XS_BENCH_SEARCH_SESSIONS sessions (default 200) of
 // XS_BENCH_SEARCH_ENTRIES entries (default 100, about 2 KB each), so the default store is about
 // 40 MB; the 10,000 sessions is XS_BENCH_SEARCH_SESSIONS=10000 XS_BENCH_SEARCH_ENTRIES=100
-// (1.96 GB; 7 minutes, most of it the rebuild). bench/README.md has figures.
+// (1.96 GB; 7 minutes, most of it the rebuild; XS_BENCH_SEARCH_DIR keeps the store and its index
+// for the next run). bench/README.md has figures.
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -45,7 +46,11 @@ struct SearchStore {
 const SearchStore& search_store() {
   static SearchStore s = [] {
     SearchStore out;
-    out.root = scratch_subdir("search");
+    // A directory kept from an earlier run (XS_BENCH_SEARCH_DIR): the session files already in it
+    // are used again, and so is its index.db (generating and indexing the size takes
+    // minutes). The files are made by a fixed seed, so a kept one equals a fresh one.
+    const char* kept = getenv("XS_BENCH_SEARCH_DIR");
+    out.root = kept && *kept ? std::string(kept) : scratch_subdir("search");
     auto fs = storage::make_posix_fs();
     size_t sessions = env_size("XS_BENCH_SEARCH_SESSIONS", 200);
     size_t entries = env_size("XS_BENCH_SEARCH_ENTRIES", 100);
@@ -54,6 +59,13 @@ const SearchStore& search_store() {
       (void)fs->make_dirs(dir);
       char name[64];
       std::snprintf(name, sizeof name, "/2026-01-01T00-00-00-000Z_%016zx.jsonl", i);
+      std::error_code ec;
+      uintmax_t size = std::filesystem::file_size(dir + name, ec);
+      if (!ec) {
+        out.files.push_back(dir + name);
+        out.bytes += size;
+        continue;
+      }
       std::string bytes = generate_session(entries, 1000 + i);
       auto f = fs->create_new(dir + name);
       if (f.ok() && (*f)->append(bytes).ok() && (*f)->close().ok()) {

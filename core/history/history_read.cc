@@ -5,40 +5,29 @@
 #include "history/history.h"
 #include "json/js_number.h"
 #include "json/json_string.h"
+#include "sqlite/fts_rank.h"
 
 namespace xs::history {
 namespace {
 
-// Snippet markers around each match: STX and ETX, which prompts almost never hold and which every
-// JSON reader keeps (docs/history.md#search-output). Only the newest ?4 matches are scored (bm25 by
-// row): FTS5 walks its doclists in rowid order and stops there, so a word in most prompts costs
-// what a rare one does; with at most ?4 matches every one is ranked, as before
-// (docs/history.md#ranking). The prompt and snippet are made for the best rows only: a snippet for
-// every match before the LIMIT took 30 times longer for a word in most prompts.
-std::string search_sql(const char* newest) {
-  return std::string("WITH newest AS (") + newest +
-         "),\n"
-         "top AS (SELECT id, score FROM newest ORDER BY score, id DESC LIMIT ?3)\n"
-         "SELECT h.id, h.prompt, h.created_at, h.cwd, top.score,\n"
-         "       snippet(history_fts, 0, char(2), char(3), '…', 16)\n"
-         "FROM top JOIN history_fts ON history_fts.rowid = top.id JOIN history AS h ON h.id = top.id\n"
-         "WHERE history_fts MATCH ?1\n"
-         "ORDER BY top.score, top.id DESC";
-}
-
 // The statement's text, made once: read_stmt keeps statements by the address of their text.
+// Snippet markers are STX and ETX, which prompts almost never hold and which every JSON reader
+// keeps (docs/history.md#search-output). With at most ?4 matches every one is ranked
+// (docs/history.md#ranking).
 const char* search_sql(bool in_cwd) {
+  sqlite::RankedSearch r{"history_fts",
+                         "history",
+                         "id",
+                         4,
+                         3,
+                         "h.id, h.prompt, h.created_at, h.cwd",
+                         "JOIN history AS h ON h.id = top.id"};
   // Without a cwd the index alone answers: no lookup in `history` for every match.
-  static const std::string kAll = search_sql(
-      "SELECT rowid AS id, bm25(history_fts) AS score FROM history_fts\n"
-      "WHERE history_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?4");
-  // With a cwd, the newest ?4 matches *in that cwd*. CROSS JOIN keeps FTS5 outside, newest first,
-  // each match's row looked up by id: the planner otherwise drove the join from the (cwd, id)
-  // index and probed FTS5 by rowid for every prompt of the cwd (seconds at a million prompts).
-  static const std::string kInCwd = search_sql(
-      "SELECT history_fts.rowid AS id, bm25(history_fts) AS score\n"
-      "FROM history_fts CROSS JOIN history AS w ON w.id = history_fts.rowid\n"
-      "WHERE history_fts MATCH ?1 AND w.cwd = ?2 ORDER BY history_fts.rowid DESC LIMIT ?4");
+  static const std::string kAll = sqlite::ranked_search_sql(r);
+  // With a cwd, the newest ?4 matches *in that cwd*.
+  r.filter_joins = "CROSS JOIN history AS w ON w.id = history_fts.rowid";
+  r.filter = "AND w.cwd = ?2";
+  static const std::string kInCwd = sqlite::ranked_search_sql(r);
   return in_cwd ? kInCwd.c_str() : kAll.c_str();
 }
 

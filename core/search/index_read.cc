@@ -7,42 +7,32 @@
 #include "search/index_schema.h"
 #include "search/session_index.h"
 #include "sqlite/fts_query.h"
+#include "sqlite/fts_rank.h"
 
 namespace xs::search {
 namespace {
 
 using sqlite::Stmt;
 
-// Only the newest ?7 matches are scored (bm25 by row), as the prompt history does
-// (docs/search.md#ranking): FTS5 walks its doclists in rowid order and stops there, so a word in
-// most entries costs what a rare one does. Snippet and session are made for the best rows only.
-std::string search_sql(const char* newest) {
-  return std::string("WITH newest AS (") + newest +
-         "),\n"
-         "top AS (SELECT id, score FROM newest ORDER BY score, id DESC LIMIT ?6)\n"
-         "SELECT e.entry_id, e.role, e.on_path, e.ts, top.score,\n"
-         "       snippet(entries_fts, 0, char(2), char(3), '…', 16), s.id, s.title, s.path, s.cwd\n"
-         "FROM top JOIN entries_fts ON entries_fts.rowid = top.id JOIN entries AS e ON e.rowid = top.id\n"
-         "JOIN sessions AS s ON s.rowid = e.session_rowid\n"
-         "WHERE entries_fts MATCH ?1\n"
-         "ORDER BY top.score, top.id DESC";
-}
-
-// The statement's text, made once: read_stmt keeps statements by the address of their text.
+// The statement's text, made once: read_stmt keeps statements by the address of their text. Only
+// the newest ?7 matches that pass the filters are ranked, as in the prompt history
+// (docs/search.md#ranking).
 const char* search_sql(bool filtered) {
+  sqlite::RankedSearch r{"entries_fts",
+                         "entries",
+                         "rowid",
+                         7,
+                         6,
+                         "e.entry_id, e.role, e.on_path, e.ts, s.id, s.title, s.path, s.cwd",
+                         "JOIN entries AS e ON e.rowid = top.id JOIN sessions AS s ON s.rowid = e.session_rowid"};
   // Without a filter the index alone answers: no row looked up for every match.
-  static const std::string kAll = search_sql(
-      "SELECT rowid AS id, bm25(entries_fts) AS score FROM entries_fts\n"
-      "WHERE entries_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?7");
-  // With filters, the newest ?7 matches that pass them. CROSS JOIN keeps FTS5 outside, newest
-  // first, each match's rows looked up by rowid (docs/history.md#ranking says why).
-  static const std::string kFiltered = search_sql(
-      "SELECT entries_fts.rowid AS id, bm25(entries_fts) AS score\n"
-      "FROM entries_fts CROSS JOIN entries AS w ON w.rowid = entries_fts.rowid\n"
-      "CROSS JOIN sessions AS f ON f.rowid = w.session_rowid\n"
-      "WHERE entries_fts MATCH ?1 AND (?2 IS NULL OR f.cwd = ?2) AND (?3 IS NULL OR w.role = ?3)\n"
-      "  AND (?4 IS NULL OR w.ts >= ?4) AND (?5 IS NULL OR f.id = ?5)\n"
-      "ORDER BY entries_fts.rowid DESC LIMIT ?7");
+  static const std::string kAll = sqlite::ranked_search_sql(r);
+  r.filter_joins =
+      "CROSS JOIN entries AS w ON w.rowid = entries_fts.rowid CROSS JOIN sessions AS f ON f.rowid = w.session_rowid";
+  r.filter =
+      "AND (?2 IS NULL OR f.cwd = ?2) AND (?3 IS NULL OR w.role = ?3) AND (?4 IS NULL OR w.ts >= ?4) "
+      "AND (?5 IS NULL OR f.id = ?5)";
+  static const std::string kFiltered = sqlite::ranked_search_sql(r);
   return filtered ? kFiltered.c_str() : kAll.c_str();
 }
 
@@ -142,17 +132,17 @@ Result<std::string> SessionIndex::search_json(std::string_view query, const Sear
     while ((rc = s->step()) == SQLITE_ROW) {
       if (out.size() > 1) out += ',';
       out += "{\"sessionId\":";
-      json::append_quoted_lossy(out, s->text(6));
-      text_or_null(out, "sessionTitle", *s, 7);
-      member(out, "sessionPath", s->text(8));
-      member(out, "cwd", s->text(9));
+      json::append_quoted_lossy(out, s->text(4));
+      text_or_null(out, "sessionTitle", *s, 5);
+      member(out, "sessionPath", s->text(6));
+      member(out, "cwd", s->text(7));
       member(out, "entryId", s->text(0));
       text_or_null(out, "role", *s, 1);
       out += std::string(",\"onPath\":") + (s->int64(2) ? "true" : "false");
       member(out, "timestamp", s->is_null(3) ? std::nullopt : std::optional<int64_t>(s->int64(3)));
       out += ",\"score\":";
-      json::append_js_number(out, s->real(4));
-      member(out, "snippet", s->text(5));
+      json::append_js_number(out, s->real(8));
+      member(out, "snippet", s->text(9));
       out += '}';
     }
     if (rc == SQLITE_DONE) return out + "]";

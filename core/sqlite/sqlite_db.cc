@@ -3,6 +3,8 @@
 
 #include <thread>
 
+#include "sqlite/fts_rank.h"
+
 namespace xs::sqlite {
 
 Code code_of(int rc) {
@@ -64,7 +66,10 @@ Status Db::open(const std::string& path, bool create, std::chrono::milliseconds 
   }
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, static_cast<int>(busy_timeout.count()));
-  return Status::Ok();
+  // Both databases rank their searches with it (fts_rank.h).
+  Status ranked = register_sampled_bm25(db_);
+  if (!ranked.ok()) close();
+  return ranked;
 }
 
 void Db::close() {
