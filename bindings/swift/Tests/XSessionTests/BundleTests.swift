@@ -165,7 +165,8 @@ struct Lineage {
 
     @Test func aCwdMapMovesTheSessions() throws {
         try source.store.export([source.child.id], to: bundle)
-        let (_, into) = try scratchStore()
+        let (scratch, into) = try scratchStore()
+        defer { withExtendedLifetime(scratch) {} }
         let report = try into.importBundle(from: bundle, options: ImportBundleOptions(cwdMap: [(from: "/w", to: "/srv/w")]))
         #expect(report.sessions.map(\.cwd) == ["/srv/w/app", "/srv/w/app"])
         #expect(report.sessions.map(\.oldCwd) == ["/w/app", "/w/app"])
@@ -243,7 +244,8 @@ struct Lineage {
     @Test func theAsyncFormsExportAndImport() async throws {
         let exported = try await source.store.export([source.child.id], to: bundle)
         #expect(exported.sessions.count == 2)
-        let (_, into) = try scratchStore()
+        let (scratch, into) = try scratchStore()
+        defer { withExtendedLifetime(scratch) {} }
         let imported = try await into.importBundle(from: bundle, options: ImportBundleOptions(dryRun: true))
         #expect(imported.dryRun && imported.sessions.count == 2)
         let done = try await into.importBundle(from: bundle)
@@ -254,7 +256,8 @@ struct Lineage {
     /// README: "Bundles and HTML pages".
     @Test func readmeExampleRuns() throws {
         let (store, id) = (source.store, source.child.id)
-        let (_, other) = try scratchStore()
+        let (scratch, other) = try scratchStore()
+        defer { withExtendedLifetime(scratch) {} }
         let pages = try ScratchDirectory("xs-swift-pages")
         let exported = try store.export([id], to: out.file("lexer.xsb"))  // the session and its ancestors
         let report = try other.importBundle(from: out.file("lexer.xsb"),

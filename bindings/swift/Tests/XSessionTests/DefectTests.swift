@@ -38,7 +38,8 @@ import XSession
     }
 
     @Test func validUTF8PathsAreReturnedUnchanged() throws {
-        let (_, store) = try scratchStore()
+        let (scratch, store) = try scratchStore()
+        defer { withExtendedLifetime(scratch) {} }
         let s = try store.createSession(cwd: "/wörk/データ", options: SessionOptions(flags: .noDefer))
         let (id, path) = (try s.info().id, try s.info().path)
         try s.close()
@@ -104,7 +105,8 @@ import XSession
     }
 
     @Test func errorsDescribeThemselvesToApps() throws {
-        let (_, store) = try scratchStore()
+        let (scratch, store) = try scratchStore()
+        defer { withExtendedLifetime(scratch) {} }
         let error = #expect(throws: XSessionError.self) { try store.openSession("/nonexistent/x.jsonl") }
         let e = try #require(error)
         #expect(e.errorDescription == "\(e.message) (XS_ENOTFOUND)")

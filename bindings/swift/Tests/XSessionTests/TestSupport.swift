@@ -17,7 +17,9 @@ final class ScratchDirectory: Sendable {
     func file(_ relative: String) -> String { path + "/" + relative }
 }
 
-/// What most suites start from: a store in a fresh scratch directory.
+/// What most suites start from: a store in a fresh scratch directory. Keep the directory alive as
+/// long as the store is used (`defer { withExtendedLifetime(scratch) {} }` in a test body): one
+/// bound to `_` is removed at once, and the store then makes the path again, never to be removed.
 func scratchStore() throws -> (ScratchDirectory, Store) {
     let dir = try ScratchDirectory()
     return (dir, try Store(root: dir.path))
