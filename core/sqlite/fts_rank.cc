@@ -136,8 +136,8 @@ std::string ranked_search_sql(const RankedSearch& r) {
   // planner, a filter's index drove the join and FTS5 was probed by rowid for every row it
   // passed (seconds at a million rows).
   std::string sql = "WITH newest AS (SELECT " + fts + ".rowid AS id, bm25_sampled(" + fts + ", (SELECT min(" + key +
-                    ") FROM " + content + "), (SELECT max(" + key + ") FROM " + content + ")) AS score\n" +
-                    "FROM " + fts + " " + std::string(r.filter_joins) + "\n" + "WHERE " + fts + " MATCH ?1 " +
+                    ") FROM " + content + "), (SELECT max(" + key + ") FROM " + content + ")) AS score\n" + "FROM " +
+                    fts + " " + std::string(r.filter_joins) + "\n" + "WHERE " + fts + " MATCH ?1 " +
                     std::string(r.filter) + "\n" + "ORDER BY " + fts + ".rowid DESC LIMIT ?" +
                     std::to_string(r.window_param) + "),\n";
   sql += "top AS MATERIALIZED (SELECT id, score FROM newest ORDER BY score, id DESC LIMIT ?" +
