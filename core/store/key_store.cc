@@ -1,6 +1,7 @@
 #include "store/key_store.h"
 
 #include <algorithm>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 
@@ -55,42 +56,59 @@ json::Limits document_limits() {
 }  // namespace
 
 struct KeyStore::Document {
-  struct Member {
-    std::string key;        // decoded
-    std::string key_token;  // as stored
-    std::string value;      // minified
-    std::string laid_out;   // its lines in the file ("  \"key\": {...}"); empty until needed
+  // What a member made after the read holds: a key decoded from escapes, an added member's key
+  // and token, a new value. On the heap, so the member's views stay put when the vector moves it.
+  struct Owned {
+    std::string key, key_token, value;
   };
-  storage::PaddedBuffer text;  // the file's bytes this document was read from or written as
+  struct Member {
+    std::string_view key;        // decoded
+    std::string_view key_token;  // as stored
+    std::string_view value;      // minified
+    std::string laid_out;        // its lines in the file ("  \"key\": {...}"); empty until needed
+    std::unique_ptr<Owned> owned;
+  };
+  storage::PaddedBuffer text;      // the file's bytes this document was read from or written as
+  storage::PaddedBuffer minified;  // the read's text minified: the members read point into it
   std::vector<Member> members;
-  // Decoded key -> position in members. The views point into the members' keys, so the index is
-  // built again whenever the vector moves them (a growth, an erase): one allocation per record
-  // fewer when a new process reads a document of a thousand.
+  // Decoded key -> position in members. Members point into `minified` or their own heap strings,
+  // so the views stay valid whatever the vector does: a new process reading a document of a
+  // thousand records allocates nothing per record but the index's node.
   std::unordered_map<std::string_view, size_t> index;
 
   Member* find(std::string_view key) {
     auto it = index.find(key);
     return it == index.end() ? nullptr : &members[it->second];
   }
-  void add(Member m) {
-    bool moves = members.size() == members.capacity();
-    members.push_back(std::move(m));
-    if (moves) {
-      reindex();
-    } else {
-      index.emplace(members.back().key, members.size() - 1);
+  void add_read(std::string_view key_token, std::string_view value) {
+    Member& m = members.emplace_back();
+    m.key_token = key_token;
+    m.value = value;
+    m.key = key_token.substr(1, key_token.size() - 2);
+    if (m.key.find('\\') != std::string_view::npos) {
+      m.owned = std::make_unique<Owned>();
+      json::decode_string_token(key_token, m.owned->key);
+      m.key = m.owned->key;
     }
+    index.emplace(m.key, members.size() - 1);
+  }
+  void add(std::string key, std::string key_token, std::string value) {
+    Member& m = members.emplace_back();
+    m.owned = std::make_unique<Owned>(Owned{std::move(key), std::move(key_token), std::move(value)});
+    m.key = m.owned->key;
+    m.key_token = m.owned->key_token;
+    m.value = m.owned->value;
+    index.emplace(m.key, members.size() - 1);
   }
   void set(Member* m, std::string value) {
-    m->value = std::move(value);
+    if (!m->owned) m->owned = std::make_unique<Owned>();
+    m->owned->value = std::move(value);
+    m->value = m->owned->value;
     m->laid_out.clear();
   }
   void erase(const Member* m) {
     members.erase(members.begin() + (m - members.data()));
-    reindex();
-  }
-  void reindex() {
-    index.clear();
+    index.clear();  // the positions after it moved down
     for (size_t i = 0; i < members.size(); ++i) index.emplace(members[i].key, i);
   }
 };
@@ -145,28 +163,33 @@ Result<KeyStore::Document*> KeyStore::document(storage::Expected* seen) const {
     return Status::Limit(path_ + " is over " + std::to_string(kMaxDocumentBytes >> 20) + " MiB");
   }
   // Validated and minified straight from the read buffer (it carries simdjson's padding), then
-  // split on simdjson's structural index: a new process reading a gateway's 1,000 records pays
-  // for little more than the validating parse (bench/session_stats_bench.cc).
-  storage::PaddedBuffer minified(bytes.size());
+  // split on simdjson's structural index; the members point into the minified text: a new process
+  // reading a gateway's 1,000 records pays for little more than the validating parse
+  // (bench/session_stats_bench.cc).
+  auto doc = std::make_unique<Document>();
+  doc->minified = storage::PaddedBuffer(bytes.size());
   size_t minified_size = 0;
   Kind kind;
   json::InputJson input(document_limits());
-  st = input.prepare_padded(bytes.view(), minified.data(), &minified_size, &kind);
+  st = input.prepare_padded(bytes.view(), doc->minified.data(), &minified_size, &kind);
   if (!st.ok()) return Status::Corrupt(path_ + " is not a JSON document (" + st.message() + ")");
   if (kind != Kind::kObject) return Status::Corrupt(path_ + " is not a JSON object");
-  minified.truncate(minified_size);
-  auto members = json::split_minified_object(minified.view());
+  doc->minified.truncate(minified_size);
+  auto members = json::split_minified_object(doc->minified.view());
   if (!members.ok()) return members.status();
-  auto doc = std::make_unique<Document>();
   doc->members.reserve(members->size());
   doc->index.reserve(members->size());
   for (const json::Member& m : *members) {
-    std::string key;
-    json::decode_string_token(m.key, key);
+    std::string_view key = m.key.substr(1, m.key.size() - 2);
+    std::string decoded;
+    if (key.find('\\') != std::string_view::npos) {
+      json::decode_string_token(m.key, decoded);
+      key = decoded;
+    }
     if (Document::Member* earlier = doc->find(key)) {
       doc->set(earlier, std::string(m.value));  // JSON.parse: the last value, at the first place
     } else {
-      doc->add({std::move(key), std::string(m.key), std::string(m.value), {}});
+      doc->add_read(m.key, m.value);
     }
   }
   doc->text = std::move(bytes);
@@ -194,7 +217,7 @@ Status KeyStore::publish(Document& doc, const storage::Expected& seen) const {
   if (!doc.members.empty()) {
     size = kOpen.size() + kClose.size() + kBetween.size() * (doc.members.size() - 1);
     for (Document::Member& m : doc.members) {
-      if (m.laid_out.empty()) m.laid_out = "  " + m.key_token + ": " + json::indent_2(m.value, 1);
+      if (m.laid_out.empty()) m.laid_out = "  " + std::string(m.key_token) + ": " + json::indent_2(m.value, 1);
       size += m.laid_out.size();
     }
   }
@@ -221,7 +244,7 @@ Result<std::string> KeyStore::get(std::string_view key) const {
   std::lock_guard<std::mutex> hold(mu_);
   auto doc = document(nullptr);
   if (!doc.ok()) return doc.status();
-  if (const Document::Member* m = (*doc)->find(key)) return m->value;
+  if (const Document::Member* m = (*doc)->find(key)) return std::string(m->value);
   return Status::NotFound("no record for key " + std::string(key));
 }
 
@@ -231,22 +254,29 @@ Result<std::vector<KeyRecord>> KeyStore::list(std::string_view prefix) const {
   if (!doc.ok()) return doc.status();
   std::vector<KeyRecord> out;
   for (const Document::Member& m : (*doc)->members) {
-    if (m.key.compare(0, prefix.size(), prefix) == 0) out.push_back({m.key, m.value});
+    if (m.key.substr(0, prefix.size()) == prefix) out.push_back({std::string(m.key), std::string(m.value)});
   }
   return out;
 }
 
 Result<std::string> KeyStore::list_json(std::string_view prefix) const {
-  auto records = list(prefix);
-  if (!records.ok()) return records.status();
+  std::lock_guard<std::mutex> hold(mu_);
+  auto doc = document(nullptr);
+  if (!doc.ok()) return doc.status();
+  // Straight from the document: no record copied on the way (what xs_keys_list and `xs stats` read).
   std::string out = "[";
-  for (const KeyRecord& r : *records) {
+  out.reserve((*doc)->minified.size() + 32 * (*doc)->members.size());
+  for (const Document::Member& m : (*doc)->members) {
+    if (m.key.substr(0, prefix.size()) != prefix) continue;
     if (out.size() > 1) out += ',';
     out += "{\"key\":";
-    json::append_quoted(out, r.key);
-    out += ",\"record\":" + r.record + "}";
+    json::append_quoted(out, m.key);
+    out += ",\"record\":";
+    out += m.value;
+    out += '}';
   }
-  return out + "]";
+  out += ']';
+  return out;  // not out + "]": a copy of the whole listing into fresh pages
 }
 
 Status KeyStore::update(std::string_view key, const UpdateFn& fn) const {
@@ -298,7 +328,7 @@ Status KeyStore::update_many(const std::vector<std::string>& keys, const KeyedUp
       } else {
         std::string token;
         json::append_quoted(token, key);
-        doc->add({key, std::move(token), std::move(record), {}});
+        doc->add(key, std::move(token), std::move(record));
       }
     }
     changed = true;

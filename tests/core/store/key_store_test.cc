@@ -65,6 +65,33 @@ TEST_F(KeyStoreTest, AHostsDocumentKeepsItsOtherMembersAndOrder) {
             "  },\n  \"version\": 2,\n  \"a\": {\n    \"sessionId\": \"2\",\n    \"cost\": 0.5\n  }\n}\n");
 }
 
+// A host's document may spell a key with escapes and repeat a key: the key is the decoded text,
+// and a repeated key has its last value at its first place, as JSON.parse reads it. The records
+// point into the text read; a record patched, one added and one removed after many others grew
+// the document leave every other record and key as they were.
+TEST_F(KeyStoreTest, EscapedAndRepeatedKeysReadAsJsonParseReadsThem) {
+  test::put_file(*fs_, path_,
+                 "{\"agent:\\u00e9\\\"q\": {\"sessionId\": \"1\"}, \"b\": {\"sessionId\": \"2\"},\n"
+                 " \"agent:\u00e9\\\"q\": {\"sessionId\": \"3\"}}");
+  KeyStore k = store();
+  EXPECT_EQ(*k.list_json(""),
+            R"([{"key":"agent:é\"q","record":{"sessionId":"3"}},{"key":"b","record":{"sessionId":"2"}}])");
+  EXPECT_EQ(*k.get("agent:é\"q"), R"({"sessionId":"3"})");
+  for (int i = 0; i < 40; ++i) ASSERT_OK(k.put("k" + std::to_string(i), R"({"sessionId":"n"})"));
+  ASSERT_OK(k.patch("b", R"({"n":1})"));
+  ASSERT_OK(k.remove("k0"));
+  auto all = k.list("");
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 41u);
+  EXPECT_EQ((*all)[0].key, "agent:é\"q");
+  EXPECT_EQ((*all)[0].record, R"({"sessionId":"3"})");
+  EXPECT_EQ((*all)[1].record, R"({"sessionId":"2","n":1})");
+  EXPECT_EQ((*all)[2].key, "k1");
+  // Written in the house layout, the key token kept as the host spelled it.
+  std::string head = "{\n  \"agent:\\u00e9\\\"q\": {\n    \"sessionId\": \"3\"\n  },\n  \"b\": {\n    \"sessionId\": \"2\",\n";
+  EXPECT_EQ(doc().substr(0, head.size()), head);
+}
+
 // Each KeyStore keeps the document it last read or wrote; a change by another writer (another
 // handle, process or tool) must be seen, never written over from the kept copy.
 TEST_F(KeyStoreTest, AnotherWritersChangeIsSeenByAStoreThatKeptTheDocument) {
