@@ -19,16 +19,17 @@ constexpr int64_t kSampledMatches = 1000;
 //
 //   bm25_sampled(fts_table, lowest_rowid, highest_rowid)
 //
-// is bm25(fts_table) (k1 = 1.2, b = 0.75, one column, lower is better) except for how it learns
-// in how many rows each phrase of the query occurs, the n of the phrase's IDF. bm25 walks all of a
-// phrase's matches to count them, once per query: tens of milliseconds for a word in most of a
-// million rows. bm25_sampled walks at most kSampledMatches of them, oldest first: a phrase with
-// fewer matches has its exact count (and so bm25's exact score); one with more has its count
-// estimated from where its kSampledMatches-th match lies between the table's lowest and highest
-// rowid (the caller passes those two: `SELECT min(rowid)` / `max(rowid)` of the content table), as
-// if the phrase were spread evenly over the rows. Such a phrase is in more than kSampledMatches
-// rows, where IDF changes slowly with n: an estimate off by a factor of two moves its IDF by
-// log 2, against the IDF of a rare word of 6 or more at a million rows.
+// is bm25(fts_table) (k1 = 1.2, b = 0.75, every column weighing 1, lower is better) except for
+// how it learns in how many rows each phrase of the query occurs, the n of the phrase's IDF. bm25
+// walks all of a phrase's matches to count them, once per query: tens of milliseconds for a word
+// in most of a million rows. bm25_sampled walks at most kSampledMatches of them, oldest first: a
+// phrase with fewer matches has its exact count (and so bm25's exact score); one with more has
+// its count estimated from where its kSampledMatches-th match lies between the table's lowest
+// and highest rowid (the caller passes those two: `SELECT min(rowid)` / `max(rowid)` of the
+// content table), as if the phrase were spread evenly over the rows. Such a phrase is in more
+// than kSampledMatches rows, where IDF changes slowly with n: an estimate off by a factor of two
+// moves its IDF by log 2, against the IDF of a rare word of 6 or more at a million rows.
+// Db::open calls it for every connection; it fails only on a SQLite built without FTS5.
 Status register_sampled_bm25(sqlite3* db);
 
 // A search of the FTS5 table `fts`, whose external content is table `content` keyed by `key` (the
