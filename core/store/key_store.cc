@@ -80,14 +80,15 @@ struct KeyStore::Document {
     auto it = index.find(key);
     return it == index.end() ? nullptr : &members[it->second];
   }
-  void add_read(std::string_view key_token, std::string_view value) {
+  // A member as read: `key` points into the token, or is `decoded` when the token has escapes.
+  void add_read(std::string_view key_token, std::string_view value, std::string_view key, std::string decoded) {
     Member& m = members.emplace_back();
     m.key_token = key_token;
     m.value = value;
-    m.key = key_token.substr(1, key_token.size() - 2);
-    if (m.key.find('\\') != std::string_view::npos) {
+    m.key = key;
+    if (!decoded.empty()) {
       m.owned = std::make_unique<Owned>();
-      json::decode_string_token(key_token, m.owned->key);
+      m.owned->key = std::move(decoded);
       m.key = m.owned->key;
     }
     index.emplace(m.key, members.size() - 1);
@@ -189,7 +190,7 @@ Result<KeyStore::Document*> KeyStore::document(storage::Expected* seen) const {
     if (Document::Member* earlier = doc->find(key)) {
       doc->set(earlier, std::string(m.value));  // JSON.parse: the last value, at the first place
     } else {
-      doc->add_read(m.key, m.value);
+      doc->add_read(m.key, m.value, key, std::move(decoded));
     }
   }
   doc->text = std::move(bytes);
