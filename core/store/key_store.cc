@@ -11,6 +11,7 @@
 #include "json/input_json.h"
 #include "json/json_string.h"
 #include "json/member_scanner.h"
+#include "json/object_reader.h"
 #include "storage/atomic_file.h"
 #include "storage/buffer.h"
 #include "storage/path.h"
@@ -163,24 +164,19 @@ Result<KeyStore::Document*> KeyStore::document(storage::Expected* seen) const {
   if (bytes.size() > kMaxDocumentBytes) {
     return Status::Limit(path_ + " is over " + std::to_string(kMaxDocumentBytes >> 20) + " MiB");
   }
-  // Validated and minified straight from the read buffer (it carries simdjson's padding), then
-  // split on simdjson's structural index; the members point into the minified text: a new process
-  // reading a gateway's 1,000 records pays for little more than the validating parse
-  // (bench/session_stats_bench.cc).
+  // Validated, split and minified in one walk over the read buffer (it carries simdjson's padding);
+  // the members point into the minified text. A new process reading a gateway's 1,000 records pays
+  // for little more than that walk (bench/session_stats_bench.cc, docs/keyed-store.md#reading).
   auto doc = std::make_unique<Document>();
   doc->minified = storage::PaddedBuffer(bytes.size());
-  size_t minified_size = 0;
+  std::vector<json::Member> members;
   Kind kind;
-  json::InputJson input(document_limits());
-  st = input.prepare_padded(bytes.view(), doc->minified.data(), &minified_size, &kind);
+  st = json::read_object(bytes.view(), document_limits(), doc->minified.data(), &members, &kind);
   if (!st.ok()) return Status::Corrupt(path_ + " is not a JSON document (" + st.message() + ")");
   if (kind != Kind::kObject) return Status::Corrupt(path_ + " is not a JSON object");
-  doc->minified.truncate(minified_size);
-  auto members = json::split_minified_object(doc->minified.view());
-  if (!members.ok()) return members.status();
-  doc->members.reserve(members->size());
-  doc->index.reserve(members->size());
-  for (const json::Member& m : *members) {
+  doc->members.reserve(members.size());
+  doc->index.reserve(members.size());
+  for (const json::Member& m : members) {
     std::string_view key = m.key.substr(1, m.key.size() - 2);
     std::string decoded;
     if (key.find('\\') != std::string_view::npos) {
