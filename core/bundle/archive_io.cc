@@ -231,9 +231,13 @@ Result<bool> ArchiveReader::next(Header* out) {
 
 Result<std::string_view> ArchiveReader::read(size_t max) {
   if (!piece_) piece_.reset(new char[kReadPiece]);
-  la_ssize_t n = archive_read_data(a_, piece_.get(), std::min(max, kReadPiece));
+  return read_into(piece_.get(), std::min(max, kReadPiece));
+}
+
+Result<std::string_view> ArchiveReader::read_into(char* dst, size_t max) {
+  la_ssize_t n = archive_read_data(a_, dst, max);
   if (n < 0) return fail("the bundle is damaged or cut short");
-  return std::string_view(piece_.get(), static_cast<size_t>(n));
+  return std::string_view(dst, static_cast<size_t>(n));
 }
 
 uint64_t ArchiveReader::stream_bytes() const { return static_cast<uint64_t>(archive_filter_bytes(a_, 0)); }

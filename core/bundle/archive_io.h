@@ -83,6 +83,9 @@ class ArchiveReader {
   // Up to `max` bytes of the current member (at most 1 MiB), valid until the next call; empty at
   // its end.
   Result<std::string_view> read(size_t max);
+  // The same, decompressed straight into `dst` (room for `max` bytes): a member kept in memory is
+  // read into its place, with no copy on the way.
+  Result<std::string_view> read_into(char* dst, size_t max);
   // Bytes of the decompressed tar stream read so far (headers and padding included).
   uint64_t stream_bytes() const;
 

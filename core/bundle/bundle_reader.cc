@@ -41,6 +41,12 @@ bool escapes(std::string_view name) {
 class Sink {
  public:
   virtual ~Sink() = default;
+  // Where the member's bytes from `offset` on may be decompressed straight into, when the sink
+  // keeps the member in memory (put() is then handed that very place); null: into a piece buffer.
+  virtual char* place_at(uint64_t offset) {
+    (void)offset;
+    return nullptr;
+  }
   virtual Status put(std::string_view bytes) = 0;
   virtual Status done() { return Status::Ok(); }
 };
@@ -57,48 +63,110 @@ class StringSink : public Sink {
   std::string* out_;
 };
 
+// A session's bytes, read into one buffer of the declared size (big buffers are backed by huge
+// pages, util/big_buffer.h: a 100 MB session costs 50 page faults, not 25,000), and, when `file`
+// is given, written on to its staging file with the disk's writing started piece by piece.
+class SessionSink : public Sink {
+ public:
+  // Room for one byte past `declared`: the byte that tells a member is larger than declared.
+  SessionSink(storage::PaddedBuffer* out, uint64_t declared, storage::WritableFile* file) : out_(out), file_(file) {
+    *out_ = storage::PaddedBuffer(static_cast<size_t>(declared) + 1);
+  }
+  char* place_at(uint64_t offset) override { return out_->data() + offset; }
+  Status put(std::string_view bytes) override {
+    char* at = out_->data() + filled_;
+    if (bytes.data() != at) std::copy(bytes.begin(), bytes.end(), at);
+    filled_ += bytes.size();
+    if (!file_) return Status::Ok();
+    XS_RETURN_IF_ERROR(file_->append(bytes));
+    file_->start_sync();
+    return Status::Ok();
+  }
+  Status done() override {
+    out_->truncate(filled_);
+    return Status::Ok();
+  }
+
+ private:
+  storage::PaddedBuffer* out_;
+  storage::WritableFile* file_;
+  size_t filled_ = 0;
+};
+
 class NullSink : public Sink {
  public:
   Status put(std::string_view) override { return Status::Ok(); }
 };
 
+// Staged files waiting for their sync: written one after another and synced together, most of
+// the syncs find their data on the disk already (the first one's journal commit took it), where
+// a sync after each of a hundred blobs waits for the disk a hundred times. At most kBatch open.
+class SyncBatch {
+ public:
+  static constexpr size_t kBatch = 64;
+  ~SyncBatch() {
+    for (auto& f : files_) f->close();
+  }
+  Status add(std::unique_ptr<storage::WritableFile> f) {
+    f->start_sync();
+    files_.push_back(std::move(f));
+    return files_.size() < kBatch ? Status::Ok() : sync_all();
+  }
+  Status sync_all() {
+    Status first;
+    for (auto& f : files_) {
+      Status st = f->sync();
+      Status closed = f->close();
+      if (first.ok()) first = st.ok() ? closed : st;
+    }
+    files_.clear();
+    return first;
+  }
+
+ private:
+  std::vector<std::unique_ptr<storage::WritableFile>> files_;
+};
+
 class FileSink : public Sink {
  public:
-  explicit FileSink(std::unique_ptr<storage::WritableFile> f) : f_(std::move(f)) {}
+  FileSink(std::unique_ptr<storage::WritableFile> f, SyncBatch* batch) : f_(std::move(f)), batch_(batch) {}
   ~FileSink() override {
     if (f_) f_->close();
   }
   Status put(std::string_view bytes) override { return f_->append(bytes); }
-  Status done() override {
-    XS_RETURN_IF_ERROR(f_->sync());
-    std::unique_ptr<storage::WritableFile> f = std::move(f_);
-    return f->close();
-  }
+  Status done() override { return batch_->add(std::move(f_)); }
 
  private:
   std::unique_ptr<storage::WritableFile> f_;
+  SyncBatch* batch_;
 };
 
 // Hashes pieces of a member and hands them to its sink on a second thread, while the reader
 // decompresses the next piece: decompression, SHA-256 and the write each take a core's worth of
-// a large member (docs/bundles.md#measured). The piece is copied: the reader's buffer is reused by
-// its next read.
+// a large member (docs/bundles.md#measured). A piece is read into the sink's own place, or into
+// one of two buffers taken in turn: the worker's piece is never the one being read.
 class PieceWorker {
  public:
   PieceWorker(Sha256& sha, Sink& sink) : sha_(sha), sink_(sink) {}
-  // Waits for the piece before (its status), then starts this one on a copy.
+  // Where to read the next piece (kPiece bytes) when the sink gives no place.
+  char* buffer() {
+    if (!buffers_[next_]) buffers_[next_].reset(new char[kPiece]);
+    return buffers_[next_].get();
+  }
+  // Waits for the piece before (its status), then starts on this one, which stays untouched until
+  // the next take() or wait().
   Status take(std::string_view piece) {
     XS_RETURN_IF_ERROR(wait());
-    copy_.assign(piece.data(), piece.size());
+    next_ ^= 1;
     try {
-      behind_ = std::async(std::launch::async, [this] { return work(copy_); });
+      behind_ = std::async(std::launch::async, [this, piece] { return work(piece); });
     } catch (const std::system_error&) {  // no thread to be had: the work is done here
-      return work(copy_);
+      return work(piece);
     }
     return Status::Ok();
   }
   Status wait() { return behind_.valid() ? behind_.get() : Status::Ok(); }
-  ~PieceWorker() { wait(); }  // the thread uses the hash, the sink and the copy
+  ~PieceWorker() { wait(); }  // the thread uses the hash, the sink and the piece
 
  private:
   // Never throws: an exception would leave the thread through wait(), called by the destructor.
@@ -112,7 +180,8 @@ class PieceWorker {
   }
   Sha256& sha_;
   Sink& sink_;
-  std::string copy_;
+  std::unique_ptr<char[]> buffers_[2];
+  int next_ = 0;
   std::future<Status> behind_;
 };
 
@@ -128,8 +197,10 @@ Status take_member(ArchiveReader& r, const ArchiveReader::Header& h, const Membe
   if (declared.size > kPiece) worker.emplace(sha, sink);
   for (;;) {
     // Never more than one byte past the declared size: enough to know it is larger.
-    uint64_t room = declared.size + 1 - got;
-    auto piece = r.read(static_cast<size_t>(std::min<uint64_t>(kPiece, room)));
+    size_t room = static_cast<size_t>(std::min<uint64_t>(kPiece, declared.size + 1 - got));
+    char* into = sink.place_at(got);
+    if (!into && worker) into = worker->buffer();
+    auto piece = into ? r.read_into(into, room) : r.read(room);
     if (!piece.ok()) return piece.status();
     if (piece->empty()) break;
     got += piece->size();
@@ -150,6 +221,14 @@ Status take_member(ArchiveReader& r, const ArchiveReader::Header& h, const Membe
     return Status::Corrupt("member " + quoted(h.name) + " does not match its SHA-256 in the manifest");
   }
   return sink.done();
+}
+
+// A new staging file: its path in *path, open for writing.
+Result<std::unique_ptr<storage::WritableFile>> stage(Staging& staging, storage::Fs& fs, std::string* path) {
+  auto staged = staging.next_path();
+  if (!staged.ok()) return staged.status();
+  *path = std::move(*staged);
+  return fs.create_new(*path);
 }
 
 Result<Manifest> take_manifest(ArchiveReader& r) {
@@ -286,6 +365,7 @@ Result<Received> read_bundle(const std::shared_ptr<storage::Fs>& bundle_fs, cons
     bound += members[i].size + kTarOverheadPerMember;
   }
   std::vector<bool> seen(members.size());
+  SyncBatch batch;
   ArchiveReader::Header h;
   for (;;) {
     auto more = r.next(&h);
@@ -302,20 +382,24 @@ Result<Received> read_bundle(const std::shared_ptr<storage::Fs>& bundle_fs, cons
     if (declared.path.compare(0, 6, "blobs/") == 0) {
       StagedBlob blob{declared.sha256, declared.size, {}};
       if (staging) {
-        auto staged = staging->next_path();
-        if (!staged.ok()) return staged.status();
-        blob.staged = std::move(*staged);
-        auto f = store_fs->create_new(blob.staged);
+        auto f = stage(*staging, *store_fs, &blob.staged);
         if (!f.ok()) return f.status().With("cannot stage blob " + declared.sha256);
-        sink = std::make_unique<FileSink>(std::move(*f));
+        sink = std::make_unique<FileSink>(std::move(*f), &batch);
       } else {
         sink = std::make_unique<NullSink>();
       }
       got.blobs.push_back(std::move(blob));
+    } else if (declared.path == kKeysName) {
+      got.keys.reserve(declared.size);
+      sink = std::make_unique<StringSink>(&got.keys);
     } else {
-      std::string* bytes = declared.path == kKeysName ? &got.keys : &got.sessions[declared.path];
-      bytes->reserve(declared.size);
-      sink = std::make_unique<StringSink>(bytes);
+      ReceivedSession& session = got.sessions[declared.path];
+      if (staging) {
+        auto f = stage(*staging, *store_fs, &session.staged);
+        if (!f.ok()) return f.status().With("cannot stage session " + declared.path);
+        session.file = std::move(*f);
+      }
+      sink = std::make_unique<SessionSink>(&session.bytes, declared.size, session.file.get());
     }
     XS_RETURN_IF_ERROR(take_member(r, h, declared, *sink));
     if (r.stream_bytes() > bound) return Status::Corrupt("the bundle inflates past what its manifest declares");
@@ -323,6 +407,7 @@ Result<Received> read_bundle(const std::shared_ptr<storage::Fs>& bundle_fs, cons
   for (size_t i = 0; i < members.size(); ++i) {
     if (!seen[i]) return Status::Corrupt("member " + quoted(members[i].path) + " is missing from the bundle");
   }
+  XS_RETURN_IF_ERROR(batch.sync_all().With("cannot stage the bundle's blobs"));
   return got;
 }
 

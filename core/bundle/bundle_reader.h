@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bundle/bundle_format.h"
+#include "storage/buffer.h"
 #include "storage/fs.h"
 #include "util/status.h"
 
@@ -50,11 +51,20 @@ struct StagedBlob {
   std::string staged;  // empty on a dry run
 };
 
+// A session member as read: its bytes, and (unless a dry run) the same bytes in a staging file
+// whose writing to the disk began while the bundle was read. A session that goes in as carried
+// is that file, synced and renamed into place: not written again (docs/bundles.md#import).
+struct ReceivedSession {
+  storage::PaddedBuffer bytes;
+  std::string staged;                           // "" on a dry run
+  std::unique_ptr<storage::WritableFile> file;  // open on `staged`, not yet synced
+};
+
 struct Received {
   Manifest manifest;
-  std::unordered_map<std::string, std::string> sessions;  // member -> bytes
-  std::string keys;                                       // keys.json, empty when absent
-  std::vector<StagedBlob> blobs;                          // in archive order
+  std::unordered_map<std::string, ReceivedSession> sessions;  // member -> bytes
+  std::string keys;                                           // keys.json, empty when absent
+  std::vector<StagedBlob> blobs;                              // in archive order, synced
 };
 
 // Reads the whole bundle, refusing it (kCorrupt, with the member and the reason) at the first

@@ -27,7 +27,7 @@ struct Planned {
   std::string member;
   std::string sha256;
   uint64_t size = 0;
-  std::string held;  // the bytes the digest is of, while they fit kHeldBytes (else read again)
+  storage::PaddedBuffer held;  // the bytes the digest is of, while they fit kHeldBytes (else read again)
 };
 
 // What export keeps of the first pass's bytes for the second, instead of reading and hashing
@@ -93,9 +93,9 @@ Result<std::vector<Planned>> plan_sessions(const store::Store& store, const Stor
 }
 
 // A session file's bytes, checked against what the first pass saw.
-Status read_again(storage::Fs& fs, const Planned& p, std::string* bytes) {
+Status read_again(storage::Fs& fs, const Planned& p, storage::PaddedBuffer* bytes) {
   XS_RETURN_IF_ERROR(read_stored(fs, p.summary->path, kMaxSessionBytes, bytes));
-  if (bytes->size() != p.size || blobs::sha256_hex(*bytes) != p.sha256) {
+  if (bytes->size() != p.size || blobs::sha256_hex(bytes->view()) != p.sha256) {
     return Status(Code::kConflict, p.summary->path + " changed while it was exported: export again");
   }
   return Status::Ok();
@@ -135,16 +135,17 @@ Result<ExportReport> export_bundle(const std::shared_ptr<store::Store>& store, c
   m.source_root = store->root();
   std::set<std::string> refs_found;
   std::unordered_set<std::string> ids;
-  std::string bytes, text;
+  storage::PaddedBuffer bytes;
+  std::string text;
   uint64_t held = 0;
   for (Planned& p : *planned) {
     const SessionSummary& s = *p.summary;
     XS_RETURN_IF_ERROR(read_stored(fs, s.path, kMaxSessionBytes, &bytes).With("cannot export " + s.path));
     p.size = bytes.size();
-    p.sha256 = blobs::sha256_hex(bytes);
-    std::string_view scanned = bytes;
+    p.sha256 = blobs::sha256_hex(bytes.view());
+    std::string_view scanned = bytes.view();
     if (s.archived) {
-      XS_RETURN_IF_ERROR(session_text(bytes, true, &text).With("cannot export " + s.path));
+      XS_RETURN_IF_ERROR(session_text(bytes.view(), true, &text).With("cannot export " + s.path));
       scanned = text;
     }
     for (std::string_view h : blobs::find_blob_refs(scanned)) refs_found.emplace(h);
@@ -152,7 +153,7 @@ Result<ExportReport> export_bundle(const std::shared_ptr<store::Store>& store, c
     if (held + p.size <= kHeldBytes) {
       held += p.size;
       p.held = std::move(bytes);
-      bytes.clear();
+      bytes = storage::PaddedBuffer();
     }
     m.sessions.push_back({s.id, p.member, s.cwd, s.archived, s.parent_session, p.lineage});
     m.members.push_back({p.member, p.sha256, p.size});
@@ -187,8 +188,8 @@ Result<ExportReport> export_bundle(const std::shared_ptr<store::Store>& store, c
   XS_RETURN_IF_ERROR(add_member(**w, std::string(kManifestName), manifest_json(m)));
   for (Planned& p : *planned) {
     if (p.held.size() != p.size || p.size == 0) XS_RETURN_IF_ERROR(read_again(fs, p, &p.held));
-    XS_RETURN_IF_ERROR(add_member(**w, p.member, p.held));
-    std::string().swap(p.held);
+    XS_RETURN_IF_ERROR(add_member(**w, p.member, p.held.view()));
+    p.held = storage::PaddedBuffer();
   }
   for (const auto& [h, size] : report.blobs) {
     std::string blob;

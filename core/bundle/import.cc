@@ -33,13 +33,14 @@ struct Incoming {
   const SessionInfo* info = nullptr;
   const MemberInfo* member = nullptr;
   std::string_view stored;  // the bytes as carried
-  std::string inflated;     // an archive's session text
-  std::string_view text;    // the session text: `stored`, or `inflated` for an archive
-  size_t header_end = 0;    // the header line's length in text
-  std::string file_name;    // the member's name without "sessions/"
+  ReceivedSession* received = nullptr;
+  std::string inflated;   // an archive's session text
+  std::string_view text;  // the session text: `stored`, or `inflated` for an archive
+  size_t header_end = 0;  // the header line's length in text
+  std::string file_name;  // the member's name without "sessions/"
 };
 
-Result<std::vector<Incoming>> check_sessions(const Received& got) {
+Result<std::vector<Incoming>> check_sessions(Received& got) {
   std::vector<Incoming> out;
   out.reserve(got.manifest.sessions.size());  // `text` may point into an element: it never moves
   for (const SessionInfo& s : got.manifest.sessions) {
@@ -48,7 +49,8 @@ Result<std::vector<Incoming>> check_sessions(const Received& got) {
     for (const MemberInfo& m : got.manifest.members) {
       if (m.path == s.member) in.member = &m;
     }
-    in.stored = got.sessions.at(s.member);
+    in.received = &got.sessions.at(s.member);
+    in.stored = in.received->bytes.view();
     in.file_name = s.member.substr(9);
     in.text = in.stored;
     if (s.archived) {
@@ -163,6 +165,7 @@ class Planner {
     p->path = storage::join_path(store_.session_dir(p->cwd), file);
     if (!edited) {
       p->bytes = in.stored;
+      p->staged = in.received;
       return Status::Ok();
     }
     std::string text = header;
@@ -193,9 +196,10 @@ class Planner {
     if (!found.ok()) return found.status();
     if (!*found) return false;
     const discovery::SessionSummary& e = **found;
-    std::string stored, theirs, ours;
+    storage::PaddedBuffer stored;
+    std::string theirs, ours;
     XS_RETURN_IF_ERROR(read_stored(*store_.fs(), e.path, kMaxSessionBytes, &stored));
-    XS_RETURN_IF_ERROR(session_text(stored, e.archived, &theirs));
+    XS_RETURN_IF_ERROR(session_text(stored.view(), e.archived, &theirs));
     XS_RETURN_IF_ERROR(session_text(p->bytes, p->archived, &ours));
     if (theirs == ours) {
       p->action = "present";

@@ -67,6 +67,22 @@ Result<std::string> Placement::place_blob(const StagedBlob& b) {
 Status Placement::place_session(const PlacedSession& s) {
   storage::Fs& fs = *store_->fs();
   XS_RETURN_IF_ERROR(fs.make_dirs(storage::dir_name(s.path)));
+  if (s.staged && s.staged->file) {
+    // The carried bytes, staged while the bundle was read: synced and renamed into place. Where
+    // the rename cannot be (another file system under sessions/), they are written below.
+    std::unique_ptr<storage::WritableFile> file = std::move(s.staged->file);
+    XS_RETURN_IF_ERROR(file->sync());
+    XS_RETURN_IF_ERROR(file->close());
+    Status moved = fs.rename_noreplace(s.staged->staged, s.path);
+    if (moved.code() == Code::kExists) {
+      return Status::Exists(s.path + " appeared while the bundle was imported: import again");
+    }
+    if (moved.ok()) {
+      staging_->release(s.staged->staged);
+      made_.push_back(s.path);
+      return Status::Ok();
+    }
+  }
   std::string temp = storage::temp_prefix(s.path) + random_suffix();
   auto out = fs.create_new(temp);
   if (!out.ok()) return out.status();

@@ -24,10 +24,11 @@ struct PlacedSession {
   std::string cwd;
   std::optional<std::string> old_cwd;
   bool archived = false;
-  std::string action;      // "imported", "renamed" or "present"
-  std::string_view bytes;  // what the file will hold: the carried bytes, or `owned`
-  std::string owned;       // the bytes when the header changed
-  std::string existing;    // the file of another content that holds its id (a clash)
+  std::string action;                 // "imported", "renamed" or "present"
+  std::string_view bytes;             // what the file will hold: the carried bytes, or `owned`
+  ReceivedSession* staged = nullptr;  // when `bytes` are the carried ones: their staged copy
+  std::string owned;                  // the bytes when the header changed
+  std::string existing;               // the file of another content that holds its id (a clash)
 };
 
 class Placement {

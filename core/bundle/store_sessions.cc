@@ -45,11 +45,8 @@ Result<StoreSessions> index_sessions(const store::Store& store) {
   return s;
 }
 
-Status read_stored(storage::Fs& fs, const std::string& path, uint64_t max, std::string* out) {
-  storage::PaddedBuffer buf;
-  XS_RETURN_IF_ERROR(fs.read_file(path, max, &buf));
-  out->assign(buf.view());
-  return Status::Ok();
+Status read_stored(storage::Fs& fs, const std::string& path, uint64_t max, storage::PaddedBuffer* out) {
+  return fs.read_file(path, max, out);
 }
 
 Status session_text(std::string_view stored, bool archived, std::string* out) {

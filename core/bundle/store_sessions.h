@@ -28,7 +28,7 @@ struct StoreSessions {
 Result<StoreSessions> index_sessions(const store::Store& store);
 
 // The file's bytes as stored (an archive compressed), at most `max` of them (kLimit past that).
-Status read_stored(storage::Fs& fs, const std::string& path, uint64_t max, std::string* out);
+Status read_stored(storage::Fs& fs, const std::string& path, uint64_t max, storage::PaddedBuffer* out);
 
 // The session text of stored bytes: an archive's inflated content, a live file's bytes as they are.
 Status session_text(std::string_view stored, bool archived, std::string* out);

@@ -12,6 +12,7 @@
 #include "bundle/export.h"
 #include "bundle/import.h"
 #include "bundle_fixture.h"
+#include "storage/faulty_fs.h"
 
 namespace xs::bundle {
 namespace {
@@ -128,6 +129,80 @@ TEST_F(BundleStagingTest, AnImportKilledWithSigkillIsSweptByTheNext) {
   ASSERT_TRUE(xs::test::set_mtime(at(".xs-bundle-killed00killed00.lock"), kLongAgoMs));
   ASSERT_NO_FATAL_FAILURE(import_ok());
   EXPECT_EQ(staged(), std::vector<std::string>{});
+}
+
+// A session that goes in as carried is its staging file, synced and renamed into place (its bytes
+// are not written a second time). Where that rename fails for another reason than a clash (a
+// sessions/ on another file system), the bytes are written in place instead; either way the
+// files are the carried bytes and no staging file stays behind.
+TEST_F(BundleStagingTest, ACarriedSessionIsItsStagedFileRenamedOrElseWritten) {
+  auto faulty = std::make_shared<storage::FaultyFs>(fs_);
+  auto store = open_store(faulty, root_);
+  // The blob is renamed into place first (the first no-replace rename), then the three sessions.
+  faulty->arm(storage::Fault{2, Code::kIo, false, false, storage::op_mask({storage::FsOp::kRenameNoReplace})});
+  auto r = import_bundle(store, faulty, dir_.file("b.xsb"), {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  auto injected = faulty->injected();
+  ASSERT_EQ(injected.size(), 1u);
+  EXPECT_EQ(storage::base_name(injected[0].path).rfind(".xs-bundle-", 0), 0u) << injected[0].path;
+  const std::string dir = root_ + "/sessions/--w--/";
+  EXPECT_EQ(xs::test::read_file(dir + kRootFile), root_bytes());
+  EXPECT_EQ(xs::test::read_file(dir + kForkFile), fork_bytes());
+  EXPECT_EQ(xs::test::read_file(dir + kBranchFile), branch_bytes());
+  EXPECT_EQ(xs::test::read_file(root_ + "/blobs/" + kBlobHash), kBlob);
+  EXPECT_EQ(staged(), std::vector<std::string>{});
+  EXPECT_EQ(faulty->open_files(), 0);
+}
+
+// Staged blobs are synced in batches of SyncBatch::kBatch (64) open files: 150 blobs make two
+// full batches and a last one, and every blob arrives whole.
+TEST_F(BundleStagingTest, ManyBlobsAreStagedAndSyncedInBatches) {
+  auto mem = storage::make_memory_fs();
+  auto src = open_store(mem, "/store");
+  ASSERT_TRUE(mem->make_dirs("/out").ok());
+  std::string text =
+      R"({"type":"session","version":3,"id":"many0001","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"})"
+      "\n";
+  std::vector<std::pair<std::string, std::string>> blobs;  // hash, bytes
+  for (int i = 0; i < 150; ++i) {
+    std::string bytes = "blob number " + std::to_string(i);
+    std::string hash;
+    ASSERT_TRUE(src->blobs().put(bytes, &hash).ok());
+    blobs.emplace_back(hash, bytes);
+    text += R"({"type":"custom","id":"c)" + std::to_string(1000 + i) + R"(","parentId":null,)" +
+            R"("timestamp":"2026-01-01T00:00:01.000Z","customType":"image","data":"blob:sha256:)" + hash + "\"}\n";
+  }
+  xs::test::put_file(*mem, std::string(kDir) + "2026-01-01T00-00-00-000Z_many0001.jsonl", text);
+  auto exported = export_bundle(src, {"many0001"}, mem, "/out/many.xsb", {});
+  ASSERT_TRUE(exported.ok()) << exported.status().message();
+  ASSERT_EQ(exported->blobs.size(), 150u);
+  xs::test::write_file(dir_.file("many.xsb"), xs::test::get_file(*mem, "/out/many.xsb"));
+
+  auto faulty = std::make_shared<storage::FaultyFs>(fs_);
+  auto r = import_bundle(open_store(faulty, root_), faulty, dir_.file("many.xsb"), {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->blobs.size(), 150u);
+  for (const auto& [hash, bytes] : blobs) {
+    EXPECT_EQ(xs::test::read_file(root_ + "/blobs/" + hash), bytes) << hash;
+  }
+  EXPECT_EQ(xs::test::read_file(root_ + "/sessions/--w--/2026-01-01T00-00-00-000Z_many0001.jsonl"), text);
+  EXPECT_EQ(staged(), std::vector<std::string>{});
+  EXPECT_EQ(faulty->open_files(), 0);
+  // Every staged file was synced: 150 blobs and the session.
+  EXPECT_EQ(faulty->count(storage::FsOp::kSync), 151u);
+}
+
+// A staged blob whose sync fails fails the import, and the store is as it was.
+TEST_F(BundleStagingTest, AFailedSyncOfAStagedBlobRefusesTheImport) {
+  auto faulty = std::make_shared<storage::FaultyFs>(fs_);
+  auto store = open_store(faulty, root_);
+  auto before = snapshot(*fs_, root_);
+  faulty->arm(storage::Fault{1, Code::kIo, false, false, storage::op_mask({storage::FsOp::kSync})});
+  auto r = import_bundle(store, faulty, dir_.file("b.xsb"), {});
+  EXPECT_EQ(r.status().code(), Code::kIo) << r.status().message();
+  EXPECT_NE(r.status().message().find("cannot stage the bundle's blobs"), std::string::npos) << r.status().message();
+  EXPECT_EQ(snapshot(*fs_, root_), before);
+  EXPECT_EQ(faulty->open_files(), 0);
 }
 
 }  // namespace
