@@ -92,8 +92,8 @@ func TestHistoryAddFlushSearchRecentInfo(t *testing.T) {
 
 	info := must(hist.Info())(t)
 	wantInfo := `{"path":"` + filepath.Join(root, "history.db") +
-		`","schemaVersion":2,"count":2,"pending":0,"synchronous":"normal","damaged":null}`
-	if string(info.Raw) != wantInfo || info.Path != filepath.Join(root, "history.db") || info.SchemaVersion != 2 ||
+		`","schemaVersion":3,"count":2,"pending":0,"synchronous":"normal","damaged":null}`
+	if string(info.Raw) != wantInfo || info.Path != filepath.Join(root, "history.db") || info.SchemaVersion != 3 ||
 		info.Count != 2 || info.Pending != 0 || info.Synchronous != "normal" || info.Damaged != nil {
 		t.Errorf("info %+v\n%s", info, info.Raw)
 	}

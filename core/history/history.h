@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -23,6 +24,7 @@
 
 #include "history/history_schema.h"
 #include "sqlite/fts_query.h"
+#include "sqlite/rowid_set.h"
 #include "sqlite/sqlite_db.h"
 #include "storage/fs.h"
 #include "util/status.h"
@@ -106,6 +108,10 @@ class History {
   // The read connection's statement for `sql` (a constant), prepared at its first use; the caller
   // holds read_mu_ and resets it when done (ResetOnExit) so no read transaction stays open.
   Result<Stmt*> read_stmt(const char* sql);
+  // The row ids of `cwd` as the read transaction the caller holds (with read_mu_) sees them, or
+  // null the first time a cwd is searched on this handle: a one-off search looks its matches'
+  // rows up instead of reading every row id of the cwd (docs/history.md#search-in-a-cwd).
+  Result<const sqlite::RowidSet*> cwd_rows(const std::string& cwd);
 
   std::string path_;
   HistoryOptions options_;
@@ -117,6 +123,16 @@ class History {
   std::mutex read_mu_;  // the read connection: searches of several threads take turns
   Db read_db_;
   std::map<const char*, Stmt> read_stmts_;  // prepared once per SQL text (its address)
+  // The row ids of the cwds searched on this handle, each up to `upto` (the newest id when read),
+  // and the count of history_changes they hold for: both under read_mu_.
+  struct CwdRows {
+    sqlite::RowidSet rows;
+    int64_t upto = std::numeric_limits<int64_t>::min();
+    bool read = false;          // false: searched once, not read yet
+    bool lookups_only = false;  // a row id below 0 (no bit for it): its rows are looked up
+  };
+  std::map<std::string, CwdRows> cwd_rows_;
+  int64_t changes_seen_ = -1;
 
   std::mutex mu_;
   std::condition_variable work_cv_;  // the writer waits for work

@@ -1,6 +1,7 @@
 // The read side of the prompt history as JSON: search, recent, info (history.h).
 
 #include <algorithm>
+#include <optional>
 
 #include "history/history.h"
 #include "json/js_number.h"
@@ -14,7 +15,9 @@ namespace {
 // Snippet markers are STX and ETX, which prompts almost never hold and which every JSON reader
 // keeps (docs/history.md#search-output). With at most ?4 matches every one is ranked
 // (docs/history.md#ranking).
-const char* search_sql(bool in_cwd) {
+enum class CwdFilter { kNone, kLookup, kRowIds };
+
+const char* search_sql(CwdFilter filter) {
   sqlite::RankedSearch r{"history_fts",
                          "history",
                          "id",
@@ -24,12 +27,44 @@ const char* search_sql(bool in_cwd) {
                          "JOIN history AS h ON h.id = top.id"};
   // Without a cwd the index alone answers: no lookup in `history` for every match.
   static const std::string kAll = sqlite::ranked_search_sql(r);
-  // With a cwd, the newest ?4 matches *in that cwd*.
+  // With a cwd, the newest ?4 matches *in that cwd*: each match's row looked up, or (a cwd searched
+  // before on this handle) a bit test in its row ids, bound to ?2 (docs/history.md#search-in-a-cwd).
   r.filter_joins = "CROSS JOIN history AS w ON w.id = history_fts.rowid";
   r.filter = "AND w.cwd = ?2";
-  static const std::string kInCwd = sqlite::ranked_search_sql(r);
-  return in_cwd ? kInCwd.c_str() : kAll.c_str();
+  static const std::string kLookup = sqlite::ranked_search_sql(r);
+  r.filter_joins = "";
+  r.filter = "AND xs_in_rowid_set(history_fts.rowid, ?2)";
+  static const std::string kRowIds = sqlite::ranked_search_sql(r);
+  switch (filter) {
+    case CwdFilter::kLookup: return kLookup.c_str();
+    case CwdFilter::kRowIds: return kRowIds.c_str();
+    case CwdFilter::kNone: break;
+  }
+  return kAll.c_str();
 }
+
+constexpr const char* kCwdRowsSql = "SELECT id FROM history WHERE cwd = ?1 AND id > ?2";
+// An empty history's newest id is the lowest there is: any row added later is above it.
+constexpr const char* kNewestIdSql = "SELECT coalesce(max(id), -9223372036854775808) FROM history";
+constexpr const char* kChangesSql = "SELECT n FROM history_changes";
+// The most cwds a handle keeps row ids of (each a bit per row of the whole history: 125 KB at a
+// million prompts).
+constexpr size_t kMaxCwdRows = 16;
+
+// One read transaction around what a search reads, so the cwd's row ids and the search see the
+// same rows; committed (nothing to write) when done.
+class ReadTransaction {
+ public:
+  explicit ReadTransaction(Db& db) : db_(db), open_(db.exec("BEGIN").ok()) {}
+  ~ReadTransaction() {
+    if (open_) db_.exec("COMMIT");
+  }
+  bool open() const { return open_; }
+
+ private:
+  Db& db_;
+  bool open_;
+};
 
 // Two statements, so that the cwd filter can use the (cwd, id) index.
 constexpr const char* kRecentSql = "SELECT id, prompt, created_at, cwd FROM history ORDER BY id DESC LIMIT ?1";
@@ -71,12 +106,27 @@ Result<std::string> History::search_json(std::string_view query, const SearchOpt
   if (fts.find_first_not_of(" \t\r\n") == std::string::npos) return Status::Invalid("the query is empty");
   return read([&]() -> Result<std::string> {
     bool in_cwd = options.cwd && !options.cwd->empty();
-    Result<Stmt*> prepared = read_stmt(search_sql(in_cwd));
+    std::optional<ReadTransaction> transaction;
+    const sqlite::RowidSet* rows = nullptr;
+    if (in_cwd) {
+      transaction.emplace(read_db_);
+      if (!transaction->open()) return read_db_.error(sqlite3_errcode(read_db_.raw()), "begin a search");
+      Result<const sqlite::RowidSet*> got = cwd_rows(*options.cwd);
+      if (!got.ok()) return got.status();
+      rows = *got;
+    }
+    Result<Stmt*> prepared = read_stmt(search_sql(!in_cwd ? CwdFilter::kNone
+                                                  : rows  ? CwdFilter::kRowIds
+                                                          : CwdFilter::kLookup));
     if (!prepared.ok()) return prepared.status();
     Stmt* s = *prepared;
     ResetOnExit done(s);
     s->bind(1, fts);
-    if (in_cwd) s->bind(2, *options.cwd);
+    if (rows) {
+      sqlite::bind_rowid_set(*s, 2, rows);
+    } else if (in_cwd) {
+      s->bind(2, *options.cwd);
+    }
     s->bind(3, int64_t{*limit});
     s->bind(4, int64_t{std::max(options_.ranked_matches, *limit)});
     std::string out = "[";
@@ -99,6 +149,49 @@ Result<std::string> History::search_json(std::string_view query, const SearchOpt
       return Status::Invalid("bad history query: " + std::string(sqlite3_errmsg(read_db_.raw())));
     return st;
   });
+}
+
+Result<const sqlite::RowidSet*> History::cwd_rows(const std::string& cwd) {
+  // A change other than an append (another program's delete or update) may have moved rows
+  // between cwds or reused ids: every cwd's row ids are read again.
+  Result<int64_t> changes = read_db_.query_int(kChangesSql);
+  if (!changes.ok()) return changes.status();
+  if (*changes != changes_seen_) {
+    cwd_rows_.clear();
+    changes_seen_ = *changes;
+  }
+  auto it = cwd_rows_.find(cwd);
+  if (it == cwd_rows_.end()) {
+    if (cwd_rows_.size() >= kMaxCwdRows) cwd_rows_.clear();
+    cwd_rows_.emplace(cwd, CwdRows{});
+    return nullptr;
+  }
+  CwdRows& c = it->second;
+  // Appends since the last read have ids above the newest it saw: only they are read.
+  Result<int64_t> newest = read_db_.query_int(kNewestIdSql);
+  if (!newest.ok()) return newest.status();
+  if (!c.read || *newest > c.upto) {
+    Result<Stmt*> prepared = read_stmt(kCwdRowsSql);
+    if (!prepared.ok()) return prepared.status();
+    Stmt* s = *prepared;
+    ResetOnExit done(s);
+    s->bind(1, cwd);
+    s->bind(2, c.upto);
+    int rc;
+    while ((rc = s->step()) == SQLITE_ROW) {
+      int64_t id = s->int64(0);
+      if (id < 0) c.lookups_only = true;  // another program's negative id: no bit for it
+      c.rows.add(id);
+    }
+    if (rc != SQLITE_DONE) {
+      cwd_rows_.erase(it);  // read in part: not to be trusted
+      return read_db_.error(rc, "read the rows of a cwd");
+    }
+    c.upto = *newest;
+    c.read = true;
+  }
+  if (c.lookups_only) return nullptr;
+  return &c.rows;
 }
 
 Result<std::string> History::recent_json(std::optional<std::string_view> cwd, uint32_t limit_in) {

@@ -41,8 +41,27 @@ CREATE VIRTUAL TABLE history_fts USING fts5(
 INSERT INTO history_fts(history_fts) VALUES ('rebuild');
 )sql";
 
+// Version 2 -> 3: a count of the changes to `history` other than appends (a delete, an update,
+// an insert below the newest id: another program's, the engine makes none), which a handle's
+// in-memory row ids of a cwd are checked against before each search (docs/history.md#search-in-a-cwd).
+// Triggers belong to the file, so they count whatever program makes the change.
+constexpr const char* kToV3 = R"sql(
+CREATE TABLE IF NOT EXISTS history_changes(n INTEGER NOT NULL);
+INSERT INTO history_changes SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM history_changes);
+CREATE TRIGGER IF NOT EXISTS history_changes_ai AFTER INSERT ON history
+  WHEN new.id < (SELECT max(id) FROM history) BEGIN
+  UPDATE history_changes SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS history_changes_ad AFTER DELETE ON history BEGIN
+  UPDATE history_changes SET n = n + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS history_changes_au AFTER UPDATE ON history BEGIN
+  UPDATE history_changes SET n = n + 1;
+END;
+)sql";
+
 // steps[v] migrates version v to v + 1.
-constexpr const char* kSteps[kSchemaVersion] = {kToV1, kToV2};
+constexpr const char* kSteps[kSchemaVersion] = {kToV1, kToV2, kToV3};
 
 const sqlite::Schema kSchema{"the history database", kSchemaVersion, kSteps};
 

@@ -24,7 +24,7 @@ using sqlite::Stmt;
 
 // The schema version this library writes and reads. Older files are migrated step by step at
 // open; a newer one is refused (kVersion): a later xsession wrote it.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 using sqlite::DamagedNote;
 using sqlite::OpenSettings;

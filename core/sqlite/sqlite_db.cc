@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "sqlite/fts_rank.h"
+#include "sqlite/rowid_set.h"
 
 namespace xs::sqlite {
 
@@ -66,10 +67,12 @@ Status Db::open(const std::string& path, bool create, std::chrono::milliseconds 
   }
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, static_cast<int>(busy_timeout.count()));
-  // Both databases rank their searches with it (fts_rank.h).
-  Status ranked = register_sampled_bm25(db_);
-  if (!ranked.ok()) close();
-  return ranked;
+  // Both databases rank their searches with it (fts_rank.h); the history filters by cwd with the
+  // other (rowid_set.h).
+  Status registered = register_sampled_bm25(db_);
+  if (registered.ok()) registered = register_rowid_set(db_);
+  if (!registered.ok()) close();
+  return registered;
 }
 
 void Db::close() {

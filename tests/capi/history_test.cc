@@ -68,7 +68,7 @@ TEST_F(HistoryApi, AddFlushRecentSearch) {
   EXPECT_TRUE(xstest::Exists(dir_ / "root/history.db"));
   std::string info = read([&](char* b, size_t c, size_t* n) { return xs_history_info(h_, b, c, n); });
   EXPECT_EQ(info, "{\"path\":\"" + (dir_ / "root/history.db") +
-                      "\",\"schemaVersion\":2,\"count\":2,\"pending\":0,\"synchronous\":\"normal\",\"damaged\":null}");
+                      "\",\"schemaVersion\":3,\"count\":2,\"pending\":0,\"synchronous\":\"normal\",\"damaged\":null}");
 }
 
 TEST_F(HistoryApi, RefusalsHaveExactStatuses) {

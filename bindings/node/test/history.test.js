@@ -45,7 +45,7 @@ test('add, flush, then recent and search find the prompts, with the snippet mark
   assert.deepEqual(history.searchSync('staging', { limit: 1 }).length, 1);
 
   assert.deepEqual(history.infoSync(), {
-    path: path.join(root, 'history.db'), schemaVersion: 2, count: 3, pending: 0, synchronous: 'normal', damaged: null,
+    path: path.join(root, 'history.db'), schemaVersion: 3, count: 3, pending: 0, synchronous: 'normal', damaged: null,
   });
   assert.equal(history.lastStatus(), 0);
 });

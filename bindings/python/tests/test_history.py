@@ -50,7 +50,7 @@ def test_add_flush_search_recent_and_info(tmp_path: pathlib.Path, history: xsess
     assert '"snippet":"deploy the \\u0002staging\\u0003 server"}]' in hits.raw
     info = round_trip(history.info())
     assert info.raw == (
-        f'{{"path":"{tmp_path}/store/history.db","schemaVersion":2,"count":2,"pending":0,'
+        f'{{"path":"{tmp_path}/store/history.db","schemaVersion":3,"count":2,"pending":0,'
         '"synchronous":"normal","damaged":null}'
     )
     assert (info.count, info.pending, info.synchronous, info.damaged) == (2, 0, "normal", None)

@@ -70,7 +70,7 @@ fn added_prompts_are_found_with_their_matches_marked() {
     assert_eq!(
         history.info_json().unwrap(),
         format!(
-            r#"{{"path":"{}","schemaVersion":2,"count":2,"pending":0,"synchronous":"normal","damaged":null}}"#,
+            r#"{{"path":"{}","schemaVersion":3,"count":2,"pending":0,"synchronous":"normal","damaged":null}}"#,
             file.display()
         )
     );

@@ -12,18 +12,11 @@
 
 #include "history/history.h"
 #include "storage/fs.h"
+#include "raw_sql.h"
 #include "test_util.h"
 
 namespace xs::history {
 namespace {
-
-void exec_raw(const std::string& path, const char* sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* err = nullptr;
-  ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
-  sqlite3_close(db);
-}
 
 int64_t user_version(const std::string& path) {
   sqlite3* db = nullptr;
@@ -83,7 +76,7 @@ TEST(HistorySchema, VersionOneFileGetsLongerPrefixIndexes) {
            "PRAGMA user_version=1;");
   auto h = History::open(storage::make_posix_fs(), path, {});
   ASSERT_TRUE(h.ok()) << h.status().message();
-  EXPECT_EQ(user_version(path), 2);
+  EXPECT_EQ(user_version(path), kSchemaVersion);
   ASSERT_TRUE((*h)->add("preset configuration", std::nullopt, 6).ok());
   ASSERT_TRUE((*h)->flush().ok());
   Result<std::string> r = (*h)->search_json("confi*", {});
@@ -96,6 +89,17 @@ TEST(HistorySchema, VersionOneFileGetsLongerPrefixIndexes) {
   Result<std::string> sql = db.query_text("SELECT sql FROM sqlite_schema WHERE name = 'history_fts'");
   ASSERT_TRUE(sql.ok());
   EXPECT_NE(sql->find("prefix='2 3 4 5'"), std::string::npos) << *sql;
+  // Version 3: the count of changes other than appends, none so far; another program's delete,
+  // update and insert below the newest id each count one, an append none.
+  EXPECT_EQ(*db.query_int("SELECT n FROM history_changes"), 0);
+  db.close();
+  exec_raw(path,
+           "INSERT INTO history(prompt, created_at, cwd) VALUES ('appended', 7, '/p');"
+           "UPDATE history SET cwd = '/q' WHERE id = 1;"
+           "DELETE FROM history WHERE id = 2;"
+           "INSERT INTO history(id, prompt, created_at, cwd) VALUES (2, 'below the newest', 8, '/p');");
+  ASSERT_TRUE(db.open(path, false, std::chrono::milliseconds(100)).ok());
+  EXPECT_EQ(*db.query_int("SELECT n FROM history_changes"), 3);
 }
 
 TEST(HistorySchema, EmptyFileAndMigrateFromZeroDirectly) {

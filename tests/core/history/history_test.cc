@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "storage/fs.h"
+#include "raw_sql.h"
 #include "test_util.h"
 
 namespace xs::history {
@@ -318,7 +320,7 @@ TEST_F(HistoryTest, InfoReportsTheFile) {
   Result<std::string> info = h->info_json();
   ASSERT_TRUE(info.ok());
   EXPECT_EQ(*info, "{\"path\":\"" + path_ +
-                       "\",\"schemaVersion\":2,\"count\":1,\"pending\":0,\"synchronous\":\"full\",\"damaged\":null}");
+                       "\",\"schemaVersion\":3,\"count\":1,\"pending\":0,\"synchronous\":\"full\",\"damaged\":null}");
 }
 
 TEST_F(HistoryTest, AWriterFailureIsSticky) {
@@ -355,6 +357,44 @@ namespace {
 
 // A search or recent call leaves no read transaction open: another connection can checkpoint the
 // whole WAL right after (a statement left stepping would block it for the handle's lifetime).
+// A cwd searched again is filtered by its row ids in memory (docs/history.md#search-in-a-cwd):
+// they follow appends, and another program's update, delete (a reused id at the top), insert
+// below the newest id or negative id, so the results are always the rows' own.
+TEST_F(HistoryTest, ACwdsRowIdsFollowAppendsAndOtherProgramsChanges) {
+  auto h = open();
+  ASSERT_TRUE(h->add("red apple", std::string_view("/a"), 1).ok());     // 1
+  ASSERT_TRUE(h->add("green apple", std::string_view("/b"), 1).ok());   // 2
+  ASSERT_TRUE(h->add("apple pie", std::string_view("/a"), 1).ok());     // 3
+  ASSERT_TRUE(h->flush().ok());
+  SearchOptions in_a;
+  in_a.cwd = "/a";
+  auto ids = [&] {
+    std::vector<int64_t> v = hit_ids(search(*h, "apple", in_a));
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  EXPECT_EQ(ids(), (std::vector<int64_t>{1, 3}));  // looked up
+  EXPECT_EQ(ids(), (std::vector<int64_t>{1, 3}));  // by the row ids, read now
+  ASSERT_TRUE(h->add("apple tart", std::string_view("/a"), 1).ok());    // 4
+  ASSERT_TRUE(h->add("apple juice", std::string_view("/b"), 1).ok());   // 5
+  ASSERT_TRUE(h->flush().ok());
+  EXPECT_EQ(ids(), (std::vector<int64_t>{1, 3, 4}));
+  exec_raw(path_, "UPDATE history SET cwd = '/a' WHERE id = 2");
+  EXPECT_EQ(ids(), (std::vector<int64_t>{1, 2, 3, 4}));
+  exec_raw(path_, "DELETE FROM history WHERE id = 5; DELETE FROM history WHERE id = 4;"
+                    "INSERT INTO history(prompt, created_at, cwd) VALUES ('apple cider', 1, '/b')");
+  EXPECT_EQ(ids(), (std::vector<int64_t>{1, 2, 3}));  // 4 is /b's now
+  exec_raw(path_, "INSERT INTO history(id, prompt, created_at, cwd) VALUES (0, 'apple crumble', 1, '/a')");
+  EXPECT_EQ(ids(), (std::vector<int64_t>{0, 1, 2, 3}));
+  exec_raw(path_, "INSERT INTO history(id, prompt, created_at, cwd) VALUES (-7, 'apple strudel', 1, '/a')");
+  EXPECT_EQ(ids(), (std::vector<int64_t>{-7, 0, 1, 2, 3}));
+  EXPECT_EQ(ids(), (std::vector<int64_t>{-7, 0, 1, 2, 3}));
+  SearchOptions in_b;
+  in_b.cwd = "/b";
+  EXPECT_EQ(hit_ids(search(*h, "apple", in_b)), (std::vector<int64_t>{4}));
+  EXPECT_EQ(hit_ids(search(*h, "apple", in_b)), (std::vector<int64_t>{4}));
+}
+
 TEST_F(HistoryTest, ReadsLeaveNoTransactionOpen) {
   auto h = open();
   for (int i = 0; i < 50; ++i) ASSERT_TRUE(h->add("word " + std::to_string(i), std::nullopt, 1).ok());
@@ -363,6 +403,12 @@ TEST_F(HistoryTest, ReadsLeaveNoTransactionOpen) {
   ASSERT_NE(recent(*h, std::nullopt, 1), "[]");
   ASSERT_NE(recent(*h, std::string_view("/none")), "x");
   ASSERT_EQ(h->search_json("\"bad", {}).status().code(), Code::kInvalid);
+  SearchOptions in_cwd;
+  in_cwd.cwd = "/none";
+  for (int i = 0; i < 2; ++i) {  // looked up, then by row ids
+    ASSERT_EQ(search(*h, "word", in_cwd), "[]");
+    ASSERT_EQ(h->search_json("\"bad", in_cwd).status().code(), Code::kInvalid);
+  }
   sqlite3* other = nullptr;
   ASSERT_EQ(sqlite3_open(path_.c_str(), &other), SQLITE_OK);
   sqlite3_stmt* s = nullptr;

@@ -150,7 +150,7 @@ import XSession
         try h.add("two")
         try h.flush()
         let text = try h.infoJSON()
-        #expect(text.string == #"{"path":"\#(dir.file("history.db"))","schemaVersion":2,"count":2,"pending":0,"#
+        #expect(text.string == #"{"path":"\#(dir.file("history.db"))","schemaVersion":3,"count":2,"pending":0,"#
                 + #""synchronous":"normal","damaged":null}"#)
         let info = try h.info()
         #expect(info.synchronous == .normal && info.damaged == nil && info.count == 2)
