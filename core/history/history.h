@@ -129,7 +129,7 @@ class History {
     sqlite::RowidSet rows;
     int64_t upto = std::numeric_limits<int64_t>::min();
     bool read = false;          // false: searched once, not read yet
-    bool lookups_only = false;  // a row id below 0 (no bit for it): its rows are looked up
+    bool lookups_only = false;  // a row id no set holds (RowidSet::add): its rows are looked up
   };
   std::map<std::string, CwdRows> cwd_rows_;
   int64_t changes_seen_ = -1;

@@ -179,9 +179,8 @@ Result<const sqlite::RowidSet*> History::cwd_rows(const std::string& cwd) {
     s->bind(2, c.upto);
     int rc;
     while ((rc = s->step()) == SQLITE_ROW) {
-      int64_t id = s->int64(0);
-      if (id < 0) c.lookups_only = true;  // another program's negative id: no bit for it
-      c.rows.add(id);
+      // Another program's id below 0 or beyond what a set holds: this cwd's rows are looked up.
+      if (!c.rows.add(s->int64(0))) c.lookups_only = true;
     }
     if (rc != SQLITE_DONE) {
       cwd_rows_.erase(it);  // read in part: not to be trusted

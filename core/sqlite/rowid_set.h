@@ -16,11 +16,17 @@ namespace xs::sqlite {
 
 class RowidSet {
  public:
-  void add(int64_t rowid) {
-    if (rowid < 0) return;
+  // The highest row id a set holds: a bit for each row id up to it is 8 MiB. Another program may
+  // give a row any id; a set must not grow to gigabytes for it.
+  static constexpr int64_t kMaxRowid = (int64_t{1} << 26) - 1;
+
+  // False, holding nothing new, for a row id below 0 or above kMaxRowid.
+  bool add(int64_t rowid) {
+    if (rowid < 0 || rowid > kMaxRowid) return false;
     size_t word = static_cast<size_t>(rowid) >> 6;
     if (word >= bits_.size()) bits_.resize(word + 1 + (word >> 3));  // room to grow by an eighth
     bits_[word] |= uint64_t{1} << (rowid & 63);
+    return true;
   }
   bool has(int64_t rowid) const {
     if (rowid < 0) return false;

@@ -389,6 +389,11 @@ TEST_F(HistoryTest, ACwdsRowIdsFollowAppendsAndOtherProgramsChanges) {
   exec_raw(path_, "INSERT INTO history(id, prompt, created_at, cwd) VALUES (-7, 'apple strudel', 1, '/a')");
   EXPECT_EQ(ids(), (std::vector<int64_t>{-7, 0, 1, 2, 3}));
   EXPECT_EQ(ids(), (std::vector<int64_t>{-7, 0, 1, 2, 3}));
+  // An id far beyond what a set holds (another program's): that cwd is looked up, nothing huge made.
+  exec_raw(path_, "DELETE FROM history WHERE id = -7;"
+                  "INSERT INTO history(id, prompt, created_at, cwd) VALUES (4611686018427387904, 'apple sauce', 1, '/a')");
+  EXPECT_EQ(ids(), (std::vector<int64_t>{0, 1, 2, 3, 4611686018427387904}));
+  EXPECT_EQ(ids(), (std::vector<int64_t>{0, 1, 2, 3, 4611686018427387904}));
   SearchOptions in_b;
   in_b.cwd = "/b";
   EXPECT_EQ(hit_ids(search(*h, "apple", in_b)), (std::vector<int64_t>{4}));

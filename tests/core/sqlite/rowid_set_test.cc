@@ -13,12 +13,16 @@
 namespace xs::sqlite {
 namespace {
 
-TEST(RowidSet, HoldsWhatWasAddedAndNothingBelowZero) {
+TEST(RowidSet, HoldsWhatWasAddedAndNothingOutOfItsRange) {
   RowidSet set;
-  for (int64_t id : {0, 1, 63, 64, 1000000}) set.add(id);
-  set.add(-5);  // no bit for it: never held
+  for (int64_t id : {0, 1, 63, 64, 1000000}) EXPECT_TRUE(set.add(id)) << id;
+  EXPECT_FALSE(set.add(-5));  // no bit for these: refused, never held
+  EXPECT_FALSE(set.add(RowidSet::kMaxRowid + 1));
+  EXPECT_FALSE(set.add(int64_t{1} << 62));
+  EXPECT_LE(set.bytes(), 1000000 / 8 * 9 / 8 + 64);
   for (int64_t id : {0, 1, 63, 64, 1000000}) EXPECT_TRUE(set.has(id)) << id;
-  for (int64_t id : std::initializer_list<int64_t>{-5, -1, 2, 62, 65, 999999, 1000001, int64_t{1} << 40})
+  for (int64_t id : std::initializer_list<int64_t>{-5, -1, 2, 62, 65, 999999, 1000001, RowidSet::kMaxRowid + 1,
+                                                   int64_t{1} << 62})
     EXPECT_FALSE(set.has(id)) << id;
 }
 
