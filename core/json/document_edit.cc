@@ -125,13 +125,7 @@ Result<std::vector<Member>> split_minified_object(std::string_view object) {
       kind = Kind::kArray;
     } else {
       text = value.raw_json_token();  // minified: nothing trails the token
-      switch (text.empty() ? 'n' : text.front()) {
-        case '"': kind = Kind::kString; break;
-        case 't': kind = Kind::kTrue; break;
-        case 'f': kind = Kind::kFalse; break;
-        case 'n': kind = Kind::kNull; break;
-        default: kind = Kind::kNumber; break;
-      }
+      kind = kind_of_first(text.empty() ? 'n' : text.front());
     }
     if (e) return broken(e);
     // Minified: the key token ends at the ':' just before its value.

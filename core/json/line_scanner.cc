@@ -167,14 +167,7 @@ LineVerdict LineScanner::scan_value(std::string_view text, Kind* kind, LineFacts
     default: {
       size_t i = 0;
       while (is_ws(text[i])) ++i;
-      char c = text[i];
-      *kind = c == '{'   ? Kind::kObject
-              : c == '[' ? Kind::kArray
-              : c == '"' ? Kind::kString
-              : c == 't' ? Kind::kTrue
-              : c == 'f' ? Kind::kFalse
-              : c == 'n' ? Kind::kNull
-                         : Kind::kNumber;
+      *kind = kind_of_first(text[i]);
       if (*kind == Kind::kObject) message_facts_lenient(members_, f);
       return LineVerdict::kObject;
     }

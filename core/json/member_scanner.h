@@ -22,6 +22,19 @@ namespace xs::json {
 
 enum class Kind : uint8_t { kAbsent, kNull, kFalse, kTrue, kNumber, kString, kObject, kArray };
 
+// The kind of a valid JSON value from its first byte (no whitespace before it).
+inline Kind kind_of_first(char first) {
+  switch (first) {
+    case '{': return Kind::kObject;
+    case '[': return Kind::kArray;
+    case '"': return Kind::kString;
+    case 't': return Kind::kTrue;
+    case 'f': return Kind::kFalse;
+    case 'n': return Kind::kNull;
+    default: return Kind::kNumber;
+  }
+}
+
 struct Member {
   std::string_view key;    // raw key token, quotes included (empty for array elements)
   std::string_view value;  // raw value token or container text

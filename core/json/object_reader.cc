@@ -28,18 +28,6 @@ const char* back_over(const char* begin, const char* p, char sep) {
   return p;
 }
 
-Kind kind_of(char first) {
-  switch (first) {
-    case '{': return Kind::kObject;
-    case '[': return Kind::kArray;
-    case '"': return Kind::kString;
-    case 't': return Kind::kTrue;
-    case 'f': return Kind::kFalse;
-    case 'n': return Kind::kNull;
-    default: return Kind::kNumber;
-  }
-}
-
 // Every value below `v` read as the DOM parse reads it: keys and strings unescaped (bad escapes,
 // lone surrogates), numbers parsed, literals matched, containers walked to their ends (commas,
 // colons, brackets). `depth` counts as json::Limits does (the root is 1); deeper than `deepest`
@@ -140,7 +128,7 @@ bool read_object_one_walk(std::string_view text, const Limits& limits, char* out
       return false;
     }
     members->push_back({std::string_view(out + written, key_len), std::string_view(out + written + key_len, len),
-                        kind_of(*spans[i].value)});
+                        kind_of_first(*spans[i].value)});
     written += key_len + len;
   }
   return true;
