@@ -70,7 +70,7 @@ struct KeyStore::Document {
     std::unique_ptr<Owned> owned;
   };
   storage::PaddedBuffer text;      // the file's bytes this document was read from or written as
-  storage::PaddedBuffer minified;  // the read's text minified: the members read point into it
+  storage::PaddedBuffer minified;  // the read's key tokens and minified values (json::read_object)
   std::vector<Member> members;
   // Decoded key -> position in members. Members point into `minified` or their own heap strings,
   // so the views stay valid whatever the vector does: a new process reading a document of a
