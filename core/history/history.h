@@ -24,6 +24,7 @@
 
 #include "history/history_schema.h"
 #include "sqlite/fts_query.h"
+#include "sqlite/fts_rank.h"
 #include "sqlite/rowid_set.h"
 #include "sqlite/sqlite_db.h"
 #include "storage/fs.h"
@@ -112,6 +113,11 @@ class History {
   // null the first time a cwd is searched on this handle: a one-off search looks its matches'
   // rows up instead of reading every row id of the cwd (docs/history.md#search-in-a-cwd).
   Result<const sqlite::RowidSet*> cwd_rows(const std::string& cwd);
+  // Within the caller's read transaction (and read_mu_): drops the sizes and row ids kept when
+  // another program changed rows other than by appending, and notes the newest id.
+  Status notice_changes();
+  // The rows' sizes as that transaction sees them (docs/history.md#ranking).
+  Result<const sqlite::RowSizes*> row_sizes();
 
   std::string path_;
   HistoryOptions options_;
@@ -133,6 +139,11 @@ class History {
   };
   std::map<std::string, CwdRows> cwd_rows_;
   int64_t changes_seen_ = -1;
+  int64_t newest_ = std::numeric_limits<int64_t>::min();  // as notice_changes last read it
+  bool searched_ = false;
+  // Every row's size up to sizes_upto_ (the newest id when read), for bm25_sampled.
+  sqlite::RowSizes sizes_;
+  int64_t sizes_upto_ = std::numeric_limits<int64_t>::min();
 
   std::mutex mu_;
   std::condition_variable work_cv_;  // the writer waits for work

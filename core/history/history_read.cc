@@ -25,6 +25,7 @@ const char* search_sql(CwdFilter filter) {
                          3,
                          "h.id, h.prompt, h.created_at, h.cwd",
                          "JOIN history AS h ON h.id = top.id"};
+  r.sizes_param = 5;  // the rows' sizes, once read (docs/history.md#ranking)
   // Without a cwd the index alone answers: no lookup in `history` for every match.
   static const std::string kAll = sqlite::ranked_search_sql(r);
   // With a cwd, the newest ?4 matches *in that cwd*: each match's row looked up, or (a cwd searched
@@ -47,6 +48,7 @@ constexpr const char* kCwdRowsSql = "SELECT id FROM history WHERE cwd = ?1 AND i
 // An empty history's newest id is the lowest there is: any row added later is above it.
 constexpr const char* kNewestIdSql = "SELECT coalesce(max(id), -9223372036854775808) FROM history";
 constexpr const char* kChangesSql = "SELECT n FROM history_changes";
+constexpr const char* kSizesSql = "SELECT id, sz FROM history_fts_docsize WHERE id > ?1";
 // The most cwds a handle keeps row ids of (each a bit per row of the whole history: 125 KB at a
 // million prompts).
 constexpr size_t kMaxCwdRows = 16;
@@ -106,11 +108,24 @@ Result<std::string> History::search_json(std::string_view query, const SearchOpt
   if (fts.find_first_not_of(" \t\r\n") == std::string::npos) return Status::Invalid("the query is empty");
   return read([&]() -> Result<std::string> {
     bool in_cwd = options.cwd && !options.cwd->empty();
+    // A one-off search (the CLI's) reads neither the rows' sizes nor a cwd's row ids: it looks
+    // up what it ranks. From a handle's second search on, they are read and kept up to date.
+    bool again = searched_;
+    searched_ = true;
     std::optional<ReadTransaction> transaction;
     const sqlite::RowidSet* rows = nullptr;
-    if (in_cwd) {
+    const sqlite::RowSizes* sizes = nullptr;
+    if (in_cwd || again) {
       transaction.emplace(read_db_);
       if (!transaction->open()) return read_db_.error(sqlite3_errcode(read_db_.raw()), "begin a search");
+      XS_RETURN_IF_ERROR(notice_changes());
+    }
+    if (again) {
+      Result<const sqlite::RowSizes*> got = row_sizes();
+      if (!got.ok()) return got.status();
+      sizes = *got;
+    }
+    if (in_cwd) {
       Result<const sqlite::RowidSet*> got = cwd_rows(*options.cwd);
       if (!got.ok()) return got.status();
       rows = *got;
@@ -129,6 +144,7 @@ Result<std::string> History::search_json(std::string_view query, const SearchOpt
     }
     s->bind(3, int64_t{*limit});
     s->bind(4, int64_t{std::max(options_.ranked_matches, *limit)});
+    sqlite::bind_row_sizes(*s, 5, sizes);
     std::string out = "[";
     int rc;
     while ((rc = s->step()) == SQLITE_ROW) {
@@ -151,15 +167,46 @@ Result<std::string> History::search_json(std::string_view query, const SearchOpt
   });
 }
 
-Result<const sqlite::RowidSet*> History::cwd_rows(const std::string& cwd) {
+Status History::notice_changes() {
   // A change other than an append (another program's delete or update) may have moved rows
-  // between cwds or reused ids: every cwd's row ids are read again.
+  // between cwds, reused ids or changed a prompt's size: all that is kept is read again.
   Result<int64_t> changes = read_db_.query_int(kChangesSql);
   if (!changes.ok()) return changes.status();
   if (*changes != changes_seen_) {
     cwd_rows_.clear();
+    sizes_.clear();
+    sizes_upto_ = std::numeric_limits<int64_t>::min();
     changes_seen_ = *changes;
   }
+  Result<int64_t> newest = read_db_.query_int(kNewestIdSql);
+  if (!newest.ok()) return newest.status();
+  newest_ = *newest;
+  return Status::Ok();
+}
+
+Result<const sqlite::RowSizes*> History::row_sizes() {
+  if (newest_ > sizes_upto_) {
+    // Appends since the last read have ids above the newest it saw: only they are read.
+    Result<Stmt*> prepared = read_stmt(kSizesSql);
+    if (!prepared.ok()) return prepared.status();
+    Stmt* s = *prepared;
+    ResetOnExit done(s);
+    s->bind(1, sizes_upto_);
+    int rc;
+    // A row id no RowSizes holds (another program's) is looked up instead, as is a size that is
+    // not what FTS5 writes.
+    while ((rc = s->step()) == SQLITE_ROW) sizes_.set(s->int64(0), sqlite::fts5_docsize_tokens(s->blob(1)));
+    if (rc != SQLITE_DONE) {
+      sizes_.clear();  // read in part: not to be trusted
+      sizes_upto_ = std::numeric_limits<int64_t>::min();
+      return read_db_.error(rc, "read the prompts' sizes");
+    }
+    sizes_upto_ = newest_;
+  }
+  return &sizes_;
+}
+
+Result<const sqlite::RowidSet*> History::cwd_rows(const std::string& cwd) {
   auto it = cwd_rows_.find(cwd);
   if (it == cwd_rows_.end()) {
     if (cwd_rows_.size() >= kMaxCwdRows) cwd_rows_.clear();
@@ -168,9 +215,7 @@ Result<const sqlite::RowidSet*> History::cwd_rows(const std::string& cwd) {
   }
   CwdRows& c = it->second;
   // Appends since the last read have ids above the newest it saw: only they are read.
-  Result<int64_t> newest = read_db_.query_int(kNewestIdSql);
-  if (!newest.ok()) return newest.status();
-  if (!c.read || *newest > c.upto) {
+  if (!c.read || newest_ > c.upto) {
     Result<Stmt*> prepared = read_stmt(kCwdRowsSql);
     if (!prepared.ok()) return prepared.status();
     Stmt* s = *prepared;
@@ -186,7 +231,7 @@ Result<const sqlite::RowidSet*> History::cwd_rows(const std::string& cwd) {
       cwd_rows_.erase(it);  // read in part: not to be trusted
       return read_db_.error(rc, "read the rows of a cwd");
     }
-    c.upto = *newest;
+    c.upto = newest_;
     c.read = true;
   }
   if (c.lookups_only) return nullptr;

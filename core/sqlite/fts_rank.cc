@@ -13,6 +13,7 @@
 namespace xs::sqlite {
 namespace {
 
+constexpr const char* kSizesPointer = "xs_row_sizes";
 constexpr double kK1 = 1.2;
 constexpr double kB = 0.75;
 
@@ -89,7 +90,9 @@ int query_data(const Fts5ExtensionApi* api, Fts5Context* fts, int64_t lo, int64_
 }
 
 void sampled_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* ctx, int argc, sqlite3_value** argv) {
-  if (argc != 2) return sqlite3_result_error(ctx, "bm25_sampled(table, lowest_rowid, highest_rowid)", -1);
+  if (argc != 2 && argc != 3) {
+    return sqlite3_result_error(ctx, "bm25_sampled(table, lowest_rowid, highest_rowid [, row_sizes])", -1);
+  }
   QueryData* d = nullptr;
   int rc = query_data(api, fts, sqlite3_value_int64(argv[0]), sqlite3_value_int64(argv[1]), &d);
   int hits = 0;
@@ -102,10 +105,18 @@ void sampled_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
     rc = api->xInst(fts, i, &phrase, &column, &offset);
     if (rc == SQLITE_OK) d->freq[static_cast<size_t>(phrase)] += 1;
   }
-  int tokens = 0;
-  if (rc == SQLITE_OK) rc = api->xColumnSize(fts, -1, &tokens);
+  double tokens = 0;
+  const auto* sizes = argc == 3 ? static_cast<const RowSizes*>(sqlite3_value_pointer(argv[2], kSizesPointer)) : nullptr;
+  std::optional<uint32_t> kept = sizes && rc == SQLITE_OK ? sizes->get(api->xRowid(fts)) : std::nullopt;
+  if (kept) {
+    tokens = *kept;
+  } else if (rc == SQLITE_OK) {
+    int n = 0;
+    rc = api->xColumnSize(fts, -1, &n);
+    tokens = n;
+  }
   if (rc != SQLITE_OK) return sqlite3_result_error_code(ctx, rc);
-  double norm = kK1 * (1 - kB + kB * static_cast<double>(tokens) / d->avg_tokens);
+  double norm = kK1 * (1 - kB + kB * tokens / d->avg_tokens);
   double score = 0;
   // As bm25 writes it, so that an exact count gives bm25's value to the last bit.
   for (size_t i = 0; i < d->idf.size(); ++i) score += d->idf[i] * ((d->freq[i] * (kK1 + 1.0)) / (d->freq[i] + norm));
@@ -113,6 +124,35 @@ void sampled_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
 }
 
 }  // namespace
+
+std::optional<uint32_t> fts5_docsize_tokens(std::optional<std::string_view> sz) {
+  if (!sz) return std::nullopt;
+  uint64_t n = 0;
+  for (size_t i = 0; i < sz->size() && i < 5; ++i) {
+    auto byte = static_cast<unsigned char>((*sz)[i]);
+    n = n << 7 | (byte & 0x7f);
+    if (!(byte & 0x80)) {
+      if (i + 1 != sz->size() || n > UINT32_MAX) return std::nullopt;
+      return static_cast<uint32_t>(n);
+    }
+  }
+  return std::nullopt;
+}
+
+bool RowSizes::set(int64_t rowid, std::optional<uint32_t> tokens) {
+  if (rowid < 0 || rowid > kMaxRowid) return false;
+  auto at = static_cast<size_t>(rowid);
+  if (at >= sizes_.size()) {
+    if (!tokens || *tokens >= kMaxKept) return true;                     // not held either way
+    sizes_.resize(std::max(at + 1, sizes_.size() + sizes_.size() / 8));  // room to grow by an eighth
+  }
+  sizes_[at] = tokens && *tokens < kMaxKept ? static_cast<uint8_t>(*tokens + 1) : 0;
+  return true;
+}
+
+void bind_row_sizes(Stmt& s, int i, const RowSizes* sizes) {
+  sqlite3_bind_pointer(s.raw(), i, const_cast<RowSizes*>(sizes), kSizesPointer, nullptr);
+}
 
 Status register_sampled_bm25(sqlite3* db) {
   // The FTS5 API is reached through a pointer the fts5() SQL function hands out
@@ -136,10 +176,10 @@ std::string ranked_search_sql(const RankedSearch& r) {
   // planner, a filter's index drove the join and FTS5 was probed by rowid for every row it
   // passed (seconds at a million rows).
   std::string sql = "WITH newest AS (SELECT " + fts + ".rowid AS id, bm25_sampled(" + fts + ", (SELECT min(" + key +
-                    ") FROM " + content + "), (SELECT max(" + key + ") FROM " + content + ")) AS score\n" + "FROM " +
-                    fts + " " + std::string(r.filter_joins) + "\n" + "WHERE " + fts + " MATCH ?1 " +
-                    std::string(r.filter) + "\n" + "ORDER BY " + fts + ".rowid DESC LIMIT ?" +
-                    std::to_string(r.window_param) + "),\n";
+                    ") FROM " + content + "), (SELECT max(" + key + ") FROM " + content + ")" +
+                    (r.sizes_param ? ", ?" + std::to_string(r.sizes_param) : "") + ") AS score\n" + "FROM " + fts +
+                    " " + std::string(r.filter_joins) + "\n" + "WHERE " + fts + " MATCH ?1 " + std::string(r.filter) +
+                    "\n" + "ORDER BY " + fts + ".rowid DESC LIMIT ?" + std::to_string(r.window_param) + "),\n";
   sql += "top AS MATERIALIZED (SELECT id, score FROM newest ORDER BY score, id DESC LIMIT ?" +
          std::to_string(r.limit_param) + ")\n";
   // Columns and snippets for the best rows only, made by one walk of the matches between the

@@ -56,6 +56,13 @@ std::string_view Stmt::text(int col) const {
   return {reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(s_, col))};
 }
 
+std::optional<std::string_view> Stmt::blob(int col) const {
+  if (sqlite3_column_type(s_, col) != SQLITE_BLOB) return std::nullopt;
+  const void* p = sqlite3_column_blob(s_, col);  // null for a blob of no bytes
+  size_t n = static_cast<size_t>(sqlite3_column_bytes(s_, col));
+  return std::string_view(p ? static_cast<const char*>(p) : "", n);
+}
+
 Status Db::open(const std::string& path, bool create, std::chrono::milliseconds busy_timeout) {
   close();
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);

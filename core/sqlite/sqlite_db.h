@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -48,6 +49,8 @@ class Stmt {
   double real(int col) const { return sqlite3_column_double(s_, col); }
   bool is_null(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
   std::string_view text(int col) const;
+  // A BLOB column's bytes; nullopt for a value of any other type, NULL included.
+  std::optional<std::string_view> blob(int col) const;
 
   sqlite3_stmt* raw() const { return s_; }
 

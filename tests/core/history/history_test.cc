@@ -400,6 +400,44 @@ TEST_F(HistoryTest, ACwdsRowIdsFollowAppendsAndOtherProgramsChanges) {
   EXPECT_EQ(hit_ids(search(*h, "apple", in_b)), (std::vector<int64_t>{4}));
 }
 
+// From a handle's second search on, the rows' sizes are kept in memory (docs/history.md#ranking):
+// its searches, within a cwd or not, are the same to the last bit of every score as a fresh
+// handle's first search, which looks each ranked row's size up; after appends, and after another
+// program's update, which changes sizes.
+TEST_F(HistoryTest, KeptSizesRankAsLookedUpSizes) {
+  auto h = open();
+  const char* words[] = {"apple", "pear", "plum", "fig tree", "apple pear", "plum plum apple"};
+  auto add = [&](int from, int to) {
+    for (int i = from; i < to; ++i) {
+      std::string prompt = words[i % 6];
+      for (int j = 0; j < i % 9; ++j) prompt += " filler" + std::to_string(j);
+      ASSERT_TRUE(h->add(prompt, std::string_view(i % 4 ? "/a" : "/b"), i).ok());
+    }
+    ASSERT_TRUE(h->flush().ok());
+  };
+  add(0, 400);
+  SearchOptions in_a, anywhere;
+  in_a.cwd = "/a";
+  in_a.limit = anywhere.limit = 50;
+  const char* queries[] = {"apple", "pear", "plum", "fig", "apple pear", "filler3", "plum OR fig", "app*"};
+  auto same_as_first_search = [&](const char* step) {
+    for (const SearchOptions* o : {&in_a, &anywhere}) {
+      for (const char* q : queries) {
+        auto fresh = open();
+        std::string looked_up = search(*fresh, q, *o);
+        ASSERT_NE(looked_up, "[]") << q;
+        EXPECT_EQ(search(*h, q, *o), looked_up) << step << ": " << q << (o == &in_a ? " in /a" : "");
+      }
+    }
+  };
+  search(*h, "apple", in_a);  // the first search: sizes and row ids are read from the second on
+  same_as_first_search("read");
+  add(400, 520);
+  same_as_first_search("appended");
+  exec_raw(path_, "UPDATE history SET prompt = 'apple apple pear' || id WHERE id % 7 = 0");
+  same_as_first_search("updated");
+}
+
 TEST_F(HistoryTest, ReadsLeaveNoTransactionOpen) {
   auto h = open();
   for (int i = 0; i < 50; ++i) ASSERT_TRUE(h->add("word " + std::to_string(i), std::nullopt, 1).ok());
