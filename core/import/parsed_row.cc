@@ -1,23 +1,67 @@
 #include "import/parsed_row.h"
 
+#include <cstdlib>
+#include <new>
+#include <vector>
+
 #include "json/limits.h"
 
 namespace xs::import {
 
-ParsedRow::ParsedRow(std::string_view text) : padded_(text) {
-  padded_.append(json::kPadding, '\0');
-  if (parser_.parse(padded_.data(), text.size(), false).get(root_) != simdjson::SUCCESS) root_ = {};
+namespace {
+
+// The parsers this thread's finished rows left: a converter holds a few rows at once at most.
+// One that grew for a large row (over kKeptBytes) is not kept, so a thread holds little.
+constexpr size_t kKept = 4;
+constexpr size_t kKeptBytes = size_t{1} << 20;
+thread_local std::vector<std::unique_ptr<ParsedRow::Parser>> kept_parsers;
+
+// An object with no members that reads like any other (simdjson's default-made object points at
+// no document: reading it crashes). Parsed once and only read afterwards, from any thread; its
+// parser is kept for the process, since the objects handed out point into its document.
+simdjson::dom::object empty_object() {
+  static simdjson::dom::parser* const parser = new simdjson::dom::parser();
+  static const simdjson::dom::object empty = [] {
+    simdjson::dom::object o;
+    if (parser->parse("{}", 2).get(o) != simdjson::SUCCESS) abort();
+    return o;
+  }();
+  return empty;
+}
+
+}  // namespace
+
+ParsedRow::ParsedRow(std::string_view text) {
+  if (!kept_parsers.empty()) {
+    p_ = std::move(kept_parsers.back());
+    kept_parsers.pop_back();
+  } else {
+    p_ = std::make_unique<Parser>();
+  }
+  p_->padded.assign(text);
+  p_->padded.append(json::kPadding, '\0');
+  parsed_ = p_->parser.parse(p_->padded.data(), text.size(), false).get(root_) == simdjson::SUCCESS;
+}
+
+ParsedRow::~ParsedRow() {
+  if (kept_parsers.size() < kKept && p_->parser.capacity() <= kKeptBytes && p_->padded.capacity() <= 2 * kKeptBytes) {
+    try {
+      kept_parsers.push_back(std::move(p_));
+    } catch (const std::bad_alloc&) {
+      // Not kept: it is freed with p_.
+    }
+  }
 }
 
 simdjson::dom::object ParsedRow::root() const {
   simdjson::dom::object o;
-  if (root_.get(o) != simdjson::SUCCESS) return {};
+  if (!parsed_ || root_.get(o) != simdjson::SUCCESS) return empty_object();
   return o;
 }
 
 simdjson::dom::object ParsedRow::object_member(std::string_view key) const {
   simdjson::dom::object o;
-  if (root()[key].get(o) != simdjson::SUCCESS) return {};
+  if (root()[key].get(o) != simdjson::SUCCESS) return empty_object();
   return o;
 }
 

@@ -6,6 +6,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,7 @@ class ParsedRow {
   // it already, and the few texts JSON.parse takes and simdjson does not (a lone surrogate
   // escape) are kept by the importers as they were, not read for members.
   explicit ParsedRow(std::string_view text);
+  ~ParsedRow();
   ParsedRow(const ParsedRow&) = delete;
   ParsedRow& operator=(const ParsedRow&) = delete;
 
@@ -24,9 +26,16 @@ class ParsedRow {
   // The root's member `key` when it is an object, else an empty object.
   simdjson::dom::object object_member(std::string_view key) const;
 
+  // A parser and the padded copy of a row it reads. A thread keeps a few once their rows are
+  // done, so that a row does not allocate (and free) a parser's buffers of its size again.
+  struct Parser {
+    std::string padded;
+    simdjson::dom::parser parser;
+  };
+
  private:
-  std::string padded_;
-  simdjson::dom::parser parser_;
+  std::unique_ptr<Parser> p_;
+  bool parsed_ = false;
   simdjson::dom::element root_;
 };
 

@@ -116,16 +116,19 @@ class ProjectImporter {
   }
 
  private:
-  ImportedSession& account(const std::string& file, const std::string& session_id) {
-    auto key = std::make_pair(file, session_id);
+  ImportedSession& account(std::string_view file, const std::string& session_id) {
+    return report_.sessions[account_index(file, session_id)];
+  }
+  size_t account_index(std::string_view file, const std::string& session_id) {
+    auto key = std::make_pair(std::string(file), session_id);
     auto it = accounts_.find(key);
-    if (it != accounts_.end()) return report_.sessions[it->second];
+    if (it != accounts_.end()) return it->second;
     ImportedSession s;
-    s.source_file = file;
+    s.source_file = key.first;
     s.session_id = session_id;
     report_.sessions.push_back(s);
     accounts_[key] = report_.sessions.size() - 1;
-    return report_.sessions.back();
+    return report_.sessions.size() - 1;
   }
 
   // A subagent file's session is linked from its main transcript's Task call: the call named by
@@ -244,15 +247,21 @@ class ProjectImporter {
   ImportedSession& count(const Partition& part, const Plan& plan, const Writer* writer) {
     const std::string& own = scan_->files[part.file].info.file;
     account(own, part.session_id);  // exists even when every row went elsewhere
+    std::string_view counted_file;  // rows come file by file: one account lookup for each run
+    size_t counted = 0;
     for (size_t i = 0; i < plan.rows.size(); ++i) {
-      ImportedSession& acc = account(plan.rows[i].file, part.session_id);
+      if (i == 0 || plan.rows[i].file != counted_file) {
+        counted_file = plan.rows[i].file;
+        counted = account_index(counted_file, part.session_id);
+      }
+      ImportedSession& acc = report_.sessions[counted];
       ++acc.rows_read;
       if (plan.outcome[i] == RowOutcome::kSkipped) {
         ++acc.skipped;
-        report_.skipped.push_back({plan.rows[i].file, plan.rows[i].row->line, plan.skip_reason[i]});
+        report_.skipped.push_back({std::string(plan.rows[i].file), plan.rows[i].row->line, plan.skip_reason[i]});
       } else if (const std::string* why = writer ? writer->refused(i) : nullptr) {
         ++acc.skipped;
-        report_.skipped.push_back({plan.rows[i].file, plan.rows[i].row->line, *why});
+        report_.skipped.push_back({std::string(plan.rows[i].file), plan.rows[i].row->line, *why});
       } else if (writer && writer->row_is_old(i)) {
         ++acc.already_imported;
       } else if (plan.outcome[i] == RowOutcome::kCustom) {

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -29,7 +30,7 @@ class Planner {
   };
 
   const Row& row(size_t i) const { return *p_.rows[i].row; }
-  std::string where(size_t i) const { return p_.rows[i].file + " line " + std::to_string(row(i).line); }
+  std::string where(size_t i) const { return std::string(p_.rows[i].file) + " line " + std::to_string(row(i).line); }
 
   int add(PlanKind kind, size_t row_index, int parent, uint32_t part = 0) {
     PlannedEntry e;
@@ -54,7 +55,7 @@ class Planner {
   // The parent of a chain row: its parent's entry, or — when the parent sits in an assistant
   // reply's region (the reply's rows, its tool results, what hangs off them) — the reply's last tool
   // result, so that every call's result stays on the path (docs/import-claude.md#the-tree).
-  int chain_parent(size_t i, std::string* region_of) {
+  int chain_parent(size_t i, std::string_view* region_of) {
     const Row& r = row(i);
     if (!r.has_parent) return -1;
     auto it = by_uuid_.find(r.parent_uuid);
@@ -82,7 +83,7 @@ class Planner {
       last_ = add(PlanKind::kCustom, i, named != by_uuid_.end() && !r.message_ref.empty() ? named->second : last_);
       return;
     }
-    std::string region;
+    std::string_view region;
     int parent = chain_parent(i, &region);
     int idx;
     if (r.type == "assistant" && r.has_message) {
@@ -187,7 +188,7 @@ class Planner {
       break;
     }
     // The resumed path, for the title: a summary of a leaf on it names the conversation.
-    for (std::string u = p_.leaf_uuid; !u.empty() && on_path_.insert(u).second;) {
+    for (std::string_view u = p_.leaf_uuid; !u.empty() && on_path_.insert(u).second;) {
       auto it = row_of_uuid_.find(u);
       if (it == row_of_uuid_.end()) break;
       u = row(it->second).parent_uuid;
@@ -209,15 +210,17 @@ class Planner {
   }
 
   Plan& p_;
-  std::unordered_map<std::string, int> by_uuid_;  // uuid → the entry that stands for the row
-  std::unordered_map<std::string, uint64_t> line_of_uuid_;
-  std::unordered_map<std::string, size_t> row_of_uuid_;
-  std::unordered_map<std::string, Group> groups_;               // message.id → its reply
-  std::unordered_map<std::string, std::string> group_of_tool_;  // tool_use id → message.id
-  std::unordered_map<std::string, std::string> region_;         // uuid → message.id of the reply region it is in
-  std::set<size_t> absorbed_;                                   // summary rows taken into their compaction
+  // Keyed by views of the rows' own strings, which outlive the planner (make_plan): no key is
+  // copied or freed per row.
+  std::unordered_map<std::string_view, int> by_uuid_;  // uuid → the entry that stands for the row
+  std::unordered_map<std::string_view, uint64_t> line_of_uuid_;
+  std::unordered_map<std::string_view, size_t> row_of_uuid_;
+  std::unordered_map<std::string_view, Group> groups_;                    // message.id → its reply
+  std::unordered_map<std::string_view, std::string_view> group_of_tool_;  // tool_use id → message.id
+  std::unordered_map<std::string_view, std::string_view> region_;  // uuid → message.id of the reply region it is in
+  std::set<size_t> absorbed_;                                      // summary rows taken into their compaction
   std::map<int, std::string> kept_after_, preserved_;
-  std::unordered_set<std::string> on_path_;
+  std::unordered_set<std::string_view> on_path_;
   int last_chain_ = -1, last_ = -1, last_label_ = -1;
 };
 

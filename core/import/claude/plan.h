@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -15,7 +16,7 @@ namespace xs::import::claude {
 // conversation of another file.
 struct RowRef {
   const Row* row = nullptr;
-  std::string file;
+  std::string_view file;  // the scan's name of it, which outlives the plan
 };
 
 enum class PlanKind { kAssistant, kUser, kToolResult, kCompaction, kCustom, kLabel };

@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "json/limits.h"
@@ -224,6 +226,15 @@ Status read_transcript(storage::Fs& fs, const std::string& path, Transcript* out
   out->path = path;
   XS_RETURN_IF_ERROR(fs.read_file(path, kMaxTranscriptBytes, &out->bytes, &out->info));
   std::string_view all = out->bytes.view();
+  // Room for a row a line: a Row is large, and growing the vector moves every row read so far.
+  // Never more Rows than the file has bytes' worth of: a file of blank lines reserves no more
+  // than its own size (and untouched, only address space).
+  size_t lines = 1;
+  for (const char* p = all.data(); (p = static_cast<const char*>(memchr(p, '\n', all.data() + all.size() - p)));) {
+    ++lines;
+    ++p;
+  }
+  out->rows.reserve(std::min(lines, all.size() / sizeof(Row) + 1));
   simdjson::dom::parser parser;
   uint64_t start = 0, line = 0;
   if (all.substr(0, 3) == "\xEF\xBB\xBF") start = 3;  // a byte-order mark belongs to no row

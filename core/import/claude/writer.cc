@@ -9,8 +9,8 @@
 
 namespace xs::import::claude {
 
-std::string row_key(const std::string& file, const Row& r) {
-  return r.uuid.empty() ? "l:" + file + ":" + std::to_string(r.line) : "u:" + r.uuid;
+std::string row_key(std::string_view file, const Row& r) {
+  return r.uuid.empty() ? "l:" + std::string(file) + ":" + std::to_string(r.line) : "u:" + r.uuid;
 }
 
 std::map<std::string, std::string> existing_keys(const session::Session& s) {
@@ -37,6 +37,7 @@ std::map<std::string, std::string> existing_keys(const session::Session& s) {
 }
 
 bool Writer::row_is_old(size_t i) const {
+  if (keys_.empty()) return false;  // a first import: no key to make for every row
   const RowRef& r = plan_.rows[i];
   return keys_.count(row_key(r.file, *r.row)) > 0;
 }

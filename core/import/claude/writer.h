@@ -21,7 +21,7 @@ struct Link {
 };
 
 // A row's key in `sourceRows`: "u:<uuid>", or "l:<file>:<line>" for a row without one.
-std::string row_key(const std::string& file, const Row& r);
+std::string row_key(std::string_view file, const Row& r);
 
 // Row keys already in a session (from its entries' sourceRows) → the entry each went into.
 std::map<std::string, std::string> existing_keys(const session::Session& s);
