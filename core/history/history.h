@@ -118,6 +118,10 @@ class History {
   Status notice_changes();
   // The rows' sizes as that transaction sees them (docs/history.md#ranking).
   Result<const sqlite::RowSizes*> row_sizes();
+  // Runs the read statement `sql` (its parameters set by `bind`) and hands each row to `take`; an
+  // error names `what` was being read. The caller holds read_mu_.
+  template <class Bind, class Take>
+  Status each_row(const char* sql, Bind bind, Take take, const char* what);
 
   std::string path_;
   HistoryOptions options_;

@@ -53,8 +53,8 @@ constexpr const char* kSizesSql = "SELECT id, sz FROM history_fts_docsize WHERE 
 // million prompts).
 constexpr size_t kMaxCwdRows = 16;
 
-// One read transaction around what a search reads, so the cwd's row ids and the search see the
-// same rows; committed (nothing to write) when done.
+// One read transaction around what a search reads, so the kept sizes and cwd row ids and the
+// search see the same rows; committed (nothing to write) when done.
 class ReadTransaction {
  public:
   explicit ReadTransaction(Db& db) : db_(db), open_(db.exec("BEGIN").ok()) {}
@@ -184,22 +184,31 @@ Status History::notice_changes() {
   return Status::Ok();
 }
 
+template <class Bind, class Take>
+Status History::each_row(const char* sql, Bind bind, Take take, const char* what) {
+  Result<Stmt*> prepared = read_stmt(sql);
+  if (!prepared.ok()) return prepared.status();
+  Stmt* s = *prepared;
+  ResetOnExit done(s);
+  bind(*s);
+  int rc;
+  while ((rc = s->step()) == SQLITE_ROW) take(*s);
+  return rc == SQLITE_DONE ? Status::Ok() : read_db_.error(rc, what);
+}
+
 Result<const sqlite::RowSizes*> History::row_sizes() {
   if (newest_ > sizes_upto_) {
-    // Appends since the last read have ids above the newest it saw: only they are read.
-    Result<Stmt*> prepared = read_stmt(kSizesSql);
-    if (!prepared.ok()) return prepared.status();
-    Stmt* s = *prepared;
-    ResetOnExit done(s);
-    s->bind(1, sizes_upto_);
-    int rc;
-    // A row id no RowSizes holds (another program's) is looked up instead, as is a size that is
-    // not what FTS5 writes.
-    while ((rc = s->step()) == SQLITE_ROW) sizes_.set(s->int64(0), sqlite::fts5_docsize_tokens(s->blob(1)));
-    if (rc != SQLITE_DONE) {
+    // Appends since the last read have ids above the newest it saw: only they are read. A row id
+    // no RowSizes holds (another program's) is looked up instead, as is a size that is not what
+    // FTS5 writes.
+    Status st = each_row(
+        kSizesSql, [&](Stmt& s) { s.bind(1, sizes_upto_); },
+        [&](const Stmt& s) { sizes_.set(s.int64(0), sqlite::fts5_docsize_tokens(s.blob(1))); },
+        "read the prompts' sizes");
+    if (!st.ok()) {
       sizes_.clear();  // read in part: not to be trusted
       sizes_upto_ = std::numeric_limits<int64_t>::min();
-      return read_db_.error(rc, "read the prompts' sizes");
+      return st;
     }
     sizes_upto_ = newest_;
   }
@@ -216,20 +225,20 @@ Result<const sqlite::RowidSet*> History::cwd_rows(const std::string& cwd) {
   CwdRows& c = it->second;
   // Appends since the last read have ids above the newest it saw: only they are read.
   if (!c.read || newest_ > c.upto) {
-    Result<Stmt*> prepared = read_stmt(kCwdRowsSql);
-    if (!prepared.ok()) return prepared.status();
-    Stmt* s = *prepared;
-    ResetOnExit done(s);
-    s->bind(1, cwd);
-    s->bind(2, c.upto);
-    int rc;
-    while ((rc = s->step()) == SQLITE_ROW) {
-      // Another program's id below 0 or beyond what a set holds: this cwd's rows are looked up.
-      if (!c.rows.add(s->int64(0))) c.lookups_only = true;
-    }
-    if (rc != SQLITE_DONE) {
+    // Another program's id below 0 or beyond what a set holds: this cwd's rows are looked up.
+    Status st = each_row(
+        kCwdRowsSql,
+        [&](Stmt& s) {
+          s.bind(1, cwd);
+          s.bind(2, c.upto);
+        },
+        [&](const Stmt& s) {
+          if (!c.rows.add(s.int64(0))) c.lookups_only = true;
+        },
+        "read the rows of a cwd");
+    if (!st.ok()) {
       cwd_rows_.erase(it);  // read in part: not to be trusted
-      return read_db_.error(rc, "read the rows of a cwd");
+      return st;
     }
     c.upto = newest_;
     c.read = true;
