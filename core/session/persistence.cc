@@ -143,7 +143,9 @@ Status Persistence::append_record(const SessionData& data, std::string_view reco
   XS_RETURN_IF_ERROR(check_healthy());
   if (record.empty() || record.back() != '\n') return Status::Internal("an entry record must end with a newline");
   if (!persisted_) {
-    if (defer_ && !assistant_after) return Status::Ok();
+    if (defer_ == Deferral::kUntilPersist || (defer_ == Deferral::kUntilAssistant && !assistant_after)) {
+      return Status::Ok();
+    }
     return first_write(data, record.substr(0, record.size() - 1));
   }
   XS_RETURN_IF_ERROR(ensure_writer());
@@ -260,8 +262,9 @@ Status Persistence::move(const std::string& to) {
   return latch(fs_->sync_dir(from_dir));
 }
 
-Status Persistence::close() {
-  Status st = flush();
+Status Persistence::close(const SessionData& data) {
+  Status st = defer_ == Deferral::kUntilPersist ? persist(data) : Status::Ok();
+  if (st.ok()) st = flush();
   if (writer_) {
     Status c = writer_->close();
     writer_.reset();

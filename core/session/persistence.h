@@ -4,7 +4,7 @@
 //  - Deferred first write: until the first assistant message a new session lives in memory only
 //    (the seed's rule, so sessions that never got a reply leave no file); then the whole session
 //    is written at once, through a temp file and a no-replace rename, so a transcript never exists
-//    without its header.
+//    without its header. Deferral::kUntilPersist waits for persist() or close() instead.
 //  - Appends: one write() per whole line, continued after short writes; `sync` durability adds
 //    fdatasync. Before each append the path must still name the file we hold open (a foreign
 //    rename-into-place -> kConflict, nothing written); a torn tail gets its '\n' first.
@@ -28,6 +28,11 @@ namespace xs::session {
 
 enum class Durability { kBuffered, kSync };
 
+// When a new session's file is first written: at once, at the first assistant message (the seed's
+// rule), or only when the session is persisted or closed (an importer's new session: one atomic
+// write of the whole file instead of a write per entry, docs/decisions.md#deferred-first-write).
+enum class Deferral { kNone, kUntilAssistant, kUntilPersist };
+
 // The writer lock of a session file: whoever holds it is the file's only writer (a writable
 // handle; archiving, docs/retention.md#archiving).
 inline std::string writer_lock_path(const std::string& session_path) { return session_path + ".lock"; }
@@ -43,7 +48,7 @@ class WriteObserver {
 
 class Persistence {
  public:
-  Persistence(std::shared_ptr<storage::Fs> fs, std::string path, Durability durability, bool defer)
+  Persistence(std::shared_ptr<storage::Fs> fs, std::string path, Durability durability, Deferral defer)
       : fs_(std::move(fs)), path_(std::move(path)), durability_(durability), defer_(defer) {}
   ~Persistence();
 
@@ -74,6 +79,9 @@ class Persistence {
   Status terminate_tail();
   // Writes the whole session now if it is not on disk yet (deferral off, or forced).
   Status persist(const model::SessionData& data);
+  // Writes nothing; with Deferral::kUntilPersist the session is persisted first. Then syncs what
+  // was appended and gives the writer lock up.
+  Status close(const model::SessionData& data);
   // Atomically replaces the file with the session's lines (after a migration or a title change).
   // A no-op while nothing is on disk. kConflict if someone else changed the file.
   Status rewrite(const model::SessionData& data);
@@ -88,7 +96,6 @@ class Persistence {
   // or replaced it): checked before work that only makes sense on that file.
   Status check_unchanged();
   Status flush();
-  Status close();
   // Renames the file (never over an existing one) and moves the writer lock with it.
   Status move(const std::string& to);
   // Remembers the first write/sync/rename failure (and returns it): also for the renames the
@@ -115,7 +122,7 @@ class Persistence {
   std::shared_ptr<storage::Fs> fs_;
   std::string path_;
   Durability durability_;
-  bool defer_;
+  Deferral defer_;
   bool persisted_ = false;
   bool needs_newline_ = false;
   storage::Expected expected_;  // the file as we last wrote or read it

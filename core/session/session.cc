@@ -93,6 +93,11 @@ class TailReloadRollback {
   bool done_ = false;
 };
 
+Deferral deferral_of(const SessionOptions& o) {
+  if (o.defer_until_persist) return Deferral::kUntilPersist;
+  return o.defer_until_assistant ? Deferral::kUntilAssistant : Deferral::kNone;
+}
+
 }  // namespace
 
 Session::Session(std::shared_ptr<storage::Fs> fs, std::string path, SessionOptions options)
@@ -100,7 +105,7 @@ Session::Session(std::shared_ptr<storage::Fs> fs, std::string path, SessionOptio
       options_(std::move(options)),
       clock_(options_.clock.value_or(format::Clock::Real())),
       ids_(options_.id_seed),
-      persistence_(fs, std::move(path), options_.durability, options_.defer_until_assistant),
+      persistence_(fs, std::move(path), options_.durability, deferral_of(options_)),
       entry_input_(options_.limits),
       value_input_(value_limits(options_.limits)) {
   persistence_.set_observer(options_.write_observer);
@@ -160,7 +165,7 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<storage::Fs> fs
   s->persistence_.set_path(storage::join_path(dir, format::session_file_name(h.timestamp, h.id)));
   s->tree_.build();
   XS_RETURN_IF_ERROR(s->add_initial_title());
-  if (!s->options_.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
+  if (deferral_of(s->options_) == Deferral::kNone) XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
   s->bind_stats();
   return s;
 }
@@ -185,7 +190,9 @@ Result<std::unique_ptr<Session>> Session::create_from(std::shared_ptr<storage::F
   XS_RETURN_IF_ERROR(load_file(storage::PaddedBuffer::Copy(text), s->options_.limits, &s->data_));
   s->file_size_ = size;
   s->tree_.build();
-  if (file.write_now || !s->options_.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
+  if (file.write_now || deferral_of(s->options_) == Deferral::kNone) {
+    XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
+  }
   s->bind_stats();
   return s;
 }
@@ -227,7 +234,7 @@ Result<std::unique_ptr<Session>> Session::open(std::shared_ptr<storage::Fs> fs, 
     XS_RETURN_IF_ERROR(s->start_fresh());
     s->tree_.build();
     XS_RETURN_IF_ERROR(s->add_initial_title());
-    if (!o.defer_until_assistant) XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
+    if (deferral_of(o) == Deferral::kNone) XS_RETURN_IF_ERROR(s->persistence_.persist(s->data_));
     s->bind_stats();
     return s;
   }
@@ -549,7 +556,7 @@ Status Session::flush() {
 
 Status Session::close() {
   if (options_.read_only) return Status::Ok();
-  Status st = persistence_.close();
+  Status st = persistence_.close(data_);
   Status record = settle_stats();
   return st.ok() ? record : st;
 }

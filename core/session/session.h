@@ -35,6 +35,10 @@ struct SessionOptions {
   bool read_only = false;
   bool create_if_missing = false;     // open(): a missing file becomes a new, deferred session
   bool defer_until_assistant = true;  // the seed's default; off writes the header at once
+  // A new session is written whole only by persist() or close(), whatever defer_until_assistant
+  // says: an importer's new session reaches the disk in one atomic write, and an import that
+  // fails half way leaves no file (docs/decisions.md#deferred-first-write).
+  bool defer_until_persist = false;
   Durability durability = Durability::kBuffered;
   json::Limits limits;
   std::optional<format::Clock> clock;  // default: the real clock

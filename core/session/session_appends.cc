@@ -208,6 +208,7 @@ Status Session::append_entry(std::string_view entry_json, std::string* id_out) {
 
   // The caller's other members, in their order and bytes (the text is already minified).
   format::Payload payload;
+  payload.reserve(object_size);  // the members are the object's bytes less its braces
   for (const json::Member& x : m) {
     if (&x == type_m || &x == ts_m || &x == id_m) continue;
     std::string key = decode_key(x.key);

@@ -217,7 +217,9 @@ class ProjectImporter {
     if (!s && !options_.dry_run) {
       session::SessionOptions o;
       o.session_id = part.session_id;
-      o.defer_until_assistant = false;
+      // Written whole when closed below: one write instead of one per entry, and an import that
+      // fails half way leaves no file (docs/import-claude.md#speed).
+      o.defer_until_persist = true;
       // The header's time is the conversation's start (and names the file), not the import's.
       for (const RowRef& r : plan.rows) {
         if (auto ms = format::parse_iso_ms(r.row->timestamp)) {

@@ -37,6 +37,9 @@ class PersistenceTest : public ::testing::TestWithParam<std::string> {
   }
 
   std::unique_ptr<Persistence> make(bool defer = true, Durability d = Durability::kBuffered) {
+    return make_with(defer ? Deferral::kUntilAssistant : Deferral::kNone, d);
+  }
+  std::unique_ptr<Persistence> make_with(Deferral defer, Durability d = Durability::kBuffered) {
     return std::make_unique<Persistence>(fs_, path_, d, defer);
   }
   // What the session does after a successful append_record: the line becomes part of the data.
@@ -78,6 +81,50 @@ TEST_P(PersistenceTest, DeferredUntilTheFirstAssistantThenEverythingAtOnce) {
   EXPECT_EQ(content(), kHeader + "\n" + kL1 + "\n" + kL2 + "\n" + kL3 + "\n");
   // The directory was created and only the session file and its lock live there.
   EXPECT_EQ(names(), (std::vector<std::string>{"s.jsonl", "s.jsonl.lock"}));
+}
+
+TEST_P(PersistenceTest, DeferredUntilPersistWritesTheWholeFileOnceWhenClosed) {
+  auto p = make_with(Deferral::kUntilPersist);
+  ASSERT_TRUE(append(*p, kL1, false).ok());
+  ASSERT_TRUE(append(*p, kL2, true).ok());  // an assistant message does not write it
+  ASSERT_TRUE(append(*p, kL3, true).ok());
+  EXPECT_FALSE(p->persisted());
+  EXPECT_FALSE(exists());
+  EXPECT_EQ(static_cast<int>(fs_->count(storage::FsOp::kAppend)), 0);
+  ASSERT_TRUE(p->close(data_->data).ok());
+  EXPECT_EQ(content(), kHeader + "\n" + kL1 + "\n" + kL2 + "\n" + kL3 + "\n");
+  // One atomic write (a temp file renamed into place), never an append to the session file.
+  EXPECT_EQ(static_cast<int>(fs_->count(storage::FsOp::kCreateNew)), 1);
+  EXPECT_EQ(static_cast<int>(fs_->count(storage::FsOp::kOpenAppend)), 0);
+  auto other = make_with(Deferral::kUntilPersist);  // the writer lock was given up
+  EXPECT_TRUE(other->lock().ok());
+}
+
+TEST_P(PersistenceTest, DeferredUntilPersistWritesWhenPersistedThenAppends) {
+  auto p = make_with(Deferral::kUntilPersist);
+  ASSERT_TRUE(append(*p, kL1, true).ok());
+  EXPECT_FALSE(exists());
+  ASSERT_TRUE(p->persist(data_->data).ok());
+  EXPECT_EQ(content(), kHeader + "\n" + kL1 + "\n");
+  ASSERT_TRUE(append(*p, kL2, false).ok());  // on disk: appended at once
+  EXPECT_EQ(content(), kHeader + "\n" + kL1 + "\n" + kL2 + "\n");
+  ASSERT_TRUE(p->close(data_->data).ok());
+  EXPECT_EQ(content(), kHeader + "\n" + kL1 + "\n" + kL2 + "\n");
+}
+
+TEST_P(PersistenceTest, DeferredUntilPersistLeavesNoFileWhenDroppedAndReportsAFailedWriteOnClose) {
+  {
+    auto dropped = make_with(Deferral::kUntilPersist);
+    ASSERT_TRUE(append(*dropped, kL1, true).ok());
+  }
+  EXPECT_FALSE(exists());
+  auto p = make_with(Deferral::kUntilPersist);
+  ASSERT_TRUE(append(*p, kL1, true).ok());
+  fs_->fail(storage::FsOp::kCreateNew);
+  EXPECT_EQ(p->close(data_->data).code(), Code::kIo);
+  fs_->clear(storage::FsOp::kCreateNew);
+  EXPECT_FALSE(exists());
+  EXPECT_EQ(p->sticky_error().code(), Code::kIo);
 }
 
 TEST_P(PersistenceTest, WithoutDeferralTheFirstAppendWritesAtOnce) {
@@ -207,7 +254,7 @@ TEST_P(PersistenceTest, OneWriterPerFile) {
   EXPECT_EQ(p2->lock().code(), Code::kLocked);
   EXPECT_EQ(p2->persist(data_->data).code(), Code::kLocked);
   EXPECT_FALSE(exists());
-  ASSERT_TRUE(p1->close().ok());
+  ASSERT_TRUE(p1->close(data_->data).ok());
   EXPECT_TRUE(p2->lock().ok());
 }
 
@@ -232,7 +279,7 @@ TEST_P(PersistenceTest, WriteFailureIsStickyUntilReopened) {
   EXPECT_EQ(p->rewrite(data_->data).code(), Code::kPoisoned);
   EXPECT_EQ(p->persist(data_->data).code(), Code::kPoisoned);
   EXPECT_EQ(p->flush().code(), Code::kPoisoned);
-  EXPECT_EQ(p->close().code(), Code::kPoisoned);
+  EXPECT_EQ(p->close(data_->data).code(), Code::kPoisoned);
   EXPECT_EQ(content(), kHeader + "\n" + kL1 + "\n");
   // Reopening clears it.
   p.reset();
@@ -309,7 +356,7 @@ TEST_P(PersistenceTest, BufferedModeSyncsOnlyOnFlushSyncModeOnEveryAppend) {
   EXPECT_EQ(static_cast<int>(fs_->count(storage::FsOp::kSync)), after_first);
   ASSERT_TRUE(buffered->flush().ok());
   EXPECT_EQ(static_cast<int>(fs_->count(storage::FsOp::kSync)), after_first + 1);
-  ASSERT_TRUE(buffered->close().ok());
+  ASSERT_TRUE(buffered->close(data_->data).ok());
 
   path_ = dir_ + "/sync.jsonl";
   data_ = test::load(kHeader + "\n");
@@ -330,7 +377,7 @@ TEST(PersistencePosix, FilesAre0600AndDirectories0700) {
   auto fs = storage::make_posix_fs();
   std::string dir = tmp.path() + "/a/b";
   auto data = test::load(kHeader + "\n");
-  Persistence p(fs, dir + "/s.jsonl", Durability::kBuffered, false);
+  Persistence p(fs, dir + "/s.jsonl", Durability::kBuffered, Deferral::kNone);
   ASSERT_TRUE(p.persist(data->data).ok());
   EXPECT_EQ(test::file_mode(tmp.path() + "/a"), 0700);
   EXPECT_EQ(test::file_mode(dir), 0700);

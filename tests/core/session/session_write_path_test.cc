@@ -1,6 +1,7 @@
 // Session: the write path. A failed write poisons the handle until it is reopened; every append is
-// one write, synced in sync mode; a byte-order mark survives a rewrite; create never overwrites;
-// distinct sessions work from many threads.
+// one write, synced in sync mode; a session deferred until persist is written whole when closed; a
+// byte-order mark survives a rewrite; create never overwrites; distinct sessions work from many
+// threads.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -71,6 +72,21 @@ TEST_P(SessionTest, EveryAppendIsOneWrite) {
   ASSERT_OK(s->append_message(kAssistant, &id));
   ASSERT_OK(s->append_custom("x", std::string_view(R"({"big":")" + std::string(100000, 'x') + "\"}"), &id));
   EXPECT_EQ(static_cast<int>(fs_->count(storage::FsOp::kAppend)), before + 3);
+}
+
+TEST_P(SessionTest, DeferredUntilPersistIsWrittenWholeWhenClosed) {
+  SessionOptions o = options(false);
+  o.defer_until_persist = true;
+  auto s = create(o);
+  std::string id;
+  ASSERT_OK(s->append_message(kUser, &id));
+  ASSERT_OK(s->append_message(kAssistant, &id));  // the first reply does not write it either
+  EXPECT_FALSE(s->persisted());
+  EXPECT_FALSE(base_->stat(path_).ok());
+  ASSERT_OK(s->close());
+  EXPECT_EQ(content(), header_line() + "\n" + line("message", ids_[0], "", 1, "\"message\":" + kUser) + "\n" +
+                           line("message", ids_[1], ids_[0], 2, "\"message\":" + kAssistant) + "\n");
+  EXPECT_EQ(static_cast<int>(fs_->count(storage::FsOp::kOpenAppend)), 0);  // one atomic write
 }
 
 TEST_P(SessionTest, SyncDurabilityWritesTheSameBytes) {

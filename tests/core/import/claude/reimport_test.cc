@@ -6,6 +6,7 @@
 
 #include "claude_test_util.h"
 #include "import/claude/importer.h"
+#include "storage/faulty_fs.h"
 #include "test_util.h"
 
 namespace xs::import::claude {
@@ -50,6 +51,38 @@ TEST(ClaudeReimport, ASecondImportFindsEveryRowAndWritesNothing) {
   EXPECT_EQ(second->imported() + second->kept_as_custom(), 0u);
   for (const ImportedSession& s : second->sessions) EXPECT_FALSE(s.created);
   EXPECT_EQ(snapshot(root.path()), before);  // not a byte written
+}
+
+// A new session is written whole when its import ends (docs/import-claude.md#speed): a first
+// import that fails writes no session file, and the next one imports every row.
+TEST(ClaudeReimport, AFailedFirstImportLeavesNoSessionFileAndTheNextImportsEveryRow) {
+  test::TempDir root;
+  store::StoreOptions o;
+  auto faulty = std::make_shared<storage::FaultyFs>(storage::make_posix_fs());
+  o.fs = faulty;
+  auto st = *store::Store::open(root.path(), o);
+  // Writes fail from the twentieth on: half way through a session written entry by entry.
+  uint32_t writes = storage::op_mask({storage::FsOp::kAppend});
+  faulty->arm({faulty->calls_of(writes) + 20, Code::kIo, /*persistent=*/true, /*torn_write=*/false, writes});
+  auto failed = import_project(*st, storage::make_posix_fs(), corpus("marot-spotter"));
+  EXPECT_EQ(failed.status().code(), Code::kIo);
+  EXPECT_TRUE(faulty->fault_hit());
+  faulty->disarm();
+  size_t session_files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root.path())) {
+    if (e.path().extension() == ".jsonl") ++session_files;
+  }
+  EXPECT_EQ(session_files, 0u);
+  auto again = import_project(*st, storage::make_posix_fs(), corpus("marot-spotter"));
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  expect_balanced(*again);
+  EXPECT_EQ(again->already_imported(), 0u);
+  test::TempDir fresh_root;
+  auto fresh = import_project(*disk_store(fresh_root.path()), storage::make_posix_fs(), corpus("marot-spotter"));
+  ASSERT_TRUE(fresh.ok());
+  EXPECT_EQ(again->imported(), fresh->imported());
+  EXPECT_EQ(again->kept_as_custom(), fresh->kept_as_custom());
+  for (const ImportedSession& s : again->sessions) EXPECT_TRUE(s.created) << s.source_file;
 }
 
 // A transcript that grew since the last import gets only its new rows, and ends up as an import
