@@ -81,6 +81,8 @@ def main():
           "BM_Baseline_TarZstdExtract100MB/real_time", ("<=", 1.5))
     ratio("import Claude transcript ~100 MB / simdjson parse_many", "BM_ImportClaude100MB/real_time",
           "BM_Baseline_SimdjsonParseMany100MB/real_time", ("<=", 3.0))
+    ratio("import floor: read, parse, keep, write ~100 MB / simdjson parse_many",
+          "BM_Floor_ReadParseKeepWrite100MB/real_time", "BM_Baseline_SimdjsonParseMany100MB/real_time")
 
     # The PostgreSQL backend (bench/postgres_bench.cc): appends as rates, opens as times.
     ratio("pg append rate / bare libpq INSERT loop rate", "BM_PgAppend/real_time",

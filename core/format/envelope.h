@@ -21,6 +21,8 @@ class Payload {
   // A member whose bytes are already `"key":value` (copied from a caller's object). Returns
   // where it starts within bytes().
   size_t member(std::string_view key_colon_value);
+  // Room for `n` bytes of members, taken at once instead of as they grow.
+  void reserve(size_t n) { bytes_.reserve(n); }
 
   const std::string& bytes() const { return bytes_; }
 

@@ -4,6 +4,7 @@
 #include <new>
 #include <vector>
 
+#include "json/json_string.h"
 #include "json/limits.h"
 
 namespace xs::import {
@@ -63,6 +64,48 @@ simdjson::dom::object ParsedRow::object_member(std::string_view key) const {
   simdjson::dom::object o;
   if (root()[key].get(o) != simdjson::SUCCESS) return empty_object();
   return o;
+}
+
+void append_minified(std::string& out, const simdjson::dom::element& e) {
+  simdjson::dom::array items;
+  simdjson::dom::object fields;
+  std::string_view text;
+  int64_t i = 0;
+  uint64_t u = 0;
+  bool b = false;
+  if (e.get(items) == simdjson::SUCCESS) {
+    out.push_back('[');
+    bool first = true;
+    for (simdjson::dom::element item : items) {
+      if (!first) out.push_back(',');
+      first = false;
+      append_minified(out, item);
+    }
+    out.push_back(']');
+  } else if (e.get(fields) == simdjson::SUCCESS) {
+    out.push_back('{');
+    bool first = true;
+    for (simdjson::dom::key_value_pair field : fields) {
+      if (!first) out.push_back(',');
+      first = false;
+      json::append_quoted(out, field.key);
+      out.push_back(':');
+      append_minified(out, field.value);
+    }
+    out.push_back('}');
+  } else if (e.get(text) == simdjson::SUCCESS) {
+    json::append_quoted(out, text);
+  } else if (e.is_int64() && e.get(i) == simdjson::SUCCESS) {
+    out += std::to_string(i);
+  } else if (e.is_uint64() && e.get(u) == simdjson::SUCCESS) {
+    out += std::to_string(u);
+  } else if (e.get(b) == simdjson::SUCCESS) {
+    out += b ? "true" : "false";
+  } else if (e.is_null()) {
+    out += "null";
+  } else {
+    out += simdjson::to_string(e);  // a double, in simdjson's own shortest form
+  }
 }
 
 std::string str_member(const simdjson::dom::object& o, std::string_view key) {

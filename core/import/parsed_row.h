@@ -39,6 +39,12 @@ class ParsedRow {
   simdjson::dom::element root_;
 };
 
+// Appends `e` as minified JSON: byte for byte what simdjson::to_string(e) returns (its escapes
+// are json::append_quoted's; numbers are printed as it prints them), without that string or its
+// byte-by-byte escaping of every string after the first character that needs an escape, which
+// the importers' large tool results and inputs reach almost at once (a newline).
+void append_minified(std::string& out, const simdjson::dom::element& e);
+
 // `o[key]` as a string, or "" when it is missing or not one.
 std::string str_member(const simdjson::dom::object& o, std::string_view key);
 // `o[key]` as an integer (a double cut to one), or 0 when it is missing or not a number.

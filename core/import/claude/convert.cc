@@ -15,7 +15,7 @@ using simdjson::dom::element;
 using simdjson::dom::object;
 
 void quoted(std::string& out, std::string_view s) { json::append_quoted(out, s); }
-void raw(std::string& out, const element& e) { out += simdjson::to_string(e); }
+void raw(std::string& out, const element& e) { append_minified(out, e); }
 
 std::string timestamp_ms(const Row& row) {
   auto ms = format::parse_iso_ms(row.timestamp);

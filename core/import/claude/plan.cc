@@ -17,6 +17,10 @@ class Planner {
 
   void run(const std::vector<RowRef>& labels) {
     size_t conversation_rows = p_.rows.size();
+    // Nearly every row has a uuid: the maps of uuids are sized once instead of rehashed as they grow.
+    by_uuid_.reserve(conversation_rows);
+    line_of_uuid_.reserve(conversation_rows);
+    row_of_uuid_.reserve(conversation_rows);
     for (size_t i = 0; i < conversation_rows; ++i) plan_row(i);
     find_first_kept();
     find_leaf(conversation_rows);

@@ -54,7 +54,7 @@ void content_block(const element& e, std::string& out) {
     }
     if (type == "input_image" && b["image_url"].get(text) == simdjson::SUCCESS && image_block(text, out)) return;
   }
-  out += simdjson::to_string(e);
+  append_minified(out, e);
 }
 
 void content_blocks(const element& content, std::string& out) {

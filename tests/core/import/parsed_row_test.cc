@@ -1,10 +1,12 @@
 // ParsedRow (import/parsed_row.h): each row reads its own members while others are alive; a parser
 // a finished row left behind reads the next rows, large or small, as a new one would; and what is
-// not there reads as an empty object.
+// not there reads as an empty object; append_minified writes what simdjson::to_string does.
 #include "import/parsed_row.h"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,6 +53,50 @@ TEST(ParsedRow, WhatIsNotThereReadsAsAnEmptyObject) {
   EXPECT_EQ(str_member(good.object_member("none"), "text"), "");
   ParsedRow array("[1,2]");
   EXPECT_EQ(array.root().size(), 0u);
+}
+
+std::string minified(std::string_view text) {
+  std::string out;
+  ParsedRow row(text);
+  simdjson::dom::parser parser;
+  simdjson::dom::element e;
+  simdjson::padded_string padded(text);
+  if (parser.parse(padded).get(e) != simdjson::SUCCESS) return "<refused>";
+  append_minified(out, e);
+  EXPECT_EQ(out, simdjson::to_string(e)) << text;
+  return out;
+}
+
+TEST(AppendMinified, WritesWhatSimdjsonsToStringWrites) {
+  EXPECT_EQ(minified(" { \"a\" : [ 1 , -2 , 18446744073709551615 , -9223372036854775808 ] } "),
+            "{\"a\":[1,-2,18446744073709551615,-9223372036854775808]}");
+  EXPECT_EQ(minified("[1.5, 1e300, -0.0, 2.0, 1E-7, 0.1]"), "[1.5,1e+300,-0.0,2.0,1e-07,0.1]");
+  EXPECT_EQ(minified("[true,false,null,{},[],\"\"]"), "[true,false,null,{},[],\"\"]");
+  // Escapes: what must be escaped is, in simdjson's forms; what need not be (\/, \u00e9) is not.
+  EXPECT_EQ(minified(R"({"k\"\\":"a\nb\t\u0001\u001f\b\f\r\/ \u00e9 \ud83d\ude00 x\"y"})"),
+            "{\"k\\\"\\\\\":\"a\\nb\\t\\u0001\\u001f\\b\\f\\r/ \xC3\xA9 \xF0\x9F\x98\x80 x\\\"y\"}");
+  std::string deep(500, '[');
+  deep += std::string(500, ']');
+  EXPECT_EQ(minified(deep), deep);
+  std::string big = "{\"t\":\"" + std::string(100000, 'x') + "\\n" + std::string(100000, 'y') + "\"}";
+  EXPECT_EQ(minified(big).size(), big.size());
+}
+
+// Every line of the Claude and Codex corpora: the rows the converters read.
+TEST(AppendMinified, WritesWhatSimdjsonsToStringWritesForEveryCorpusLine) {
+  size_t lines = 0;
+  for (const char* root : {XS_CLAUDE_CORPUS_DIR, XS_CODEX_CORPUS_DIR}) {
+    ASSERT_TRUE(std::filesystem::is_directory(root)) << root << " (the corpus beside the checkout)";
+    for (const auto& f : std::filesystem::recursive_directory_iterator(root)) {
+      if (!f.is_regular_file() || f.path().extension() != ".jsonl") continue;
+      std::ifstream in(f.path(), std::ios::binary);
+      for (std::string line; std::getline(in, line);) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        if (minified(line) != "<refused>") ++lines;
+      }
+    }
+  }
+  EXPECT_GT(lines, 1000u);
 }
 
 }  // namespace
