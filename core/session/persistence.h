@@ -79,8 +79,8 @@ class Persistence {
   Status terminate_tail();
   // Writes the whole session now if it is not on disk yet (deferral off, or forced).
   Status persist(const model::SessionData& data);
-  // Writes nothing; with Deferral::kUntilPersist the session is persisted first. Then syncs what
-  // was appended and gives the writer lock up.
+  // With Deferral::kUntilPersist, first writes the whole session if it is not on disk yet. Then
+  // syncs what was appended and gives the writer lock up (also after a failure, which it returns).
   Status close(const model::SessionData& data);
   // Atomically replaces the file with the session's lines (after a migration or a title change).
   // A no-op while nothing is on disk. kConflict if someone else changed the file.

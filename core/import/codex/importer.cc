@@ -205,7 +205,7 @@ class SessionsImport {
     if (options_.dry_run) return Status::Ok();
     session::SessionOptions o;
     o.session_id = out.session_id;
-    o.defer_until_persist = true;  // written whole when closed (docs/import-claude.md#speed)
+    o.defer_until_persist = true;  // written whole when closed (docs/decisions.md#deferred-first-write)
     // The header's time is the session's start (and names the file), not the import's.
     std::string started = r.started;
     if (started.empty() && !r.rows.empty()) started = r.rows.front().timestamp;
