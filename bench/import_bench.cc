@@ -61,12 +61,18 @@ const Project& project() {
   return p;
 }
 
-void BM_ImportClaude100MB(benchmark::State& state) {
+// The project, or null when the corpus is missing (the benchmark then reports so and runs nothing).
+const Project* project_or_skip(benchmark::State& state) {
   const Project& p = project();
-  if (!p.ok) {
-    state.SkipWithError("the Claude corpus is not beside the checkout (../shared/corpus/claude-code)");
-    return;
-  }
+  if (p.ok) return &p;
+  state.SkipWithError("the Claude corpus is not beside the checkout (../shared/corpus/claude-code)");
+  return nullptr;
+}
+
+void BM_ImportClaude100MB(benchmark::State& state) {
+  const Project* made = project_or_skip(state);
+  if (!made) return;
+  const Project& p = *made;
   auto fs = storage::make_posix_fs();
   for (auto _ : state) {
     state.PauseTiming();
@@ -82,11 +88,9 @@ void BM_ImportClaude100MB(benchmark::State& state) {
 }
 
 void BM_Baseline_SimdjsonParseMany100MB(benchmark::State& state) {
-  const Project& p = project();
-  if (!p.ok) {
-    state.SkipWithError("the Claude corpus is not beside the checkout (../shared/corpus/claude-code)");
-    return;
-  }
+  const Project* made = project_or_skip(state);
+  if (!made) return;
+  const Project& p = *made;
   simdjson::padded_string text(p.bytes);
   simdjson::dom::parser parser;
   for (auto _ : state) {
@@ -107,11 +111,9 @@ void BM_Baseline_SimdjsonParseMany100MB(benchmark::State& state) {
 // every line into fresh memory (the session's lines), and write those in one atomic write (a temp
 // file synced and renamed, as a new session's first write). No row is converted, no entry built.
 void BM_Floor_ReadParseKeepWrite100MB(benchmark::State& state) {
-  const Project& p = project();
-  if (!p.ok) {
-    state.SkipWithError("the Claude corpus is not beside the checkout (../shared/corpus/claude-code)");
-    return;
-  }
+  const Project* made = project_or_skip(state);
+  if (!made) return;
+  const Project& p = *made;
   auto fs = storage::make_posix_fs();
   std::string source = p.dir + "/" + std::string(kSessionId) + ".jsonl";
   std::string target = p.root + "/floor.jsonl";

@@ -218,7 +218,7 @@ class ProjectImporter {
       session::SessionOptions o;
       o.session_id = part.session_id;
       // Written whole when closed below: one write instead of one per entry, and an import that
-      // fails half way leaves no file (docs/import-claude.md#speed).
+      // fails half way leaves no file (docs/decisions.md#deferred-first-write).
       o.defer_until_persist = true;
       // The header's time is the conversation's start (and names the file), not the import's.
       for (const RowRef& r : plan.rows) {
